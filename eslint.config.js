@@ -1,0 +1,75 @@
+// Lint holds the project's boundaries: node:fs only in the modules allowed to touch disk,
+// no web import from server, no floating promises, no focused tests.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'bench/.data/**',
+      '.test-results/**',
+      'e2e/.artifacts/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name='only']",
+          message: 'No focused tests.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['scripts/**/*.mjs', '.ci/**/*.mjs', 'eslint.config.js'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['web/**/*.ts', 'web/**/*.tsx'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', { patterns: ['**/server/**', '@cabinet/server'] }],
+    },
+  },
+  {
+    // User files are reached only through ScopedFs; state files only through the modules listed here.
+    files: ['server/src/**/*.ts'],
+    ignores: [
+      'server/src/fs/**',
+      'server/src/bootstrap.ts',
+      'server/src/config/**',
+      'server/src/store/**',
+      'server/src/cache/**',
+      'server/src/site/**',
+      'server/src/**/*.test.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: ['node:fs', 'node:fs/promises', 'fs', 'fs/promises'] },
+      ],
+    },
+  },
+);

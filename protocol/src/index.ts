@@ -1,0 +1,7 @@
+/** The wire contract shared by server and web: schemas, inferred types, limits and error codes. */
+export * from './limits.ts';
+export * from './user.ts';
+export * from './settings.ts';
+export * from './auth.ts';
+export * from './resource.ts';
+export * from './page-config.ts';

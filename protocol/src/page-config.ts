@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/** The page configuration the server embeds as window.FileBrowser (API.md section 1.2). */
+export const PageConfig = z.object({
+  Name: z.string(),
+  DisableExternal: z.boolean(),
+  DisableUsedPercentage: z.boolean(),
+  Color: z.string(),
+  BaseURL: z.string(),
+  Version: z.string(),
+  StaticURL: z.string(),
+  Signup: z.boolean(),
+  NoAuth: z.boolean(),
+  AuthMethod: z.string(),
+  LogoutPage: z.string(),
+  LoginPage: z.boolean(),
+  CSS: z.boolean(),
+  ReCaptcha: z.boolean(),
+  ReCaptchaHost: z.string().optional(),
+  ReCaptchaKey: z.string().optional(),
+  Theme: z.string(),
+  EnableThumbs: z.boolean(),
+  ResizePreview: z.boolean(),
+  EnableExec: z.boolean(),
+  TusSettings: z.object({ chunkSize: z.number(), retryCount: z.number() }),
+  HideLoginButton: z.boolean(),
+});
+export type PageConfig = z.infer<typeof PageConfig>;

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { Perm, Rule, Sorting } from './user.ts';
+
+/** The hook events a settings `commands` map always carries. */
+export const HOOK_EVENTS = ['save', 'copy', 'rename', 'upload', 'delete'] as const;
+export const HOOK_KEYS = HOOK_EVENTS.flatMap((e) => [`before_${e}`, `after_${e}`]);
+
+/** Settings applied to users created by admins, signup and proxy provisioning. */
+export const UserDefaults = z.object({
+  scope: z.string(),
+  locale: z.string(),
+  viewMode: z.string(),
+  singleClick: z.boolean(),
+  redirectAfterCopyMove: z.boolean(),
+  sorting: Sorting,
+  perm: Perm,
+  commands: z.array(z.string()),
+  hideDotfiles: z.boolean(),
+  dateFormat: z.boolean(),
+  aceEditorTheme: z.string(),
+});
+export type UserDefaults = z.infer<typeof UserDefaults>;
+
+export const Branding = z.object({
+  name: z.string(),
+  disableExternal: z.boolean(),
+  disableUsedPercentage: z.boolean(),
+  files: z.string(),
+  theme: z.string(),
+  color: z.string(),
+});
+export type Branding = z.infer<typeof Branding>;
+
+export const TusSettings = z.object({
+  chunkSize: z.number().int().nonnegative(),
+  retryCount: z.number().int().nonnegative(),
+});
+
+/** The global settings object of GET and PUT /api/settings (API.md section 3d). */
+export const Settings = z.object({
+  signup: z.boolean(),
+  hideLoginButton: z.boolean(),
+  createUserDir: z.boolean(),
+  minimumPasswordLength: z.number().int().nonnegative(),
+  userHomeBasePath: z.string(),
+  defaults: UserDefaults,
+  authMethod: z.string(),
+  rules: z.array(Rule),
+  branding: Branding,
+  tus: TusSettings,
+  shell: z.array(z.string()),
+  commands: z.record(z.string(), z.array(z.string())),
+});
+export type Settings = z.infer<typeof Settings>;

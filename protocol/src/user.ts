@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+/** The eight permission flags of a user; admin implies every other one. */
+export const Perm = z.object({
+  admin: z.boolean(),
+  execute: z.boolean(),
+  create: z.boolean(),
+  rename: z.boolean(),
+  modify: z.boolean(),
+  delete: z.boolean(),
+  share: z.boolean(),
+  download: z.boolean(),
+});
+export type Perm = z.infer<typeof Perm>;
+export const PERM_NAMES = Perm.keyof().options;
+
+/** Listing order. Note the inverted flag for name sorting: asc:false means A→Z (API.md section 9). */
+export const Sorting = z.object({
+  by: z.string().max(32),
+  asc: z.boolean(),
+});
+export type Sorting = z.infer<typeof Sorting>;
+
+/** An allow or block rule on a scope-relative path or a regular expression. */
+export const Rule = z.object({
+  regex: z.boolean(),
+  allow: z.boolean(),
+  path: z.string().max(4096),
+  regexp: z
+    .object({ raw: z.string().max(4096) })
+    .nullable()
+    .optional(),
+});
+export type Rule = z.infer<typeof Rule>;
+
+/** Fields a user record carries on the wire. `password` is always "" in replies. */
+export const User = z.object({
+  id: z.number().int().nonnegative(),
+  username: z.string(),
+  password: z.string(),
+  scope: z.string(),
+  locale: z.string(),
+  lockPassword: z.boolean(),
+  viewMode: z.string(),
+  singleClick: z.boolean(),
+  redirectAfterCopyMove: z.boolean(),
+  perm: Perm,
+  commands: z.array(z.string()),
+  sorting: Sorting,
+  rules: z.array(Rule),
+  hideDotfiles: z.boolean(),
+  dateFormat: z.boolean(),
+  aceEditorTheme: z.string(),
+});
+export type User = z.infer<typeof User>;
+
+/** Write envelope for POST and PUT /api/users (API.md section 3c). Fields of `data` may be partial. */
+export const UserWriteRequest = z.object({
+  what: z.string(),
+  which: z.array(z.string()).default([]),
+  current_password: z.string().optional(),
+  data: User.partial().extend({
+    perm: Perm.partial().optional(),
+    sorting: Sorting.partial().optional(),
+  }),
+});
+export type UserWriteRequest = z.infer<typeof UserWriteRequest>;
+
+/** Fields a non-admin may never change on themselves. */
+export const ADMIN_ONLY_USER_FIELDS = [
+  'username',
+  'scope',
+  'lockPassword',
+  'perm',
+  'commands',
+  'rules',
+] as const;
+
+/** The `user` claim inside a token (API.md section 4.1): what clients decode for their session. */
+export const TokenUser = z.object({
+  id: z.number(),
+  locale: z.string(),
+  viewMode: z.string(),
+  singleClick: z.boolean(),
+  redirectAfterCopyMove: z.boolean(),
+  perm: Perm,
+  commands: z.array(z.string()),
+  lockPassword: z.boolean(),
+  hideDotfiles: z.boolean(),
+  dateFormat: z.boolean(),
+  username: z.string(),
+  aceEditorTheme: z.string(),
+});
+export type TokenUser = z.infer<typeof TokenUser>;
+
+/** Claims of a Cabinet token: the filebrowser v2 shape plus a session id. */
+export const TokenClaims = z.object({
+  user: TokenUser,
+  iss: z.string().optional(),
+  iat: z.number(),
+  exp: z.number(),
+  jti: z.string().optional(),
+});
+export type TokenClaims = z.infer<typeof TokenClaims>;

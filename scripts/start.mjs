@@ -1,0 +1,18 @@
+// `npm start`: install and build what is missing or stale, then serve ./data/files with the
+// database in ./data (unless configured otherwise). Extra arguments go to `cabinet serve`.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT, ensureInstalled, ensureWebBuilt } from './prepare.mjs';
+
+ensureInstalled();
+ensureWebBuilt();
+const child = spawn(
+  process.execPath,
+  [path.join(ROOT, 'server/bin/cabinet.js'), 'serve', ...process.argv.slice(2)],
+  {
+    cwd: ROOT,
+    stdio: 'inherit',
+  },
+);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,87 @@
+import { mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerConfig } from './config/options.ts';
+import { hashPassword } from './auth/password.ts';
+import { generateSigningKey } from './auth/tokens.ts';
+import type { Store } from './store/store.ts';
+import type { SettingsStore } from './services/settings.store.ts';
+import { defaultSettings } from './services/settings.defaults.ts';
+
+const SIGNING_KEY = 'signing_key';
+
+interface BootstrapInput {
+  config: ServerConfig;
+  store: Store;
+  settings: SettingsStore;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * First-start set-up, idempotent on later starts: the root and data folders, a random signing key,
+ * the default settings, and an administrator with a random password printed once (or the password
+ * given by configuration). There is never a fixed default password. Returns the signing key.
+ */
+export async function bootstrap({
+  config,
+  store,
+  settings,
+  log,
+}: BootstrapInput): Promise<Uint8Array> {
+  mkdirSync(config.root, { recursive: true });
+  mkdirSync(config.data, { recursive: true });
+
+  let key = await store.kv.get<string>(SIGNING_KEY);
+  if (!key) {
+    key = generateSigningKey();
+    await store.kv.set(SIGNING_KEY, key);
+  }
+
+  if (!(await settings.exists())) await settings.save(defaultSettings(config.authMethod));
+  const current = await settings.get();
+  const branded = {
+    ...current.branding,
+    ...(config.brandingName !== undefined && { name: config.brandingName }),
+    ...(config.brandingTheme !== undefined && { theme: config.brandingTheme }),
+    ...(config.brandingFiles !== undefined && { files: config.brandingFiles }),
+  };
+  if (
+    current.authMethod !== config.authMethod ||
+    JSON.stringify(branded) !== JSON.stringify(current.branding)
+  ) {
+    await settings.save({ ...current, authMethod: config.authMethod, branding: branded });
+  }
+
+  if ((await store.users.count()) === 0) {
+    const generated = !config.adminPassword;
+    // 12 random bytes as URL-safe base64: 16 characters, like the reference implementation.
+    const password = config.adminPassword ?? randomBytes(12).toString('base64url');
+    const defaults = (await settings.get()).defaults;
+    await store.users.insert({
+      ...defaults,
+      username: config.adminUsername,
+      passwordHash: await hashPassword(password),
+      scope: '.',
+      lockPassword: false,
+      perm: {
+        admin: true,
+        execute: true,
+        create: true,
+        rename: true,
+        modify: true,
+        delete: true,
+        share: true,
+        download: true,
+      },
+      rules: [],
+    });
+    if (generated) {
+      log.warn(
+        `User '${config.adminUsername}' initialized with randomly generated password: ${password}`,
+      );
+    } else {
+      log.info(`User '${config.adminUsername}' initialized with the configured password`);
+    }
+  }
+  return new TextEncoder().encode(key);
+}

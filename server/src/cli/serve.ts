@@ -1,0 +1,27 @@
+import type { ServerConfig } from '../config/options.ts';
+import { buildApp } from '../app.ts';
+import { closeContext, createContext } from '../context.ts';
+import { createLogger } from '../logger.ts';
+
+/** Starts the server and stops it cleanly on SIGINT/SIGTERM (10 s grace). */
+export async function serve(config: ServerConfig): Promise<void> {
+  const log = createLogger(config);
+  const ctx = await createContext(config, log);
+  const app = await buildApp(ctx);
+  const address = await app.listen({ host: config.address, port: config.port });
+  log.info(`Cabinet serving ${config.root} at ${address}${config.baseURL}/`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal} received, shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    void app
+      .close()
+      .then(() => closeContext(ctx))
+      .then(() => process.exit(0));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.on(signal, () => stop(signal));
+}

@@ -1,0 +1,264 @@
+/**
+ * Every configuration option in one table: its flag, its CABINET_* variable, its config-file key,
+ * its type and default. The CLI, the loader and docs/configuration.md are all generated from this.
+ */
+export type OptionType = 'string' | 'number' | 'boolean' | 'duration';
+
+export interface OptionSpec {
+  /** Key in the config file and in ServerConfig. */
+  key: keyof ServerConfig;
+  flag: string;
+  env: string;
+  type: OptionType;
+  default: string | number | boolean | undefined;
+  description: string;
+  /** Choices a string option accepts. */
+  choices?: readonly string[];
+}
+
+export interface ServerConfig {
+  address: string;
+  port: number;
+  root: string;
+  data: string;
+  database: string;
+  baseURL: string;
+  logLevel: string;
+  logFormat: string;
+  authMethod: string;
+  authHeader: string;
+  recaptchaHost: string;
+  recaptchaKey: string;
+  recaptchaSecret: string;
+  /** Token lifetime in seconds. */
+  tokenExpiration: number;
+  enableExec: boolean;
+  enableThumbs: boolean;
+  resizePreview: boolean;
+  imageProcessors: number;
+  brandingName: string;
+  brandingTheme: string;
+  brandingFiles: string;
+  adminUsername: string;
+  adminPassword: string | undefined;
+  /** Login and signup attempts allowed per address and per username within rateLimitWindow. */
+  rateLimitMax: number;
+  rateLimitWindow: number;
+  /** The web app's built files; defaults to web/dist of this checkout. */
+  webDist: string;
+}
+
+export const OPTIONS: readonly OptionSpec[] = [
+  {
+    key: 'address',
+    flag: 'address',
+    env: 'CABINET_ADDRESS',
+    type: 'string',
+    default: '127.0.0.1',
+    description: 'Address to listen on',
+  },
+  {
+    key: 'port',
+    flag: 'port',
+    env: 'CABINET_PORT',
+    type: 'number',
+    default: 8080,
+    description: 'Port to listen on (0 picks a free one)',
+  },
+  {
+    key: 'root',
+    flag: 'root',
+    env: 'CABINET_ROOT',
+    type: 'string',
+    default: './data/files',
+    description: 'Folder whose files are served',
+  },
+  {
+    key: 'data',
+    flag: 'data',
+    env: 'CABINET_DATA',
+    type: 'string',
+    default: './data',
+    description: 'Folder for the database, keys, caches and upload sessions',
+  },
+  {
+    key: 'database',
+    flag: 'database',
+    env: 'CABINET_DATABASE',
+    type: 'string',
+    default: '',
+    description: 'SQLite file path, or a postgres:// URL (default: <data>/cabinet.db)',
+  },
+  {
+    key: 'baseURL',
+    flag: 'base-url',
+    env: 'CABINET_BASE_URL',
+    type: 'string',
+    default: '',
+    description: 'URL prefix when served under a sub-path, e.g. /files-app',
+  },
+  {
+    key: 'logLevel',
+    flag: 'log-level',
+    env: 'CABINET_LOG_LEVEL',
+    type: 'string',
+    default: 'info',
+    description: 'Log level',
+    choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+  },
+  {
+    key: 'logFormat',
+    flag: 'log-format',
+    env: 'CABINET_LOG_FORMAT',
+    type: 'string',
+    default: 'pretty',
+    description: 'Log format',
+    choices: ['pretty', 'json'],
+  },
+  {
+    key: 'authMethod',
+    flag: 'auth-method',
+    env: 'CABINET_AUTH_METHOD',
+    type: 'string',
+    default: 'json',
+    description: 'Authentication method',
+    choices: ['json', 'proxy', 'noauth'],
+  },
+  {
+    key: 'authHeader',
+    flag: 'auth-header',
+    env: 'CABINET_AUTH_HEADER',
+    type: 'string',
+    default: 'X-Forwarded-User',
+    description: 'Header naming the user with the proxy method',
+  },
+  {
+    key: 'recaptchaHost',
+    flag: 'recaptcha-host',
+    env: 'CABINET_RECAPTCHA_HOST',
+    type: 'string',
+    default: 'https://www.google.com',
+    description:
+      'Bot-check host (reCAPTCHA-compatible: serves /recaptcha/api.js and /recaptcha/api/siteverify)',
+  },
+  {
+    key: 'recaptchaKey',
+    flag: 'recaptcha-key',
+    env: 'CABINET_RECAPTCHA_KEY',
+    type: 'string',
+    default: '',
+    description: 'Bot-check site key (bot-check is on when key and secret are set)',
+  },
+  {
+    key: 'recaptchaSecret',
+    flag: 'recaptcha-secret',
+    env: 'CABINET_RECAPTCHA_SECRET',
+    type: 'string',
+    default: '',
+    description: 'Bot-check secret',
+  },
+  {
+    key: 'tokenExpiration',
+    flag: 'token-expiration',
+    env: 'CABINET_TOKEN_EXPIRATION',
+    type: 'duration',
+    default: '2h',
+    description: 'Token lifetime (e.g. 30m, 2h, 1d)',
+  },
+  {
+    key: 'enableExec',
+    flag: 'enable-exec',
+    env: 'CABINET_ENABLE_EXEC',
+    type: 'boolean',
+    default: false,
+    description: 'Enable the command runner and event hooks',
+  },
+  {
+    key: 'enableThumbs',
+    flag: 'thumbnails',
+    env: 'CABINET_THUMBNAILS',
+    type: 'boolean',
+    default: true,
+    description: 'Generate image thumbnails',
+  },
+  {
+    key: 'resizePreview',
+    flag: 'resize-preview',
+    env: 'CABINET_RESIZE_PREVIEW',
+    type: 'boolean',
+    default: true,
+    description: 'Resize large images for preview',
+  },
+  {
+    key: 'imageProcessors',
+    flag: 'image-processors',
+    env: 'CABINET_IMAGE_PROCESSORS',
+    type: 'number',
+    default: 4,
+    description: 'Concurrent image conversions',
+  },
+  {
+    key: 'brandingName',
+    flag: 'branding-name',
+    env: 'CABINET_BRANDING_NAME',
+    type: 'string',
+    default: undefined,
+    description: 'Instance name shown in the interface (saved to settings)',
+  },
+  {
+    key: 'brandingTheme',
+    flag: 'branding-theme',
+    env: 'CABINET_BRANDING_THEME',
+    type: 'string',
+    default: undefined,
+    description: 'Theme: light (empty) or dark (saved to settings)',
+  },
+  {
+    key: 'brandingFiles',
+    flag: 'branding-files',
+    env: 'CABINET_BRANDING_FILES',
+    type: 'string',
+    default: undefined,
+    description: 'Folder with custom.css and img/ overrides (saved to settings)',
+  },
+  {
+    key: 'adminUsername',
+    flag: 'admin-username',
+    env: 'CABINET_ADMIN_USERNAME',
+    type: 'string',
+    default: 'admin',
+    description: 'Name of the first administrator created on first start',
+  },
+  {
+    key: 'adminPassword',
+    flag: 'admin-password',
+    env: 'CABINET_ADMIN_PASSWORD',
+    type: 'string',
+    default: undefined,
+    description: 'Password of the first administrator (random and printed once if unset)',
+  },
+  {
+    key: 'rateLimitMax',
+    flag: 'rate-limit-max',
+    env: 'CABINET_RATE_LIMIT_MAX',
+    type: 'number',
+    default: 10,
+    description: 'Login/signup attempts per address and per username per window',
+  },
+  {
+    key: 'rateLimitWindow',
+    flag: 'rate-limit-window',
+    env: 'CABINET_RATE_LIMIT_WINDOW',
+    type: 'duration',
+    default: '1m',
+    description: 'Rate-limit window',
+  },
+  {
+    key: 'webDist',
+    flag: 'web-dist',
+    env: 'CABINET_WEB_DIST',
+    type: 'string',
+    default: '',
+    description: 'Folder with the built web app (default: web/dist of this install)',
+  },
+];

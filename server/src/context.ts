@@ -1,0 +1,32 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerConfig } from './config/options.ts';
+import { bootstrap } from './bootstrap.ts';
+import { openDatabase } from './store/db.ts';
+import { createStore, type Store } from './store/store.ts';
+import { SettingsStore } from './services/settings.store.ts';
+
+/** Everything services need, built once at start and passed down explicitly. */
+export interface AppContext {
+  config: ServerConfig;
+  store: Store;
+  settings: SettingsStore;
+  /** HS256 key for tokens, shared by every instance through the database. */
+  signingKey: Uint8Array;
+  log: FastifyBaseLogger;
+}
+
+/** Opens the database, runs migrations and first-start set-up, and returns the context. */
+export async function createContext(
+  config: ServerConfig,
+  log: FastifyBaseLogger,
+): Promise<AppContext> {
+  const db = await openDatabase(config.database);
+  const store = createStore(db);
+  const settings = new SettingsStore(store);
+  const signingKey = await bootstrap({ config, store, settings, log });
+  return { config, store, settings, signingKey, log };
+}
+
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.store.db.destroy();
+}

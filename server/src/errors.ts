@@ -1,0 +1,57 @@
+import { STATUS_CODES } from 'node:http';
+
+/**
+ * The one catalogue of coded errors. Services throw these; the error handler turns them into
+ * filebrowser-compatible plain-text replies ("403 Forbidden\n", "400 Bad Request (reason)\n").
+ */
+export const ERROR_CODES = {
+  badRequest: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  notFound: 404,
+  methodNotAllowed: 405,
+  conflict: 409,
+  payloadTooLarge: 413,
+  unsupportedMediaType: 415,
+  rangeNotSatisfiable: 416,
+  tooManyRequests: 429,
+  internal: 500,
+  notImplemented: 501,
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class AppError extends Error {
+  readonly status: number;
+  /** Shown to the client only for 400 replies (as filebrowser does) and in logs. */
+  readonly reason: string | undefined;
+  constructor(
+    readonly code: ErrorCode,
+    reason?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(reason ?? code, options);
+    this.status = ERROR_CODES[code];
+    this.reason = reason;
+  }
+}
+
+/** Shorthands so call sites read as sentences: `throw errors.forbidden()`. */
+export const errors = {
+  badRequest: (reason?: string) => new AppError('badRequest', reason),
+  unauthorized: (reason?: string) => new AppError('unauthorized', reason),
+  forbidden: (reason?: string) => new AppError('forbidden', reason),
+  notFound: (reason?: string) => new AppError('notFound', reason),
+  methodNotAllowed: () => new AppError('methodNotAllowed'),
+  conflict: (reason?: string) => new AppError('conflict', reason),
+  payloadTooLarge: (reason?: string) => new AppError('payloadTooLarge', reason),
+  unsupportedMediaType: () => new AppError('unsupportedMediaType'),
+  tooManyRequests: (reason?: string) => new AppError('tooManyRequests', reason),
+  internal: (reason?: string, cause?: unknown) => new AppError('internal', reason, { cause }),
+  notImplemented: (reason?: string) => new AppError('notImplemented', reason),
+};
+
+/** The plain-text body filebrowser writes for a status, with the reason only on 400. */
+export function statusBody(status: number, reason?: string): string {
+  const text = `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
+  return status === 400 && reason ? `${text} (${reason})\n` : `${text}\n`;
+}

@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { healthRoutes } from './health.routes.ts';
+
+export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
+
+/**
+ * Route areas outside /api, registered at the root (after base-URL stripping).
+ * Each module registers its own routes and guards.
+ */
+export const ROOT_ROUTES: RouteModule[] = [healthRoutes];
+
+/** Route areas under /api. Each module registers its own routes and guards. */
+export const API_ROUTES: RouteModule[] = [];

@@ -1,0 +1,70 @@
+import {
+  DEFAULT_TUS,
+  HOOK_KEYS,
+  LIMITS,
+  type Settings,
+  type UserDefaults,
+} from '@cabinet/protocol';
+
+/** Defaults applied to new users on a fresh install (API.md section 10.1). */
+export function defaultUserDefaults(): UserDefaults {
+  return {
+    scope: '.',
+    locale: 'en',
+    viewMode: 'mosaic',
+    singleClick: false,
+    redirectAfterCopyMove: true,
+    sorting: { by: 'name', asc: false },
+    perm: {
+      admin: false,
+      execute: true,
+      create: true,
+      rename: true,
+      modify: true,
+      delete: true,
+      share: true,
+      download: true,
+    },
+    commands: [],
+    hideDotfiles: false,
+    dateFormat: false,
+    aceEditorTheme: '',
+  };
+}
+
+/** Settings written on first start (API.md section 10.1). */
+export function defaultSettings(authMethod = 'json'): Settings {
+  return {
+    signup: false,
+    hideLoginButton: true,
+    createUserDir: false,
+    minimumPasswordLength: LIMITS.minimumPasswordLength,
+    userHomeBasePath: '/users',
+    defaults: defaultUserDefaults(),
+    authMethod,
+    rules: [],
+    branding: {
+      name: '',
+      disableExternal: false,
+      disableUsedPercentage: false,
+      files: '',
+      theme: '',
+      color: '',
+    },
+    tus: { ...DEFAULT_TUS },
+    shell: [],
+    commands: Object.fromEntries(HOOK_KEYS.map((k) => [k, [] as string[]])),
+  };
+}
+
+/** Re-applies the read-time defaults filebrowser applies to zero values. */
+export function normaliseSettings(settings: Settings): Settings {
+  const s = structuredClone(settings);
+  if (!s.minimumPasswordLength) s.minimumPasswordLength = LIMITS.minimumPasswordLength;
+  if (!s.userHomeBasePath) s.userHomeBasePath = '/users';
+  if (!s.tus.chunkSize && !s.tus.retryCount) s.tus = { ...DEFAULT_TUS };
+  if (!s.defaults.locale) s.defaults.locale = 'en';
+  if (!s.defaults.viewMode) s.defaults.viewMode = 'mosaic';
+  for (const key of HOOK_KEYS) s.commands[key] ??= [];
+  return s;
+}

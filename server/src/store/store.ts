@@ -1,0 +1,16 @@
+import type { Db } from './db.ts';
+import { KvRepo } from './kv.repo.ts';
+import { SessionsRepo } from './sessions.repo.ts';
+import { UsersRepo } from './users.repo.ts';
+
+/** The repositories: the only code that runs SQL. */
+export interface Store {
+  db: Db;
+  users: UsersRepo;
+  kv: KvRepo;
+  sessions: SessionsRepo;
+}
+
+export function createStore(db: Db): Store {
+  return { db, users: new UsersRepo(db), kv: new KvRepo(db), sessions: new SessionsRepo(db) };
+}

@@ -1,0 +1,115 @@
+import type { User } from '@cabinet/protocol';
+import type { Db } from './db.ts';
+
+/** A user as the server holds it: the wire fields plus the password hash, never sent out. */
+export interface UserRecord extends Omit<User, 'password'> {
+  passwordHash: string;
+  /** Milliseconds of the last change; older tokens are asked to renew. */
+  updatedAt: number;
+}
+
+type Profile = Omit<UserRecord, 'id' | 'username' | 'passwordHash' | 'updatedAt'>;
+
+function toRecord(row: {
+  id: number;
+  username: string;
+  password_hash: string;
+  profile: string;
+  updated_at: number | string;
+}): UserRecord {
+  const profile = JSON.parse(row.profile) as Profile;
+  return {
+    ...profile,
+    id: Number(row.id),
+    username: row.username,
+    passwordHash: row.password_hash,
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+function toProfile(user: Omit<UserRecord, 'id' | 'updatedAt'>): string {
+  const { username: _u, passwordHash: _p, ...profile } = user as UserRecord;
+  delete (profile as Partial<UserRecord>).id;
+  delete (profile as Partial<UserRecord>).updatedAt;
+  return JSON.stringify(profile);
+}
+
+/** The only code that reads and writes user rows. */
+export class UsersRepo {
+  constructor(private readonly db: Db) {}
+
+  async list(): Promise<UserRecord[]> {
+    const rows = await this.db.selectFrom('users').selectAll().orderBy('id').execute();
+    return rows.map(toRecord);
+  }
+
+  async byId(id: number): Promise<UserRecord | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async byUsername(username: string): Promise<UserRecord | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('username', '=', username)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  /** Inserts a user and returns its id. A taken username throws (unique index). */
+  async insert(user: Omit<UserRecord, 'id' | 'updatedAt'>): Promise<number> {
+    const result = await this.db
+      .insertInto('users')
+      .values({
+        username: user.username,
+        password_hash: user.passwordHash,
+        profile: toProfile(user),
+        updated_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(result.id);
+  }
+
+  /** Replaces a user's row and marks it changed. */
+  async update(user: Omit<UserRecord, 'updatedAt'>): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({
+        username: user.username,
+        password_hash: user.passwordHash,
+        profile: toProfile(user),
+        updated_at: Date.now(),
+      })
+      .where('id', '=', user.id)
+      .execute();
+  }
+
+  async remove(id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
+
+/** True when a store error is a unique-constraint violation (SQLite or PostgreSQL). */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return (
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e?.code === '23505' ||
+    /UNIQUE constraint/i.test(e?.message ?? '')
+  );
+}

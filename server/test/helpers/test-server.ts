@@ -1,0 +1,143 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import type { Perm, Settings, User } from '@cabinet/protocol';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import type { ServerConfig } from '../../src/config/options.ts';
+import { closeContext, createContext, type AppContext } from '../../src/context.ts';
+import { hashPassword } from '../../src/auth/password.ts';
+import { signToken } from '../../src/auth/tokens.ts';
+import type { UserRecord } from '../../src/store/users.repo.ts';
+
+export const ADMIN_PASSWORD = 'correct-horse-battery-staple-42';
+
+export interface TestUser {
+  user: UserRecord;
+  password: string;
+  /** A valid token with a live session. */
+  token: string;
+}
+
+export interface TestServer {
+  /** http://127.0.0.1:<port> plus the base URL, no trailing slash. */
+  url: string;
+  root: string;
+  dataDir: string;
+  config: ServerConfig;
+  ctx: AppContext;
+  app: FastifyInstance;
+  admin: TestUser;
+  /** Creates a user straight in the store (defaults applied) and signs a token for it. */
+  createUser(
+    overrides?: Partial<Omit<User, 'perm'>> & { perm?: Partial<Perm>; password?: string },
+  ): Promise<TestUser>;
+  /** Signs a fresh token (new session) for an existing user. */
+  tokenFor(user: UserRecord): Promise<string>;
+  /** Replaces parts of the global settings. */
+  updateSettings(patch: Partial<Settings>): Promise<void>;
+  /** fetch() against the server with the path appended to `url`. */
+  fetch(pathAndQuery: string, init?: RequestInit & { token?: string }): Promise<Response>;
+  /** Stops the server; keeps the folders unless `removeFiles` (default true). */
+  close(options?: { removeFiles?: boolean }): Promise<void>;
+}
+
+export interface TestServerOptions {
+  config?: Partial<ServerConfig>;
+  /** Reuse folders of an earlier server (to test restarts). */
+  root?: string;
+  dataDir?: string;
+}
+
+let userCounter = 0;
+
+/**
+ * Starts a real server on 127.0.0.1, port 0, with a temp root and data folder and a real SQLite
+ * file, as Fastify's testing guide suggests. The admin's password is ADMIN_PASSWORD.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const base = await mkdtemp(path.join(os.tmpdir(), 'cabinet-test-'));
+  const root = options.root ?? path.join(base, 'files');
+  const dataDir = options.dataDir ?? path.join(base, 'data');
+  const config: ServerConfig = {
+    ...loadConfig({}, {}, undefined, base),
+    root,
+    data: dataDir,
+    database: path.join(dataDir, 'cabinet.db'),
+    address: '127.0.0.1',
+    port: 0,
+    logLevel: process.env.CABINET_TEST_LOG ?? 'silent',
+    logFormat: 'json',
+    adminPassword: ADMIN_PASSWORD,
+    rateLimitMax: 1000,
+    ...options.config,
+  };
+  const log = pino({ level: config.logLevel });
+  const ctx = await createContext(config, log);
+  const app = await buildApp(ctx);
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const url = `${address}${config.baseURL}`;
+
+  const tokenFor = async (user: UserRecord) => {
+    const signed = await signToken(ctx.signingKey, user, config.tokenExpiration);
+    await ctx.store.sessions.create({
+      id: signed.sessionId,
+      userId: user.id,
+      createdAt: Date.now(),
+      expiresAt: signed.expiresAt,
+    });
+    return signed.token;
+  };
+  const adminRecord = (await ctx.store.users.byUsername(config.adminUsername))!;
+  const admin: TestUser = {
+    user: adminRecord,
+    password: config.adminPassword ?? ADMIN_PASSWORD,
+    token: await tokenFor(adminRecord),
+  };
+
+  const server: TestServer = {
+    url,
+    root,
+    dataDir,
+    config,
+    ctx,
+    app,
+    admin,
+    tokenFor,
+    async createUser(overrides = {}) {
+      const settings = await ctx.settings.get();
+      const { password = `pw-${++userCounter}-long-enough-secret`, perm, ...rest } = overrides;
+      const record = {
+        ...settings.defaults,
+        username: `user${++userCounter}`,
+        lockPassword: false,
+        rules: [],
+        ...rest,
+        perm: { ...settings.defaults.perm, admin: false, ...perm },
+        passwordHash: await hashPassword(password),
+      };
+      delete (record as Partial<User>).password;
+      delete (record as Partial<User>).id;
+      const id = await ctx.store.users.insert(record);
+      const user = (await ctx.store.users.byId(id))!;
+      return { user, password, token: await tokenFor(user) };
+    },
+    async updateSettings(patch) {
+      await ctx.settings.save({ ...(await ctx.settings.get()), ...patch });
+    },
+    fetch(pathAndQuery, init = {}) {
+      const { token, headers, ...rest } = init;
+      const h = new Headers(headers);
+      if (token) h.set('X-Auth', token);
+      return fetch(`${url}${pathAndQuery}`, { ...rest, headers: h, redirect: 'manual' });
+    },
+    async close({ removeFiles = true } = {}) {
+      await app.close();
+      await closeContext(ctx);
+      if (removeFiles) await rm(base, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
