@@ -46,6 +46,8 @@ export interface ServerConfig {
   rateLimitWindow: number;
   /** The web app's built files; defaults to web/dist of this checkout. */
   webDist: string;
+  /** Seconds an unfinished resumable upload is kept after its last activity. */
+  uploadExpiry: number;
 }
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -260,5 +262,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     type: 'string',
     default: '',
     description: 'Folder with the built web app (default: web/dist of this install)',
+  },
+  {
+    key: 'uploadExpiry',
+    flag: 'upload-expiry',
+    env: 'CABINET_UPLOAD_EXPIRY',
+    type: 'duration',
+    default: '24h',
+    description: 'How long an unfinished resumable upload is kept after its last activity',
   },
 ];

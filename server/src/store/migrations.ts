@@ -49,6 +49,30 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002_upload_sessions': {
+    async up(db: Kysely<unknown>) {
+      // No foreign key to users: when a user is deleted, the expiry sweep must still find the
+      // session to remove its staging file.
+      await db.schema
+        .createTable('upload_sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull().unique())
+        .addColumn('staging', 'text', (c) => c.notNull())
+        .addColumn('length', 'bigint', (c) => c.notNull())
+        .addColumn('override', 'integer', (c) => c.notNull())
+        .addColumn('metadata', 'text', (c) => c.notNull().defaultTo(sql`''`))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('upload_sessions_expires')
+        .on('upload_sessions')
+        .column('expires_at')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

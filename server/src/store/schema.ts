@@ -33,9 +33,31 @@ export interface SharesTable {
   token: string;
 }
 
+/** Resumable (tus) uploads in progress; the offset is the staging file's size on disk. */
+export interface UploadSessionsTable {
+  id: string;
+  user_id: number;
+  /** The user-visible canonical path of the upload's target. */
+  path: string;
+  /** Real absolute path of the target: one upload per target at a time. */
+  target: string;
+  /** Real absolute path of the staging file beside the target. */
+  staging: string;
+  /** Declared Upload-Length in bytes. */
+  length: number;
+  /** 1 when the client asked to replace an existing file. */
+  override: number;
+  /** The Upload-Metadata header as the client sent it. */
+  metadata: string;
+  created_at: number;
+  /** Milliseconds; pushed forward by every PATCH. */
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   kv: KeyValueTable;
   sessions: SessionsTable;
   shares: SharesTable;
+  upload_sessions: UploadSessionsTable;
 }

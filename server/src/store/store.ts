@@ -1,6 +1,7 @@
 import type { Db } from './db.ts';
 import { KvRepo } from './kv.repo.ts';
 import { SessionsRepo } from './sessions.repo.ts';
+import { UploadsRepo } from './uploads.repo.ts';
 import { UsersRepo } from './users.repo.ts';
 
 /** The repositories: the only code that runs SQL. */
@@ -9,8 +10,15 @@ export interface Store {
   users: UsersRepo;
   kv: KvRepo;
   sessions: SessionsRepo;
+  uploads: UploadsRepo;
 }
 
 export function createStore(db: Db): Store {
-  return { db, users: new UsersRepo(db), kv: new KvRepo(db), sessions: new SessionsRepo(db) };
+  return {
+    db,
+    users: new UsersRepo(db),
+    kv: new KvRepo(db),
+    sessions: new SessionsRepo(db),
+    uploads: new UploadsRepo(db),
+  };
 }

@@ -1,0 +1,63 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../src/store/db.ts';
+import { UploadsRepo, type UploadSession } from '../src/store/uploads.repo.ts';
+
+describe('upload sessions table', () => {
+  let dir: string;
+  let db: Db;
+  let repo: UploadsRepo;
+  const session = (over: Partial<UploadSession> = {}): UploadSession => ({
+    id: 'id-1',
+    userId: 7,
+    path: '/a/b.bin',
+    target: '/root/a/b.bin',
+    staging: '/root/a/.cabinet-tmp-tus-id-1',
+    length: 5_000_000_000,
+    override: true,
+    metadata: 'filename Yi5iaW4=',
+    createdAt: 1000,
+    expiresAt: 5000,
+    ...over,
+  });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-uploads-repo-'));
+    db = await openDatabase(path.join(dir, 'cabinet.db'));
+    repo = new UploadsRepo(db);
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('stores and reads back a session, large lengths included', async () => {
+    expect(await repo.insert(session())).toBe(true);
+    expect(await repo.byId('id-1')).toEqual(session());
+    expect(await repo.byTarget('/root/a/b.bin')).toEqual(session());
+  });
+
+  it('refuses a second session for the same target', async () => {
+    expect(await repo.insert(session({ id: 'id-2', staging: '/root/a/x' }))).toBe(false);
+    expect(await repo.byId('id-2')).toBeUndefined();
+  });
+
+  it('lists and claims only expired sessions', async () => {
+    expect(await repo.listExpired(4999)).toEqual([]);
+    expect((await repo.listExpired(5000)).map((s) => s.id)).toEqual(['id-1']);
+    await repo.touch('id-1', 9000);
+    expect(await repo.deleteIfExpired('id-1', 6000)).toBe(false);
+    expect(await repo.deleteIfExpired('id-1', 9000)).toBe(true);
+    expect(await repo.delete('id-1')).toBe(false);
+  });
+
+  it('survives reopening the database file', async () => {
+    await repo.insert(session({ id: 'id-3', target: '/root/c' }));
+    await db.destroy();
+    db = await openDatabase(path.join(dir, 'cabinet.db'));
+    repo = new UploadsRepo(db);
+    expect((await repo.byId('id-3'))?.target).toBe('/root/c');
+  });
+});
