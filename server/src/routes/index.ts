@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { authRoutes } from './auth.routes.ts';
 import { healthRoutes } from './health.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
@@ -11,4 +12,4 @@ export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<voi
 export const ROOT_ROUTES: RouteModule[] = [healthRoutes];
 
 /** Route areas under /api. Each module registers its own routes and guards. */
-export const API_ROUTES: RouteModule[] = [];
+export const API_ROUTES: RouteModule[] = [authRoutes];

@@ -1,0 +1,34 @@
+import type { AppContext } from '../../context.ts';
+import { AppError, errors } from '../../errors.ts';
+import type { UserRecord } from '../../store/users.repo.ts';
+import { createUser } from '../users/user-records.ts';
+
+/**
+ * proxy method: the reverse proxy names the user in the configured header and is trusted to
+ * have authenticated them. Unknown names are provisioned on first sight with defaults, a random
+ * locked password and no admin, execute or commands. A missing header is a 401 that says which
+ * header was expected, since it almost always means the proxy is misconfigured.
+ */
+export async function proxyUser(
+  ctx: AppContext,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<UserRecord> {
+  const headerName = ctx.config.authHeader;
+  const raw = headers[headerName.toLowerCase()];
+  const username = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
+  if (!username) throw errors.unauthorized(`the proxy did not send the ${headerName} header`);
+  const existing = await ctx.store.users.byUsername(username);
+  if (existing) return existing;
+  try {
+    const created = await createUser(ctx, 'proxy', { username });
+    ctx.log.info({ username, id: created.id }, 'proxy user provisioned');
+    return created;
+  } catch (error) {
+    // Two first requests of the same new user race: the loser reads the winner's record.
+    if (error instanceof AppError && error.code === 'conflict') {
+      const raced = await ctx.store.users.byUsername(username);
+      if (raced) return raced;
+    }
+    throw error;
+  }
+}

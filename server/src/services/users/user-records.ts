@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto';
+import type { Perm, Rule, Sorting, User } from '@cabinet/protocol';
+import type { AppContext } from '../../context.ts';
+import { ensureHomeDir } from '../../config/home-dir.ts';
+import { errors } from '../../errors.ts';
+import { hashPassword } from '../../auth/password.ts';
+import { isUniqueViolation, type UserRecord } from '../../store/users.repo.ts';
+import { checkPasswordPolicy } from '../auth/password-policy.ts';
+import { validateRules } from '../rules-validation.ts';
+import { deriveHomeScope, sameScope } from './home-scope.ts';
+
+/** User fields as a client may send them: everything optional, perm and sorting partial. */
+export type UserInput = Partial<Omit<User, 'perm' | 'sorting'>> & {
+  perm?: Partial<Perm>;
+  sorting?: Partial<Sorting>;
+};
+
+/**
+ * Who creates the user. `admin` and `cli` honour the given fields; `signup` and `proxy` are
+ * self-provisioned and never get admin, execute or commands (GHSA-7526-j432-6ppp).
+ */
+export type CreationKind = 'admin' | 'cli' | 'signup' | 'proxy';
+
+/** The wire shape of a user: never the hash, password always "", scope hidden when asked. */
+export function toWireUser(user: UserRecord, options: { hideScope?: boolean } = {}): User {
+  const { passwordHash: _hash, updatedAt: _updated, ...fields } = user;
+  return { ...fields, password: '', scope: options.hideScope ? '' : user.scope };
+}
+
+/** Admin implies every other permission (API.md section 3c). */
+export function normalisePerm(perm: Perm): Perm {
+  if (!perm.admin) return perm;
+  return Object.fromEntries(Object.keys(perm).map((k) => [k, true])) as Perm;
+}
+
+/** Sharing hands out download links, so it needs the download permission. */
+export function checkPermConsistency(perm: Perm): void {
+  if (perm.share && !perm.download) {
+    throw errors.badRequest('permission to share requires permission to download');
+  }
+}
+
+/** A username is non-empty, without surrounding spaces, control characters or slashes. */
+export function checkUsername(username: string): void {
+  if (!username.trim()) throw errors.badRequest('username is required');
+  if (username !== username.trim()) {
+    throw errors.badRequest('username cannot start or end with spaces');
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f/\\]/.test(username) || username.length > 255) {
+    throw errors.badRequest('username contains characters that are not allowed');
+  }
+}
+
+/** A stored scope may not contain NUL bytes; it is joined lexically under the root when used. */
+export function checkScope(scope: string): void {
+  if (scope.includes('\0')) throw errors.badRequest('scope contains a NUL byte');
+}
+
+/** Hashes a new password after checking it against the policy in the current settings. */
+export async function hashNewPassword(ctx: AppContext, password: string): Promise<string> {
+  const { minimumPasswordLength } = await ctx.settings.get();
+  checkPasswordPolicy(password, minimumPasswordLength);
+  return hashPassword(password);
+}
+
+/** Number of administrators, used to keep at least one. */
+export async function countAdmins(ctx: AppContext): Promise<number> {
+  return (await ctx.store.users.list()).filter((u) => u.perm.admin).length;
+}
+
+/**
+ * Provisioning runs check-then-insert (free name, free home); this chain makes those steps
+ * atomic within the process so two signups cannot claim the same home folder.
+ */
+let provisioning: Promise<unknown> = Promise.resolve();
+function serialised<T>(task: () => Promise<T>): Promise<T> {
+  const run = provisioning.then(task, task);
+  provisioning = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Creates a user from the settings' defaults and the given fields, applying every policy:
+ * password rules, permission consistency, valid rules, a unique name (409) and, with
+ * createUserDir, a derived home folder that no other user owns (409), created on disk.
+ */
+export function createUser(
+  ctx: AppContext,
+  kind: CreationKind,
+  input: UserInput & { username: string; password?: string },
+): Promise<UserRecord> {
+  return serialised(async () => {
+    const settings = await ctx.settings.get();
+    const { defaults } = settings;
+    const provisioned = kind === 'signup' || kind === 'proxy';
+    checkUsername(input.username);
+    if (await ctx.store.users.byUsername(input.username)) {
+      throw errors.conflict('username already taken');
+    }
+
+    let passwordHash: string;
+    if (kind === 'proxy') {
+      // The proxy vouches for the user; the random password can never be typed or changed.
+      passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
+    } else {
+      if (!input.password) throw errors.badRequest('password is required');
+      passwordHash = await hashNewPassword(ctx, input.password);
+    }
+
+    let perm = normalisePerm({ ...defaults.perm, ...(provisioned ? {} : input.perm) });
+    if (provisioned) perm = { ...perm, admin: false, execute: false };
+    checkPermConsistency(perm);
+
+    const rules: Rule[] = provisioned ? [] : (input.rules ?? []);
+    validateRules(rules);
+
+    let scope: string;
+    if (provisioned) {
+      scope = defaults.scope;
+      if (settings.createUserDir) {
+        scope = deriveHomeScope(settings.userHomeBasePath, input.username);
+        const owners = await ctx.store.users.list();
+        if (owners.some((u) => sameScope(u.scope, scope))) {
+          throw errors.conflict('home folder already belongs to another user');
+        }
+      }
+    } else {
+      scope = input.scope ?? (kind === 'cli' ? defaults.scope : '');
+      if (!scope.trim()) {
+        scope = settings.createUserDir
+          ? deriveHomeScope(settings.userHomeBasePath, input.username)
+          : '/';
+      }
+    }
+    checkScope(scope);
+    if (settings.createUserDir) ensureHomeDir(ctx.config.root, scope);
+
+    // Self-provisioned users take only their name and password; everything else is the default.
+    const given: UserInput = provisioned ? {} : input;
+    const record: Omit<UserRecord, 'id' | 'updatedAt'> = {
+      username: input.username,
+      passwordHash,
+      scope,
+      locale: given.locale || defaults.locale,
+      lockPassword: kind === 'proxy' ? true : perm.admin ? false : (given.lockPassword ?? false),
+      viewMode: given.viewMode || defaults.viewMode,
+      singleClick: given.singleClick ?? defaults.singleClick,
+      redirectAfterCopyMove: given.redirectAfterCopyMove ?? defaults.redirectAfterCopyMove,
+      perm,
+      commands: provisioned ? [] : (given.commands ?? defaults.commands),
+      sorting: {
+        by: given.sorting?.by || defaults.sorting.by || 'name',
+        asc: given.sorting?.asc ?? defaults.sorting.asc,
+      },
+      rules,
+      hideDotfiles: given.hideDotfiles ?? defaults.hideDotfiles,
+      dateFormat: given.dateFormat ?? defaults.dateFormat,
+      aceEditorTheme: given.aceEditorTheme || defaults.aceEditorTheme,
+    };
+    let id: number;
+    try {
+      id = await ctx.store.users.insert(record);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw errors.conflict('username already taken');
+      throw error;
+    }
+    return (await ctx.store.users.byId(id))!;
+  });
+}

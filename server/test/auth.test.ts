@@ -1,0 +1,469 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signToken } from '../src/auth/tokens.ts';
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from './helpers/test-server.ts';
+
+function claimsOf(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
+}
+
+function login(server: TestServer, body: unknown, headers: Record<string, string> = {}) {
+  return server.fetch('/api/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** A POST from a chosen loopback address (127.0.0.x), to tell rate-limit keys apart. */
+function postFrom(
+  server: TestServer,
+  localAddress: string,
+  pathname: string,
+  body: unknown,
+): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
+  const url = new URL(`${server.url}${pathname}`);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe('json login, renew, logout and tokens', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('returns a token as plain text whose claims carry the user and a live session', async () => {
+    const res = await login(server, { username: 'admin', password: ADMIN_PASSWORD });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const token = await res.text();
+    expect(token.split('.')).toHaveLength(3);
+    const claims = claimsOf(token);
+    expect(claims.iss).toBe('File Browser');
+    expect(claims.user).toMatchObject({ id: 1, username: 'admin', perm: { admin: true } });
+    expect(claims.user).not.toHaveProperty('password');
+    expect(claims.user).not.toHaveProperty('scope');
+    const session = await server.ctx.store.sessions.get(claims.jti as string);
+    expect(session).toMatchObject({ userId: 1, revokedAt: null });
+  });
+
+  it('accepts a login body sent without a JSON content type', async () => {
+    const res = await server.fetch('/api/login', {
+      method: 'POST',
+      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ['a wrong password', JSON.stringify({ username: 'admin', password: 'nope-nope-nope' })],
+    ['an unknown user', JSON.stringify({ username: 'ghost', password: ADMIN_PASSWORD })],
+    ['an undecodable body', '{"username": "admin", '],
+    ['a body of the wrong shape', JSON.stringify({ username: 5, password: [] })],
+    ['an empty body', ''],
+  ])('answers 403 for %s', async (_name, body) => {
+    const res = await login(server, body);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toBe('403 Forbidden\n');
+  });
+
+  it('refuses a login body over 1 MiB', async () => {
+    const res = await login(server, { username: 'admin', password: 'x'.repeat(1024 * 1024 + 10) });
+    expect(res.status).toBe(413);
+  });
+
+  it('renews with a token built from the current record for the same session', async () => {
+    const { user, token } = await server.createUser();
+    await server.ctx.store.users.update({ ...user, locale: 'de' });
+    const res = await server.fetch('/api/renew', { method: 'POST', token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-renew-token')).toBe('false');
+    const renewed = await res.text();
+    expect(claimsOf(renewed).jti).toBe(claimsOf(token).jti);
+    expect(claimsOf(renewed).user).toMatchObject({ id: user.id, locale: 'de' });
+    const session = await server.ctx.store.sessions.get(claimsOf(renewed).jti as string);
+    expect(session?.expiresAt).toBe((claimsOf(renewed).exp as number) * 1000);
+    expect((await server.fetch('/api/renew', { method: 'POST', token: renewed })).status).toBe(200);
+  });
+
+  it('logs out by revoking the session: the token and its renewals stop working', async () => {
+    const { token } = await server.createUser();
+    const out = await server.fetch('/api/logout', { method: 'POST', token });
+    expect(out.status).toBe(200);
+    expect(await out.text()).toBe('200 OK\n');
+    expect((await server.fetch('/api/renew', { method: 'POST', token })).status).toBe(401);
+    expect(
+      (await server.fetch('/api/renew', { headers: { cookie: `auth=${token}` } })).status,
+    ).toBe(401);
+    expect((await server.fetch('/api/logout', { method: 'POST', token })).status).toBe(401);
+  });
+
+  it('accepts the auth cookie and query token on GET only', async () => {
+    const { token } = await server.createUser();
+    expect(
+      (await server.fetch('/api/renew', { headers: { cookie: `auth=${token}` } })).status,
+    ).toBe(200);
+    expect((await server.fetch(`/api/renew?auth=${token}`)).status).toBe(200);
+    const post = await server.fetch('/api/renew', {
+      method: 'POST',
+      headers: { cookie: `auth=${token}` },
+    });
+    expect(post.status).toBe(401);
+    expect((await server.fetch(`/api/renew?auth=${token}`, { method: 'POST' })).status).toBe(401);
+  });
+
+  describe('refuses bad tokens with 401', () => {
+    const cases: [string, (s: TestServer) => Promise<string>][] = [
+      [
+        'expired',
+        async (s) => {
+          const key = s.ctx.signingKey;
+          return new SignJWT({ user: { ...claimsOf(s.admin.token).user! } })
+            .setProtectedHeader({ alg: 'HS256' })
+            .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+            .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+            .setJti(claimsOf(s.admin.token).jti as string)
+            .sign(key);
+        },
+      ],
+      [
+        'tampered',
+        async (s) => {
+          const [h, p, sig] = s.admin.token.split('.') as [string, string, string];
+          const claims = JSON.parse(Buffer.from(p, 'base64url').toString()) as {
+            user: { id: number };
+          };
+          claims.user.id = 2;
+          return `${h}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${sig}`;
+        },
+      ],
+      [
+        'alg none',
+        async (s) => {
+          const header = Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url');
+          return `${header}.${s.admin.token.split('.')[1]}.`;
+        },
+      ],
+      [
+        'signed with another key',
+        async (s) => {
+          const other = new TextEncoder().encode('another-key-another-key-another-key-1234');
+          return (await signToken(other, s.admin.user, 3600)).token;
+        },
+      ],
+      ['malformed (two parts)', async (s) => s.admin.token.split('.').slice(0, 2).join('.')],
+      ['garbage', async () => 'not-a-token'],
+      [
+        'of a session that was never recorded',
+        async (s) => (await signToken(s.ctx.signingKey, s.admin.user, 3600)).token,
+      ],
+    ];
+    it.each(cases)('%s', async (_name, make) => {
+      const token = await make(server);
+      const res = await server.fetch('/api/renew', { method: 'POST', token });
+      expect(res.status).toBe(401);
+      expect(await res.text()).toBe('401 Unauthorized\n');
+    });
+
+    it('of a deleted user', async () => {
+      const { user, token } = await server.createUser();
+      await server.ctx.store.users.remove(user.id);
+      expect((await server.fetch('/api/renew', { method: 'POST', token })).status).toBe(401);
+    });
+
+    it('without any token', async () => {
+      expect((await server.fetch('/api/renew', { method: 'POST' })).status).toBe(401);
+      expect((await server.fetch('/api/logout', { method: 'POST' })).status).toBe(401);
+    });
+  });
+});
+
+describe('login and signup rate limits', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ config: { rateLimitMax: 3, rateLimitWindow: 600 } });
+    await server.updateSettings({ signup: true });
+  });
+  afterAll(() => server.close());
+
+  it('throttles one username tried from many addresses, even with the right password', async () => {
+    const { user, password } = await server.createUser();
+    for (const ip of ['127.0.0.2', '127.0.0.3', '127.0.0.4']) {
+      const res = await postFrom(server, ip, '/api/login', {
+        username: user.username,
+        password: 'wrong-password-here',
+      });
+      expect(res.status).toBe(403);
+    }
+    const blocked = await postFrom(server, '127.0.0.5', '/api/login', {
+      username: user.username,
+      password,
+    });
+    expect(blocked.status).toBe(429);
+    expect(blocked.text).toMatch(
+      /^429 Too Many Requests \(too many attempts, try again in \d+ s\)/,
+    );
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('throttles one address trying many usernames, and not other addresses', async () => {
+    for (const name of ['a1', 'a2', 'a3']) {
+      const res = await postFrom(server, '127.0.0.6', '/api/login', {
+        username: name,
+        password: 'whatever-whatever',
+      });
+      expect(res.status).toBe(403);
+    }
+    const body = { username: 'admin', password: ADMIN_PASSWORD };
+    expect((await postFrom(server, '127.0.0.6', '/api/login', body)).status).toBe(429);
+    expect((await postFrom(server, '127.0.0.7', '/api/login', body)).status).toBe(200);
+  });
+
+  it('successful logins do not use up the allowance', async () => {
+    const body = { username: 'admin', password: ADMIN_PASSWORD };
+    for (let i = 0; i < 5; i++) {
+      expect((await postFrom(server, '127.0.0.8', '/api/login', body)).status).toBe(200);
+    }
+  });
+
+  it('counts every signup attempt per address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await postFrom(server, '127.0.0.9', '/api/signup', {
+        username: `flood${i}`,
+        password: 'a-long-enough-unusual-passphrase',
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+});
+
+describe('bot-check on login', () => {
+  let server: TestServer;
+  let verifier: Server;
+  const calls: URLSearchParams[] = [];
+  beforeAll(async () => {
+    verifier = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const form = new URLSearchParams(body);
+        calls.push(form);
+        if (req.url !== '/recaptcha/api/siteverify' || req.method !== 'POST') {
+          res.writeHead(404).end();
+        } else if (form.get('response') === 'verifier-down') {
+          res.writeHead(503).end('{"success":true}');
+        } else {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ success: form.get('response') === 'human' }));
+        }
+      });
+    });
+    await new Promise<void>((resolve) => verifier.listen(0, '127.0.0.1', resolve));
+    const { port } = verifier.address() as { port: number };
+    server = await startTestServer({
+      config: {
+        recaptchaHost: `http://127.0.0.1:${port}`,
+        recaptchaKey: 'site-key',
+        recaptchaSecret: 'site-secret',
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await new Promise((resolve) => verifier.close(resolve));
+  });
+
+  const body = (recaptcha: string) => ({ username: 'admin', password: ADMIN_PASSWORD, recaptcha });
+
+  it('refuses an empty response without calling the verifier', async () => {
+    calls.length = 0;
+    expect((await login(server, body(''))).status).toBe(403);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('sends secret and response to the verifier and accepts a success', async () => {
+    calls.length = 0;
+    expect((await login(server, body('human'))).status).toBe(200);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.get('secret')).toBe('site-secret');
+    expect(calls[0]!.get('response')).toBe('human');
+  });
+
+  it('refuses success:false and non-200 answers', async () => {
+    expect((await login(server, body('robot'))).status).toBe(403);
+    expect((await login(server, body('verifier-down'))).status).toBe(403);
+  });
+
+  it('still checks the password after a passed bot-check', async () => {
+    const res = await login(server, { ...body('human'), password: 'wrong-wrong-wrong' });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('proxy and noauth methods', () => {
+  let proxy: TestServer;
+  let noauth: TestServer;
+  beforeAll(async () => {
+    proxy = await startTestServer({
+      config: { authMethod: 'proxy', authHeader: 'X-Remote-User' },
+    });
+    noauth = await startTestServer({ config: { authMethod: 'noauth' } });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await noauth.close();
+  });
+
+  it('provisions an unknown proxy user once, locked and without admin or execute', async () => {
+    await proxy.updateSettings({ createUserDir: true });
+    const first = await login(proxy, '', { 'X-Remote-User': 'carol' });
+    expect(first.status).toBe(200);
+    const id = (claimsOf(await first.text()).user as { id: number }).id;
+    const again = await login(proxy, '', { 'X-Remote-User': 'carol' });
+    expect((claimsOf(await again.text()).user as { id: number }).id).toBe(id);
+    const carol = (await proxy.ctx.store.users.byUsername('carol'))!;
+    expect(carol).toMatchObject({ lockPassword: true, commands: [], scope: '/users/carol' });
+    expect(carol.perm).toMatchObject({ admin: false, execute: false, create: true });
+    expect(existsSync(path.join(proxy.root, 'users/carol'))).toBe(true);
+  });
+
+  it('signs in an existing user named by the header, ignoring any body', async () => {
+    const res = await login(
+      proxy,
+      { username: 'someone', password: 'x' },
+      { 'X-Remote-User': 'admin' },
+    );
+    expect((claimsOf(await res.text()).user as { id: number }).id).toBe(1);
+  });
+
+  it('answers 401 with the expected header name when the proxy sends none', async () => {
+    const res = await login(proxy, '');
+    expect(res.status).toBe(401);
+    expect(await res.text()).toBe(
+      '401 Unauthorized (the proxy did not send the X-Remote-User header)\n',
+    );
+  });
+
+  it('noauth signs everyone in as user 1', async () => {
+    const res = await noauth.fetch('/api/login', { method: 'POST' });
+    expect(res.status).toBe(200);
+    expect(claimsOf(await res.text()).user).toMatchObject({ id: 1, username: 'admin' });
+  });
+});
+
+describe('signup', () => {
+  let server: TestServer;
+  const signup = (body: unknown) =>
+    server.fetch('/api/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('answers 405 while signup is disabled', async () => {
+    await server.updateSettings({ signup: false });
+    const res = await signup({ username: 'dave', password: 'a-long-enough-unusual-passphrase' });
+    expect(res.status).toBe(405);
+  });
+
+  it.each([
+    [
+      'an empty username',
+      { username: '', password: 'a-long-enough-unusual-passphrase' },
+      'username and password are required',
+    ],
+    ['an empty password', { username: 'erin', password: '' }, 'username and password are required'],
+    ['missing fields', {}, 'username and password must be strings'],
+    ['malformed JSON', '{"username":', 'invalid JSON'],
+    [
+      'a short password',
+      { username: 'erin', password: 'short' },
+      'password is too short, minimum length is 12',
+    ],
+    ['a common password', { username: 'erin', password: 'password1234' }, 'password is too easy'],
+  ])('refuses %s with a 400 that says why', async (_name, body, reason) => {
+    await server.updateSettings({ signup: true });
+    const res = await signup(body);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toBe(`400 Bad Request (${reason})\n`);
+  });
+
+  it('creates a user with the defaults but never admin, execute or commands', async () => {
+    const settings = await server.ctx.settings.get();
+    await server.updateSettings({
+      signup: true,
+      defaults: {
+        ...settings.defaults,
+        locale: 'fr',
+        commands: ['ls'],
+        perm: { ...settings.defaults.perm, admin: true, execute: true },
+      },
+    });
+    const res = await signup({ username: 'frank', password: 'a-long-enough-unusual-passphrase' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('200 OK\n');
+    const frank = (await server.ctx.store.users.byUsername('frank'))!;
+    expect(frank).toMatchObject({ locale: 'fr', commands: [], lockPassword: false });
+    expect(frank.perm).toMatchObject({ admin: false, execute: false, download: true });
+    const token = await login(server, {
+      username: 'frank',
+      password: 'a-long-enough-unusual-passphrase',
+    });
+    expect(token.status).toBe(200);
+    await server.updateSettings({ defaults: settings.defaults });
+  });
+
+  it('answers 409 for a taken username', async () => {
+    await server.updateSettings({ signup: true });
+    const res = await signup({ username: 'admin', password: 'a-long-enough-unusual-passphrase' });
+    expect(res.status).toBe(409);
+  });
+
+  it('gives each user a sanitised home and refuses a case-insensitive home collision', async () => {
+    await server.updateSettings({ signup: true, createUserDir: true });
+    const pw = 'a-long-enough-unusual-passphrase';
+    expect((await signup({ username: 'Grace Hopper', password: pw })).status).toBe(200);
+    const grace = (await server.ctx.store.users.byUsername('Grace Hopper'))!;
+    expect(grace.scope).toBe('/users/Grace-Hopper');
+    expect(existsSync(path.join(server.root, 'users/Grace-Hopper'))).toBe(true);
+    expect((await signup({ username: 'grace-hopper', password: pw })).status).toBe(409);
+    expect((await signup({ username: 'bob..smith!', password: pw })).status).toBe(200);
+    expect((await server.ctx.store.users.byUsername('bob..smith!'))!.scope).toBe(
+      '/users/bobsmith-',
+    );
+    expect((await signup({ username: '../../etc', password: pw })).status).toBe(400);
+    expect((await signup({ username: '..', password: pw })).status).toBe(400);
+  });
+});
