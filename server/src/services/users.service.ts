@@ -1,0 +1,134 @@
+import { UserWriteRequest, type User } from '@cabinet/protocol';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { errors } from '../errors.ts';
+import { verifyPassword } from '../auth/password.ts';
+import { isUniqueViolation, type UserRecord } from '../store/users.repo.ts';
+import { createUser, countAdmins, toWireUser } from './users/user-records.ts';
+import { applyUserChanges, resolveWhich } from './users/user-update.ts';
+
+/** Parses the `{id}` of a users route; anything but a positive integer is a 404. */
+export function parseUserId(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) throw errors.notFound();
+  const id = Number(raw);
+  if (id < 1) throw errors.notFound();
+  return id;
+}
+
+/** Parses the what/which/data envelope of POST and PUT /api/users. */
+function parseEnvelope(body: unknown): UserWriteRequest {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw errors.badRequest('request body must be a JSON object');
+  }
+  const request = UserWriteRequest.parse(body);
+  if (request.what !== 'user') throw errors.badRequest('invalid data type');
+  return request;
+}
+
+/**
+ * With json auth, sensitive writes need the acting user's own password, so a stolen session
+ * alone cannot take over accounts.
+ */
+async function checkCurrentPassword(
+  ctx: AppContext,
+  actor: UserRecord,
+  currentPassword: string | undefined,
+): Promise<void> {
+  if (ctx.config.authMethod !== 'json') return;
+  if (!currentPassword || !(await verifyPassword(actor.passwordHash, currentPassword))) {
+    throw errors.badRequest('the current password is incorrect');
+  }
+}
+
+/** GET /api/users: every user, by id, passwords blanked (admins only; the route guards it). */
+export async function listUsers(ctx: AppContext): Promise<User[]> {
+  return (await ctx.store.users.list()).map((u) => toWireUser(u));
+}
+
+/** GET /api/users/{id}: self or admin; non-admins see an empty scope. */
+export async function getUser(ctx: AppContext, actor: UserRecord, id: number): Promise<User> {
+  if (actor.id !== id && !actor.perm.admin) throw errors.forbidden();
+  const user = await ctx.store.users.byId(id);
+  if (!user) throw errors.notFound();
+  return toWireUser(user, { hideScope: !actor.perm.admin });
+}
+
+/** POST /api/users (admins): returns the new user's id for the Location header. */
+export async function createUserFromRequest(
+  ctx: AppContext,
+  actor: UserRecord,
+  body: unknown,
+): Promise<number> {
+  const request = parseEnvelope(body);
+  await checkCurrentPassword(ctx, actor, request.current_password);
+  if (request.which.length > 0) throw errors.badRequest('which must be empty when creating');
+  const { id: _ignored, username, ...fields } = request.data;
+  if (!username) throw errors.badRequest('username is required');
+  const user = await createUser(ctx, 'admin', { ...fields, username });
+  return user.id;
+}
+
+/**
+ * PUT /api/users/{id}: self or admin, with the which-list rules of API.md section 3c. A password
+ * change revokes the user's other sessions (the acting session survives when it is theirs).
+ */
+export async function updateUserFromRequest(
+  ctx: AppContext,
+  actor: UserRecord,
+  actorSessionId: string | null,
+  id: number,
+  body: unknown,
+): Promise<void> {
+  if (actor.id !== id && !actor.perm.admin) throw errors.forbidden();
+  const request = parseEnvelope(body);
+  if (request.data.id !== id) throw errors.badRequest('data.id does not match the user in the URL');
+  const which = resolveWhich(request.which, actor.perm.admin);
+  if (which.needsCurrentPassword) await checkCurrentPassword(ctx, actor, request.current_password);
+  const target = await ctx.store.users.byId(id);
+  if (!target) throw errors.notFound();
+  const { record, passwordChanged } = await applyUserChanges(ctx, actor, target, which, request);
+  try {
+    await ctx.store.users.update(record);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw errors.conflict('username already taken');
+    throw error;
+  }
+  if (passwordChanged) {
+    await ctx.store.sessions.revokeAllForUser(
+      id,
+      actor.id === id ? (actorSessionId ?? undefined) : undefined,
+    );
+  }
+}
+
+const DeleteRequest = z.object({ current_password: z.string().optional() });
+
+/**
+ * DELETE /api/users/{id}: self or admin; a JSON body (at least `{}`) is required. The last
+ * administrator cannot be deleted. Sessions and shares go with the user (foreign keys cascade).
+ */
+export async function deleteUserFromRequest(
+  ctx: AppContext,
+  actor: UserRecord,
+  id: number,
+  body: unknown,
+): Promise<void> {
+  if (actor.id !== id && !actor.perm.admin) throw errors.forbidden();
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw errors.badRequest('request body must be a JSON object');
+  }
+  const request = DeleteRequest.parse(body);
+  await checkCurrentPassword(ctx, actor, request.current_password);
+  await deleteUser(ctx, id);
+}
+
+/** Deletes a user unless it is the last administrator (403) or unknown (404). */
+export async function deleteUser(ctx: AppContext, id: number): Promise<void> {
+  const target = await ctx.store.users.byId(id);
+  if (!target) throw errors.notFound();
+  if (target.perm.admin && (await countAdmins(ctx)) <= 1) {
+    throw errors.forbidden('the last administrator cannot be deleted');
+  }
+  await ctx.store.sessions.revokeAllForUser(id);
+  await ctx.store.users.remove(id);
+}
