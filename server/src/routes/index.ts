@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { authRoutes } from './auth.routes.ts';
 import { healthRoutes } from './health.routes.ts';
+import { settingsRoutes } from './settings.routes.ts';
 import { usersRoutes } from './users.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
@@ -13,4 +14,4 @@ export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<voi
 export const ROOT_ROUTES: RouteModule[] = [healthRoutes];
 
 /** Route areas under /api. Each module registers its own routes and guards. */
-export const API_ROUTES: RouteModule[] = [authRoutes, usersRoutes];
+export const API_ROUTES: RouteModule[] = [authRoutes, usersRoutes, settingsRoutes];

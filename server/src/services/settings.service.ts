@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { HOOK_KEYS, Settings } from '@cabinet/protocol';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { errors } from '../errors.ts';
+import { describeZodError } from '../http/error-handler.ts';
+import { validateRules } from './rules-validation.ts';
+
+export { compileRule, compileRulePattern, validateRules } from './rules-validation.ts';
+
+/**
+ * Body of PUT /api/settings: the whole settings object. authMethod may be sent (clients echo what
+ * they read) but is ignored, because the method is chosen by the server's configuration.
+ */
+const SettingsUpdate = Settings.extend({ authMethod: z.string().optional() });
+
+const THEMES = ['', 'light', 'dark'];
+const MAX_PASSWORD_LENGTH = 1024;
+
+/** GET /api/settings (admins). */
+export async function getSettings(ctx: AppContext): Promise<Settings> {
+  return ctx.settings.get();
+}
+
+/**
+ * PUT /api/settings (admins): replaces the whole object. Every field is required (a missing one
+ * is a 400 naming it); zero values are re-defaulted as filebrowser does (minimum password length
+ * 0 → 12, home base "" → /users, tus {0,0} → defaults). Rules are compiled so an invalid regex
+ * is a 400 now rather than a failure later.
+ */
+export async function replaceSettings(ctx: AppContext, body: unknown): Promise<void> {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw errors.badRequest('request body must be a JSON object');
+  }
+  const parsed = SettingsUpdate.safeParse(body);
+  if (!parsed.success) throw errors.badRequest(describeZodError(parsed.error));
+  const next = parsed.data;
+  if (!THEMES.includes(next.branding.theme)) {
+    throw errors.badRequest('branding.theme must be "", "light" or "dark"');
+  }
+  if (next.minimumPasswordLength > MAX_PASSWORD_LENGTH) {
+    throw errors.badRequest(`minimumPasswordLength must be at most ${MAX_PASSWORD_LENGTH}`);
+  }
+  for (const key of Object.keys(next.commands)) {
+    if (!HOOK_KEYS.includes(key)) throw errors.badRequest(`unknown hook event: ${key}`);
+  }
+  validateRules(next.rules);
+  const current = await ctx.settings.get();
+  await ctx.settings.save({
+    ...next,
+    authMethod: current.authMethod,
+    userHomeBasePath:
+      next.userHomeBasePath &&
+      path.posix.normalize(`/${next.userHomeBasePath}`).replace(/(.)\/+$/, '$1'),
+    shell: next.shell.map((w) => w.trim()).filter(Boolean),
+    commands: Object.fromEntries(
+      HOOK_KEYS.map((key) => [
+        key,
+        (next.commands[key] ?? []).map((c) => c.trim()).filter(Boolean),
+      ]),
+    ),
+    defaults: { ...next.defaults, perm: { ...next.defaults.perm } },
+  });
+}
