@@ -4,6 +4,7 @@ import { bootstrap } from './bootstrap.ts';
 import { openDatabase } from './store/db.ts';
 import { createStore, type Store } from './store/store.ts';
 import { SettingsStore } from './services/settings.store.ts';
+import { FileRoot } from './fs/file-root.ts';
 
 /** Everything services need, built once at start and passed down explicitly. */
 export interface AppContext {
@@ -13,6 +14,8 @@ export interface AppContext {
   /** HS256 key for tokens, shared by every instance through the database. */
   signingKey: Uint8Array;
   log: FastifyBaseLogger;
+  /** The served tree: real root, case folding, temp-file journal, change feed (see ScopedFs). */
+  files: FileRoot;
 }
 
 /** Opens the database, runs migrations and first-start set-up, and returns the context. */
@@ -24,7 +27,8 @@ export async function createContext(
   const store = createStore(db);
   const settings = new SettingsStore(store);
   const signingKey = await bootstrap({ config, store, settings, log });
-  return { config, store, settings, signingKey, log };
+  const files = await FileRoot.open({ root: config.root, dataDir: config.data, log });
+  return { config, store, settings, signingKey, log, files };
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {

@@ -1,0 +1,180 @@
+import type { Stats } from 'node:fs';
+import { constants as fsConstants } from 'node:fs';
+import { copyFile, link, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { errors } from '../errors.ts';
+import { errorCode, toAppError } from './fs-errors.ts';
+import { newTempName, type TempJournal, type TempKind } from './temp-files.ts';
+
+export interface AtomicWriteTarget {
+  /** Real path the content will replace or create. */
+  real: string;
+  /** Replace an existing file; without it the commit fails with 409 if the name appeared meanwhile. */
+  override: boolean;
+  /** Mode of a new file (subject to the umask). */
+  mode: number;
+  /** Mode to set exactly: the replaced file's, so an overwrite keeps its permissions. */
+  keepMode?: number;
+  journal: TempJournal;
+  /** Whether the temp survives a restart (resumable uploads) or is swept at the next start. */
+  kind?: TempKind;
+  /** Called after a successful commit. */
+  onCommit?: (real: string) => void;
+}
+
+/**
+ * One write in progress: content goes to `.cabinet-tmp-<random>` in the target's own folder, is
+ * fsynced and renamed over the target on commit, so readers see the old file or the new one, never a
+ * half-written mix. Abort (or any failure) removes the temp and leaves the original untouched.
+ */
+export class AtomicWrite {
+  /** Where the bytes go: pipe the body into it, then call commit(). */
+  readonly stream: Writable;
+  private settled = false;
+
+  private constructor(
+    private readonly target: AtomicWriteTarget,
+    /** Real path of the temp file (in the target's folder). */
+    readonly tempPath: string,
+    private readonly handle: FileHandle,
+    private readonly journalId: string,
+  ) {
+    // flush: the stream fsyncs the descriptor before closing it, so a commit never renames
+    // unsynced data into place.
+    this.stream = handle.createWriteStream({ flush: true, highWaterMark: 1024 * 1024 });
+  }
+
+  /** Creates the temp file (exclusively, never following a link) and records it in the journal. */
+  static async begin(target: AtomicWriteTarget): Promise<AtomicWrite> {
+    const tempPath = path.join(path.dirname(target.real), newTempName());
+    const journalId = await target.journal.record(tempPath, target.kind ?? 'atomic');
+    let handle: FileHandle;
+    try {
+      handle = await open(
+        tempPath,
+        fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_NOFOLLOW,
+        target.mode,
+      );
+    } catch (error) {
+      await target.journal.forget(journalId);
+      throw toAppError(error);
+    }
+    if (target.keepMode !== undefined) {
+      try {
+        await handle.chmod(target.keepMode & 0o7777);
+      } catch (error) {
+        await handle.close().catch(() => undefined);
+        await unlink(tempPath).catch(() => undefined);
+        await target.journal.forget(journalId);
+        throw toAppError(error);
+      }
+    }
+    return new AtomicWrite(target, tempPath, handle, journalId);
+  }
+
+  /**
+   * Finishes the write: waits for the stream, fsyncs, renames into place and returns the new file's
+   * stat. Fails (and cleans up) with 409 when `override` is off and the target exists by now.
+   */
+  async commit(): Promise<Stats> {
+    if (this.settled) throw errors.internal('write already finished');
+    try {
+      if (!this.stream.closed) {
+        if (!this.stream.writableEnded) this.stream.end();
+        await finished(this.stream);
+      }
+      if (this.stream.errored) throw this.stream.errored;
+      const existing = await stat(this.target.real).catch(() => null);
+      if (existing?.isDirectory()) throw errors.conflict('path is a directory');
+      if (existing && !this.target.override) throw errors.conflict();
+      await placeFile(this.tempPath, this.target.real, this.target.override);
+      this.settled = true;
+      await syncFolder(path.dirname(this.target.real));
+      await this.target.journal.forget(this.journalId);
+      this.target.onCommit?.(this.target.real);
+      return await stat(this.target.real);
+    } catch (error) {
+      await this.abort();
+      throw toAppError(error);
+    }
+  }
+
+  /** Drops the write: the temp file is removed and the target is left as it was. */
+  async abort(): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    this.stream.destroy();
+    await this.handle.close().catch(() => undefined);
+    await unlink(this.tempPath).catch(() => undefined);
+    await this.target.journal.forget(this.journalId);
+  }
+}
+
+/**
+ * Moves a finished temp file onto its target. Without override a hard link gives a no-clobber
+ * rename (EEXIST instead of silently replacing a file that appeared meanwhile); file systems without
+ * hard links fall back to a plain rename after the existence check already made.
+ */
+export async function placeFile(temp: string, target: string, override: boolean): Promise<void> {
+  if (override) {
+    await rename(temp, target);
+    return;
+  }
+  try {
+    await link(temp, target);
+    await unlink(temp);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'EEXIST') throw errors.conflict();
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EXDEV') {
+      await rename(temp, target);
+      return;
+    }
+    throw error;
+  }
+}
+
+/** Fsyncs a folder so a rename survives a power cut; not every file system allows it. */
+export async function syncFolder(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, fsConstants.O_RDONLY);
+    await handle.sync();
+  } catch {
+    // Best effort: some file systems refuse fsync on folders.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Copies one file atomically: into a temp beside the target (copy-on-write clone when the file
+ * system can), fsync, rename over the target. The original target stays intact on failure.
+ */
+export async function copyFileAtomic(
+  from: string,
+  to: string,
+  mode: number,
+  journal: TempJournal,
+): Promise<void> {
+  const tempPath = path.join(path.dirname(to), newTempName());
+  const journalId = await journal.record(tempPath, 'atomic');
+  try {
+    await copyFile(from, tempPath, fsConstants.COPYFILE_EXCL | fsConstants.COPYFILE_FICLONE);
+    const handle = await open(tempPath, fsConstants.O_RDWR | fsConstants.O_NOFOLLOW);
+    try {
+      await handle.chmod(mode & 0o7777);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tempPath, to);
+  } catch (error) {
+    await unlink(tempPath).catch(() => undefined);
+    throw toAppError(error);
+  } finally {
+    await journal.forget(journalId);
+  }
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, realpath, stat, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { FileChanges } from './changes.ts';
+import { TempJournal } from './temp-files.ts';
+
+/** Default modes of created files and folders (API.md section 10.1: effective 0640/0750). */
+export const DEFAULT_FILE_MODE = 0o640;
+export const DEFAULT_DIR_MODE = 0o750;
+
+export interface FileRootOptions {
+  /** The configured root folder (made absolute and real here). */
+  root: string;
+  /** The data folder, for the temp-file journal. */
+  dataDir: string;
+  log?: FastifyBaseLogger;
+  fileMode?: number;
+  dirMode?: number;
+  /** Skip the probe and force case folding on or off (e.g. FUSE mounts that answer oddly). */
+  caseInsensitive?: boolean;
+}
+
+/**
+ * The served tree as a whole, opened once at start: its real path, whether its file system folds
+ * case, the temp-file journal and the change feed. Per-user access goes through ScopedFs.
+ */
+export class FileRoot {
+  private constructor(
+    /** Real (symlink-free) absolute path of the root folder. */
+    readonly realRoot: string,
+    /** True when the root's file system treats `a` and `A` as the same name. */
+    readonly caseInsensitive: boolean,
+    readonly journal: TempJournal,
+    readonly changes: FileChanges,
+    readonly fileMode: number,
+    readonly dirMode: number,
+  ) {}
+
+  /** Opens the root: creates it if missing, probes case folding, removes crash leftovers. */
+  static async open(options: FileRootOptions): Promise<FileRoot> {
+    await mkdir(options.root, { recursive: true });
+    const realRoot = await realpath(path.resolve(options.root));
+    const caseInsensitive =
+      options.caseInsensitive ?? (await probeCaseInsensitive(realRoot, options.log));
+    const journal = await TempJournal.open(options.dataDir);
+    const removed = await journal.cleanUp();
+    if (removed > 0) options.log?.info({ removed }, 'removed temp files of interrupted writes');
+    return new FileRoot(
+      realRoot,
+      caseInsensitive,
+      journal,
+      new FileChanges(),
+      options.fileMode ?? DEFAULT_FILE_MODE,
+      options.dirMode ?? DEFAULT_DIR_MODE,
+    );
+  }
+}
+
+/**
+ * Creates a lower-case probe file and looks for it under its upper-case name. A root that cannot be
+ * written is assumed case-sensitive (logged), which is the common case on Linux.
+ */
+async function probeCaseInsensitive(realRoot: string, log?: FastifyBaseLogger): Promise<boolean> {
+  const name = `.cabinet-case-probe-${randomBytes(6).toString('hex')}`;
+  const probe = path.join(realRoot, name);
+  try {
+    await writeFile(probe, '', { flag: 'wx' });
+  } catch (error) {
+    log?.warn({ err: error }, 'could not probe case folding of the root; assuming case-sensitive');
+    return false;
+  }
+  try {
+    await stat(path.join(realRoot, name.toUpperCase()));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await unlink(probe).catch(() => undefined);
+  }
+}
