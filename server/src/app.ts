@@ -4,6 +4,10 @@ import { handleError } from './http/error-handler.ts';
 import { sendStatus } from './http/reply.ts';
 import { redactUrl } from './logger.ts';
 import { API_ROUTES, ROOT_ROUTES } from './routes/index.ts';
+import { uncleanPathRedirect } from './site/clean-path.ts';
+
+/** API.md section 0.3: every API reply may load nothing from elsewhere and is never cached. */
+const API_CSP = "default-src 'self'; style-src 'unsafe-inline';";
 
 /** Strips the base URL when present; requests without it are served too (lenient, like filebrowser). */
 export function stripBaseURL(url: string, baseURL: string): string {
@@ -33,6 +37,37 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.decorateRequest('sessionId', null);
   app.decorateRequest('tokenExp', 0);
   app.setErrorHandler(handleError);
+  app.setNotFoundHandler(async (_request, reply) => sendStatus(reply, 404));
+
+  // Canonical URLs before routing: the bare base URL gains its slash, and paths holding `//`,
+  // `/./` or `/../` are redirected to their cleaned form so no rule ever sees an unclean path.
+  app.addHook('onRequest', async (request, reply) => {
+    const original = request.originalUrl;
+    const base = ctx.config.baseURL;
+    const pathOnly = original.split('?')[0];
+    if (base && pathOnly === base) {
+      return reply.redirect(`${base}/${original.slice(base.length)}`, 301);
+    }
+    const cleaned = uncleanPathRedirect(original);
+    if (cleaned !== undefined) return reply.redirect(cleaned, 301);
+    return undefined;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.url.startsWith('/api/')) return payload;
+    const csp = reply.getHeader('content-security-policy');
+    if (csp === undefined) reply.header('content-security-policy', API_CSP);
+    else if (!String(csp).includes(API_CSP)) {
+      // A route's stricter policy (e.g. script-src 'none' on downloads) is kept as a second header.
+      reply.header('content-security-policy', [API_CSP, ...[csp].flat().map(String)]);
+    }
+    if (!reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-cache, no-store, must-revalidate');
+    }
+    if (!reply.hasHeader('x-content-type-options'))
+      reply.header('x-content-type-options', 'nosniff');
+    return payload;
+  });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

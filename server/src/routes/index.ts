@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { authRoutes } from './auth.routes.ts';
 import { healthRoutes } from './health.routes.ts';
 import { settingsRoutes } from './settings.routes.ts';
+import { siteRoutes } from './site.routes.ts';
 import { usersRoutes } from './users.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
@@ -11,7 +12,7 @@ export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<voi
  * Route areas outside /api, registered at the root (after base-URL stripping).
  * Each module registers its own routes and guards.
  */
-export const ROOT_ROUTES: RouteModule[] = [healthRoutes];
+export const ROOT_ROUTES: RouteModule[] = [healthRoutes, siteRoutes];
 
 /** Route areas under /api. Each module registers its own routes and guards. */
 export const API_ROUTES: RouteModule[] = [authRoutes, usersRoutes, settingsRoutes];

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Perm, Settings, User } from '@cabinet/protocol';
 import { buildApp } from '../../src/app.ts';
@@ -49,6 +49,8 @@ export interface TestServerOptions {
   /** Reuse folders of an earlier server (to test restarts). */
   root?: string;
   dataDir?: string;
+  /** A logger to capture what the server logs (default: silent unless CABINET_TEST_LOG). */
+  log?: FastifyBaseLogger;
 }
 
 let userCounter = 0;
@@ -74,7 +76,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     rateLimitMax: 1000,
     ...options.config,
   };
-  const log = pino({ level: config.logLevel });
+  const log = options.log ?? pino({ level: config.logLevel });
   const ctx = await createContext(config, log);
   const app = await buildApp(ctx);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,0 +1,54 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { sendStatus } from '../http/reply.ts';
+import { readIndexTemplate, renderIndex } from '../site/index-page.ts';
+import { buildPageConfig } from '../site/page-config.ts';
+import { resolveStatic } from '../site/static-files.ts';
+
+/** Same policy as the API (API.md section 0.3): assets may only load from this origin. */
+const STATIC_CSP = "default-src 'self'; style-src 'unsafe-inline';";
+
+/**
+ * The web app: `/static/*` serves the build (and branding overrides), and every other GET that
+ * is not an API call renders index.html with the page configuration (the SPA fallback).
+ */
+export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // Files are always sent with an explicit root; the data folder is only the required default.
+  await app.register(fastifyStatic, {
+    root: ctx.config.data,
+    serve: false,
+    cacheControl: false,
+    dotfiles: 'ignore',
+  });
+
+  app.get<{ Params: { '*': string } }>('/static/*', async (request, reply) => {
+    const settings = await ctx.settings.get();
+    const target = resolveStatic(request.params['*'], ctx.config.webDist, settings.branding.files);
+    if (!target) return sendStatus(reply, 404);
+    return reply
+      .header('cache-control', target.cacheControl)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', STATIC_CSP)
+      .sendFile(target.file, target.root);
+  });
+
+  const sendIndex = async (reply: FastifyReply) => {
+    const template = await readIndexTemplate(ctx.config.webDist);
+    if (template === undefined) {
+      return reply
+        .code(503)
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send('web app not built: run npm run build\n');
+    }
+    const page = buildPageConfig(ctx.config, await ctx.settings.get());
+    return reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .send(renderIndex(template, page));
+  };
+  app.get('/', async (_request, reply) => sendIndex(reply));
+  app.get('/*', async (_request, reply) => sendIndex(reply));
+}

@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { PageConfig, Settings } from '@cabinet/protocol';
+import type { ServerConfig } from '../config/options.ts';
+import { VERSION } from '../config/version.ts';
+import { isRecaptchaEnabled } from '../services/auth/recaptcha.ts';
+
+/** The name shown when branding leaves it empty. */
+export const DEFAULT_NAME = 'Cabinet';
+
+/** True when the branding folder holds a custom.css the page should link. */
+export function hasCustomCss(settings: Settings): boolean {
+  const dir = settings.branding.files;
+  return Boolean(dir) && existsSync(path.join(dir, 'custom.css'));
+}
+
+/**
+ * The page configuration embedded in index.html as window.FileBrowser (API.md section 1.2), so
+ * that the web app boots without another request. Secrets never appear here: only the bot-check
+ * site key, and only when the bot-check is on.
+ */
+export function buildPageConfig(config: ServerConfig, settings: Settings): PageConfig {
+  const method = config.authMethod;
+  const recaptcha = method === 'json' && isRecaptchaEnabled(config);
+  return {
+    Name: settings.branding.name || DEFAULT_NAME,
+    DisableExternal: settings.branding.disableExternal,
+    DisableUsedPercentage: settings.branding.disableUsedPercentage,
+    Color: settings.branding.color,
+    BaseURL: config.baseURL,
+    Version: VERSION,
+    StaticURL: `${config.baseURL}/static`,
+    Signup: settings.signup,
+    NoAuth: method === 'noauth',
+    AuthMethod: method,
+    LogoutPage: '/login',
+    LoginPage: method === 'json',
+    CSS: hasCustomCss(settings),
+    ReCaptcha: recaptcha,
+    ...(recaptcha && { ReCaptchaHost: config.recaptchaHost, ReCaptchaKey: config.recaptchaKey }),
+    Theme: settings.branding.theme,
+    EnableThumbs: config.enableThumbs,
+    ResizePreview: config.resizePreview,
+    EnableExec: config.enableExec,
+    TusSettings: { ...settings.tus },
+    HideLoginButton: settings.hideLoginButton,
+  };
+}

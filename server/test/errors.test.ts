@@ -1,0 +1,41 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/test-server.ts';
+
+describe('unexpected failures', () => {
+  let server: TestServer;
+  const logged: string[] = [];
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged.push(chunk.toString());
+        done();
+      },
+    });
+    server = await startTestServer({ log: pino({ level: 'error' }, sink) });
+  });
+  afterAll(() => server.close());
+
+  it('answer a bare 500 that leaks no path or stack, and log the context', async () => {
+    const saved = await server.ctx.settings.get();
+    // Corrupt the stored settings so that reading them throws deep inside the service.
+    await server.ctx.store.db
+      .updateTable('kv')
+      .set({ value: '{not json' })
+      .where('key', '=', 'settings')
+      .execute();
+    try {
+      const res = await server.fetch('/api/settings', { token: server.admin.token });
+      expect(res.status).toBe(500);
+      const body = await res.text();
+      expect(body).toBe('500 Internal Server Error\n');
+      expect(body).not.toMatch(/\/tmp|node_modules|JSON|Unexpected/);
+      const entry = logged.map((line) => JSON.parse(line) as Record<string, unknown>).at(-1)!;
+      expect(entry).toMatchObject({ msg: 'unhandled error', method: 'GET', url: '/api/settings' });
+      expect(JSON.stringify(entry.err)).toMatch(/JSON/);
+    } finally {
+      await server.ctx.settings.save(saved);
+    }
+  });
+});
