@@ -1,0 +1,438 @@
+/**
+ * `npm run bench`: one run that generates (or reuses) the dataset, starts Cabinet and nginx on the
+ * same folder, measures listings, a download, uploads and archives, samples Cabinet's memory per
+ * phase, and writes JSON + markdown to bench/results/ (printing the markdown).
+ *
+ * Environment: BENCH_SCALE (default 1), BENCH_DATA, BENCH_REPEAT (runs per transfer, default 3),
+ * BENCH_NGINX_WORKERS (default 1), BENCH_LIST_CONNECTIONS (default 4), BENCH_TUS_CHUNK_MIB
+ * (default 10), BENCH_ONLY (comma list of listing,download,upload,archive), BENCH_CPU_PROF=1
+ * (writes a V8 CPU profile of Cabinet to bench/results/profiles/).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { ensureDataset } from './dataset.ts';
+import { BENCH_DIR, MIB, datasetLayout } from './layout.ts';
+import {
+  curlDownload,
+  getJson,
+  loadLoop,
+  localWriteWithFsync,
+  timedShell,
+  uploadTus,
+  uploadWhole,
+  type LoadOptions,
+} from './measure.ts';
+import { computeChecks, toMarkdown, type BenchResults, type Series } from './report.ts';
+import { RssSampler } from './rss.ts';
+import { login, nginxVersion, startCabinet, startNginx, type RunningServer } from './servers.ts';
+
+const env = process.env;
+const intEnv = (name: string, fallback: number) => {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+};
+const REPEAT = intEnv('BENCH_REPEAT', 3);
+const NGINX_WORKERS = intEnv('BENCH_NGINX_WORKERS', 1);
+const LIST_CONNECTIONS = intEnv('BENCH_LIST_CONNECTIONS', 4);
+const TUS_CHUNK = intEnv('BENCH_TUS_CHUNK_MIB', 10) * MIB;
+const ONLY = new Set((env.BENCH_ONLY ?? 'listing,download,upload,archive').split(','));
+const CPU_PROF = env.BENCH_CPU_PROF === '1';
+const RESULTS = path.join(BENCH_DIR, 'results');
+
+const log = (line: string) => console.error(`[bench] ${line}`);
+const errorText = (error: unknown) => (error as Error).message.split('\n')[0] ?? String(error);
+
+/** Keeps going when one measurement fails: the report shows the error instead of a figure. */
+async function series<T>(runs: number, task: (i: number) => Promise<T>): Promise<Series<T>> {
+  const result: Series<T> = { runs: [] };
+  for (let i = 0; i < runs; i++) {
+    try {
+      result.runs.push(await task(i));
+    } catch (error) {
+      result.error = errorText(error);
+      log(`  failed: ${result.error}`);
+      break;
+    }
+  }
+  return result;
+}
+
+/** Total size of regular files under a folder. */
+function folderBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) total += statSync(path.join(entry.parentPath, entry.name)).size;
+  return total;
+}
+
+/** Compares size and three 1 MiB samples (start, middle, end) of two files. */
+async function sameSample(a: string, b: string): Promise<void> {
+  const [sa, sb] = await Promise.all([stat(a), stat(b)]);
+  if (sa.size !== sb.size) throw new Error(`${b} has ${sb.size} bytes, expected ${sa.size}`);
+  const [fa, fb] = await Promise.all([open(a), open(b)]);
+  try {
+    for (const at of [0, Math.floor(sa.size / 2), Math.max(0, sa.size - MIB)]) {
+      const ba = Buffer.alloc(MIB);
+      const bb = Buffer.alloc(MIB);
+      const [ra, rb] = await Promise.all([fa.read(ba, 0, MIB, at), fb.read(bb, 0, MIB, at)]);
+      if (ra.bytesRead !== rb.bytesRead || !ba.equals(bb))
+        throw new Error(`${b} differs from ${a} near byte ${at}`);
+    }
+  } finally {
+    await Promise.all([fa.close(), fb.close()]);
+  }
+}
+
+const encodePath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
+
+async function main(): Promise<void> {
+  const layout = datasetLayout();
+  const { spec, root, names } = layout;
+  log(`scale ${spec.scale}: dataset in ${root}`);
+  await ensureDataset(layout, log);
+  if (spawnSync('curl', ['--version']).error) throw new Error('curl is required');
+  const nginx = nginxVersion();
+  if (!nginx) throw new Error('nginx is not installed: apt-get install -y nginx');
+
+  const uploads = path.join(root, names.uploads);
+  await rm(uploads, { recursive: true, force: true });
+  await mkdir(RESULTS, { recursive: true });
+  const profileDir = path.join(RESULTS, 'profiles');
+  const password = randomBytes(18).toString('base64url');
+  const loadBefore = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+  const servers: RunningServer[] = [];
+  const stopAll = () => Promise.all(servers.map((s) => s.stop().catch(() => undefined)));
+  process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  process.once('SIGTERM', () => void stopAll().then(() => process.exit(143)));
+  // Last resort when the runner dies unexpectedly: do not leave servers behind.
+  process.once('exit', () => {
+    for (const server of servers) {
+      try {
+        process.kill(server.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  });
+
+  const memory: BenchResults['memory'] = {};
+  const started = Date.now();
+  const cabinetBoot = Date.now();
+  const cabinet = await startCabinet({
+    root,
+    password,
+    ...(CPU_PROF && { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] }),
+  });
+  servers.push(cabinet);
+  const sampler = new RssSampler(cabinet.pid);
+  // Startup phase: from "healthy" through a short settle (background indexing, caches).
+  sampler.start();
+  await new Promise((r) => setTimeout(r, 2000));
+  memory.startup = sampler.stop();
+  log(`cabinet pid ${cabinet.pid} at ${cabinet.url} (ready in ${Date.now() - cabinetBoot} ms)`);
+  const nginxServer = await startNginx({
+    root,
+    uploadDir: uploads,
+    scratch: layout.scratch,
+    workers: NGINX_WORKERS,
+  });
+  servers.push(nginxServer);
+  log(`nginx pid ${nginxServer.pid} at ${nginxServer.url}`);
+
+  try {
+    const token = await login(cabinet.url, 'admin', password);
+    const auth = { 'x-auth': token };
+
+    /** Runs `task` as a memory phase of Cabinet. */
+    const phase = async <T>(name: string, task: () => Promise<T>): Promise<T> => {
+      log(`phase ${name}`);
+      sampler.start();
+      try {
+        return await task();
+      } finally {
+        memory[name] = sampler.stop();
+      }
+    };
+
+    // ---- Listings -------------------------------------------------------------------------
+    const emptyListing = (entries: number) => ({
+      entries,
+      latency: { runs: [] },
+      throughput: { runs: [] },
+    });
+    const listing: BenchResults['listing'] = {
+      small: { cabinet: emptyListing(spec.smallListing), nginx: emptyListing(spec.smallListing) },
+      large: { cabinet: emptyListing(spec.largeListing), nginx: emptyListing(spec.largeListing) },
+    };
+    if (ONLY.has('listing')) {
+      for (const size of ['small', 'large'] as const) {
+        const folder = size === 'small' ? names.smallListing : names.largeListing;
+        const entries = listing[size].cabinet.entries;
+        // Bigger folders get fewer requests; the time caps bound both anyway.
+        const perPass = size === 'small' ? 100 : 30;
+        const maxSeconds = size === 'small' ? 30 : 60;
+        const targets = {
+          cabinet: { url: `${cabinet.url}/api/resources/${folder}/`, headers: auth },
+          nginx: { url: `${nginxServer.url}/${folder}/`, headers: {} },
+        };
+        for (const server of ['nginx', 'cabinet'] as const) {
+          const target = targets[server];
+          const measure = async () => {
+            // Check the listing is complete before timing it (this request also warms caches).
+            const body = await getJson(target.url, target.headers);
+            const count = Array.isArray(body)
+              ? body.length
+              : ((body as { items?: unknown[] }).items?.length ?? -1);
+            if (count !== entries)
+              throw new Error(`${server} listed ${count} entries, expected ${entries}`);
+            const base: LoadOptions = {
+              ...target,
+              connections: 1,
+              maxRequests: perPass,
+              maxSeconds,
+            };
+            const latency = await loadLoop(base);
+            const throughput = await loadLoop({
+              ...base,
+              connections: LIST_CONNECTIONS,
+              maxRequests: perPass * 2,
+            });
+            for (const r of [latency, throughput])
+              if (r.errors) throw new Error(`${r.errors} failed requests: ${r.firstError}`);
+            return { latency, throughput };
+          };
+          const run = async () => {
+            try {
+              const { latency, throughput } = await measure();
+              listing[size][server].latency.runs.push(latency);
+              listing[size][server].throughput.runs.push(throughput);
+              log(
+                `  ${server} ${entries} entries: p50 ${latency.p50Ms.toFixed(1)} ms, ` +
+                  `p99 ${latency.p99Ms.toFixed(1)} ms, ${throughput.requestsPerSecond.toFixed(1)} req/s`,
+              );
+            } catch (error) {
+              listing[size][server].latency.error = errorText(error);
+              log(`  ${server} failed: ${errorText(error)}`);
+            }
+          };
+          if (server === 'cabinet') await phase(`listing-${size}`, run);
+          else await run();
+        }
+      }
+    }
+
+    // ---- Download ---------------------------------------------------------------------------
+    const download: BenchResults['download'] = { cabinet: { runs: [] }, nginx: { runs: [] } };
+    if (ONLY.has('download')) {
+      const bytes = spec.bigFileBytes;
+      const maxSeconds = Math.max(60, bytes / MIB / 10);
+      const urls = {
+        nginx: { url: `${nginxServer.url}/${names.bigFile}`, headers: {} },
+        cabinet: { url: `${cabinet.url}/api/raw/${names.bigFile}`, headers: auth },
+      };
+      await phase('download', async () => {
+        // Interleaved so both servers see the same background noise.
+        for (let i = 0; i < REPEAT; i++) {
+          for (const server of ['nginx', 'cabinet'] as const) {
+            if (download[server].error) continue;
+            try {
+              const { url, headers } = urls[server];
+              const result = await curlDownload(url, headers, bytes, maxSeconds);
+              if (result.transferred !== bytes)
+                throw new Error(`${server} sent ${result.transferred} bytes, expected ${bytes}`);
+              download[server].runs.push(result);
+              log(`  ${server} download ${result.mbps.toFixed(1)} MB/s`);
+            } catch (error) {
+              download[server].error = errorText(error);
+              log(`  ${server} download failed: ${errorText(error)}`);
+            }
+          }
+        }
+      });
+    }
+
+    // ---- Uploads ----------------------------------------------------------------------------
+    const upload: BenchResults['upload'] = {
+      local: { runs: [] },
+      post: { runs: [] },
+      tus: { runs: [] },
+      nginxPut: { runs: [] },
+    };
+    if (ONLY.has('upload')) {
+      const source = path.join(root, names.bigFile);
+      const bytes = spec.bigFileBytes;
+      const maxSeconds = Math.max(120, bytes / MIB / 5);
+      const localTarget = path.join(layout.scratch, 'local-write.bin');
+      const cleanUploads = async () => {
+        await rm(uploads, { recursive: true, force: true });
+        await rm(localTarget, { force: true });
+      };
+      log('phase upload-local (baseline)');
+      upload.local = await series(REPEAT, async () => {
+        await cleanUploads();
+        const result = await localWriteWithFsync(source, localTarget);
+        log(`  local write+fsync ${result.mbps.toFixed(1)} MB/s`);
+        return result;
+      });
+      upload.post = await phase('upload-post', () =>
+        series(REPEAT, async () => {
+          await cleanUploads();
+          const result = await uploadWhole(
+            `${cabinet.url}/api/resources/${names.uploads}/post.bin?override=true`,
+            'POST',
+            auth,
+            source,
+            bytes,
+            maxSeconds,
+          );
+          await sameSample(source, path.join(uploads, 'post.bin'));
+          log(`  cabinet POST ${result.mbps.toFixed(1)} MB/s`);
+          return result;
+        }),
+      );
+      upload.tus = await phase('upload-tus', () =>
+        series(REPEAT, async () => {
+          await cleanUploads();
+          const result = await uploadTus(
+            `${cabinet.url}/api/tus/${names.uploads}/tus.bin?override=true`,
+            auth,
+            source,
+            bytes,
+            TUS_CHUNK,
+            maxSeconds,
+          );
+          await sameSample(source, path.join(uploads, 'tus.bin'));
+          log(`  cabinet TUS ${result.mbps.toFixed(1)} MB/s (${result.chunks} chunks)`);
+          return result;
+        }),
+      );
+      log('phase upload-nginx (information)');
+      upload.nginxPut = await series(REPEAT, async () => {
+        await cleanUploads();
+        const result = await uploadWhole(
+          `${nginxServer.url}/upload/nginx.bin`,
+          'PUT',
+          {},
+          source,
+          bytes,
+          maxSeconds,
+        );
+        await sameSample(source, path.join(uploads, 'nginx.bin'));
+        log(`  nginx PUT ${result.mbps.toFixed(1)} MB/s`);
+        return result;
+      });
+      await cleanUploads();
+    }
+
+    // ---- Archives ---------------------------------------------------------------------------
+    const mixedDir = path.join(root, names.mixed);
+    const sourceBytes = folderBytes(mixedDir);
+    const archive: BenchResults['archive'] = {
+      sourceBytes,
+      tarPipe: { runs: [] },
+      gzipCli: { runs: [] },
+      zipCli: { runs: [] },
+      tar: { runs: [] },
+      targz: { runs: [] },
+      zip: { runs: [] },
+    };
+    if (ONLY.has('archive')) {
+      const maxSeconds = Math.max(120, sourceBytes / MIB);
+      const folder = names.mixed;
+      log('phase archive baselines');
+      // Through a pipe: GNU tar does not read the files when its output is /dev/null itself.
+      archive.tarPipe = await series(REPEAT, async () => {
+        const result = await timedShell(`tar cf - "${folder}"`, root, sourceBytes, maxSeconds);
+        log(`  tar pipe ${result.mbps.toFixed(1)} MB/s`);
+        return result;
+      });
+      archive.gzipCli = await series(1, () =>
+        timedShell(`tar cf - "${folder}" | gzip -6`, root, sourceBytes, maxSeconds),
+      );
+      if (spawnSync('sh', ['-c', 'command -v zip']).status === 0)
+        archive.zipCli = await series(1, () =>
+          timedShell(`zip -q -r - "${folder}"`, root, sourceBytes, maxSeconds),
+        );
+      else archive.zipCli.error = 'zip not installed';
+
+      for (const algo of ['tar', 'targz', 'zip'] as const) {
+        archive[algo] = await phase(`archive-${algo}`, () =>
+          series(REPEAT, async () => {
+            const result = await curlDownload(
+              `${cabinet.url}/api/raw/${encodePath(folder)}?algo=${algo}`,
+              auth,
+              sourceBytes,
+              maxSeconds,
+            );
+            if (algo === 'tar' && result.transferred < sourceBytes)
+              throw new Error(
+                `tar archive has ${result.transferred} bytes < source ${sourceBytes}`,
+              );
+            if (result.transferred < 1024)
+              throw new Error(`archive of ${result.transferred} bytes`);
+            log(
+              `  cabinet ${algo} ${result.mbps.toFixed(1)} MB/s (${(result.transferred / MIB).toFixed(0)} MiB out)`,
+            );
+            return result;
+          }),
+        );
+      }
+    }
+
+    // ---- Report -----------------------------------------------------------------------------
+    const cpu = os.cpus();
+    const results: BenchResults = {
+      date: new Date().toISOString(),
+      machine: {
+        cpus: cpu.length,
+        cpuModel: cpu[0]?.model.trim() ?? 'unknown',
+        memoryGiB: Math.round(os.totalmem() / 1024 ** 3),
+        kernel: os.release(),
+        node: process.version,
+        nginx: nginx.replace(/^nginx version: /, ''),
+        loadBefore,
+        loadAfter: os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' '),
+        durationSeconds: Math.round((Date.now() - started) / 1000),
+      },
+      spec,
+      settings: {
+        repeat: REPEAT,
+        'nginx workers': NGINX_WORKERS,
+        'listing connections': LIST_CONNECTIONS,
+        'TUS chunk MiB': TUS_CHUNK / MIB,
+      },
+      listing,
+      download,
+      upload,
+      archive,
+      memory,
+      checks: [],
+    };
+    results.checks = computeChecks(results);
+    const markdown = toMarkdown(results);
+    const stamp = results.date.replace(/[:.]/g, '-');
+    await writeFile(path.join(RESULTS, `${stamp}.json`), JSON.stringify(results, null, 2));
+    await writeFile(path.join(RESULTS, `${stamp}.md`), `${markdown}\n`);
+    await writeFile(path.join(RESULTS, 'latest.json'), JSON.stringify(results, null, 2));
+    await writeFile(path.join(RESULTS, 'latest.md'), `${markdown}\n`);
+    console.log(markdown);
+    log(`results in ${path.join(RESULTS, `${stamp}.{json,md}`)}`);
+  } finally {
+    await stopAll();
+    if (CPU_PROF && existsSync(profileDir)) log(`CPU profiles in ${profileDir}`);
+  }
+}
+
+await main();
