@@ -18,6 +18,7 @@ describe('upload sessions table', () => {
     length: 5_000_000_000,
     override: true,
     metadata: 'filename Yi5iaW4=',
+    completed: false,
     createdAt: 1000,
     expiresAt: 5000,
     ...over,
@@ -51,6 +52,12 @@ describe('upload sessions table', () => {
     expect(await repo.deleteIfExpired('id-1', 6000)).toBe(false);
     expect(await repo.deleteIfExpired('id-1', 9000)).toBe(true);
     expect(await repo.delete('id-1')).toBe(false);
+  });
+
+  it('marks a session completed', async () => {
+    await repo.insert(session({ id: 'id-4', target: '/root/d' }));
+    await repo.complete('id-4', 7000);
+    expect(await repo.byId('id-4')).toMatchObject({ completed: true, expiresAt: 7000 });
   });
 
   it('survives reopening the database file', async () => {

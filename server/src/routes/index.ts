@@ -4,6 +4,7 @@ import { authRoutes } from './auth.routes.ts';
 import { healthRoutes } from './health.routes.ts';
 import { settingsRoutes } from './settings.routes.ts';
 import { siteRoutes } from './site.routes.ts';
+import { tusRoutes } from './tus.routes.ts';
 import { usersRoutes } from './users.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
@@ -15,4 +16,4 @@ export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<voi
 export const ROOT_ROUTES: RouteModule[] = [healthRoutes, siteRoutes];
 
 /** Route areas under /api. Each module registers its own routes and guards. */
-export const API_ROUTES: RouteModule[] = [authRoutes, usersRoutes, settingsRoutes];
+export const API_ROUTES: RouteModule[] = [authRoutes, usersRoutes, settingsRoutes, tusRoutes];

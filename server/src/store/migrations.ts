@@ -63,6 +63,7 @@ const migrations: Record<string, Migration> = {
         .addColumn('length', 'bigint', (c) => c.notNull())
         .addColumn('override', 'integer', (c) => c.notNull())
         .addColumn('metadata', 'text', (c) => c.notNull().defaultTo(sql`''`))
+        .addColumn('completed', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .execute();

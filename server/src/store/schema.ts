@@ -49,6 +49,8 @@ export interface UploadSessionsTable {
   override: number;
   /** The Upload-Metadata header as the client sent it. */
   metadata: string;
+  /** 1 once the file was renamed into place; kept until expiry so a retried HEAD sees it done. */
+  completed: Generated<number>;
   created_at: number;
   /** Milliseconds; pushed forward by every PATCH. */
   expires_at: number;

@@ -1,3 +1,4 @@
+import type { Selectable } from 'kysely';
 import type { Db } from './db.ts';
 import type { UploadSessionsTable } from './schema.ts';
 
@@ -17,12 +18,17 @@ export interface UploadSession {
   override: boolean;
   /** Upload-Metadata as sent at creation ("" when none), echoed by HEAD. */
   metadata: string;
+  /**
+   * The file is in place. The record stays until expiry so that a client whose last reply was lost
+   * learns from HEAD that the upload is done instead of starting over.
+   */
+  completed: boolean;
   createdAt: number;
   /** Milliseconds since the epoch after which the upload is abandoned. */
   expiresAt: number;
 }
 
-function toSession(row: UploadSessionsTable): UploadSession {
+function toSession(row: Selectable<UploadSessionsTable>): UploadSession {
   return {
     id: row.id,
     userId: Number(row.user_id),
@@ -32,6 +38,7 @@ function toSession(row: UploadSessionsTable): UploadSession {
     length: Number(row.length),
     override: Number(row.override) === 1,
     metadata: row.metadata,
+    completed: Number(row.completed) === 1,
     createdAt: Number(row.created_at),
     expiresAt: Number(row.expires_at),
   };
@@ -60,6 +67,7 @@ export class UploadsRepo {
         length: session.length,
         override: session.override ? 1 : 0,
         metadata: session.metadata,
+        completed: session.completed ? 1 : 0,
         created_at: session.createdAt,
         expires_at: session.expiresAt,
       })
@@ -92,6 +100,15 @@ export class UploadsRepo {
     await this.db
       .updateTable('upload_sessions')
       .set({ expires_at: expiresAt })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Marks an upload as done (file in place) and sets how long its record is kept. */
+  async complete(id: string, expiresAt: number): Promise<void> {
+    await this.db
+      .updateTable('upload_sessions')
+      .set({ completed: 1, expires_at: expiresAt })
       .where('id', '=', id)
       .execute();
   }

@@ -1,0 +1,168 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { errors } from '../errors.ts';
+import { currentUser, requireUser } from '../http/authenticate.ts';
+import { sendStatus } from '../http/reply.ts';
+import { AppendRejected, TusService, type UploadState } from '../services/tus.service.ts';
+import { ExpirySweeper, sweepInterval } from '../services/tus/expiry-sweeper.ts';
+import {
+  TUS_EXTENSIONS,
+  TUS_VERSION,
+  effectiveMethod,
+  formatExpires,
+  isSupportedVersion,
+  uploadLocation,
+} from '../services/tus/protocol.ts';
+
+/** Request bodies at most this large are read and dropped after a refusal; larger ones close. */
+const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Resumable uploads, `/api/tus/<path>` (API.md section 3.12, Cabinet's decision 6): OPTIONS, POST
+ * (create, optionally with data), HEAD/GET (offset), PATCH (append), DELETE (terminate), plus
+ * POST with X-HTTP-Method-Override. Every reply carries Tus-Resumable. Bodies are never parsed or
+ * buffered: the service streams them to disk.
+ */
+export async function tusRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const service = new TusService(ctx);
+  const sweeper = new ExpirySweeper(
+    () => service.sweep(),
+    sweepInterval(service.expiry),
+    ctx.log.child({ area: 'tus' }),
+  );
+  app.addHook('onReady', () => sweeper.start());
+  // Uploads in flight are stopped (their data fsynced) so a shutdown does not wait for slow clients.
+  app.addHook('preClose', () => service.locks.abortAll());
+  app.addHook('onClose', () => sweeper.stop());
+
+  // Any content type reaches the handlers unread; PATCH checks its own (415) and streams the body.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'OPTIONS' && !isSupportedVersion(request.headers['tus-resumable'])) {
+      void reply.header('Tus-Version', TUS_VERSION);
+      return sendStatus(reply, 412);
+    }
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    void reply.header('Tus-Resumable', TUS_VERSION);
+    return payload;
+  });
+
+  const options = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .code(204)
+      .header('Tus-Version', TUS_VERSION)
+      .header('Tus-Extension', TUS_EXTENSIONS.join(','))
+      .send();
+  app.options('/tus', options);
+  app.options('/tus/*', options);
+
+  const guard = { preHandler: requireUser(ctx) };
+
+  const create = async (request: FastifyRequest, reply: FastifyReply) => {
+    const state = await service.create(currentUser(request), pathOf(request), {
+      uploadLength: request.headers['upload-length'],
+      deferLength: request.headers['upload-defer-length'],
+      metadata: request.headers['upload-metadata'],
+      override: queryFlag(request, 'override'),
+      contentType: request.headers['content-type'],
+      contentLength: request.headers['content-length'],
+      body: request.raw,
+    });
+    void reply
+      .header('Location', uploadLocation(ctx.config.baseURL, state.path))
+      .header('Upload-Offset', String(state.offset))
+      .header('Upload-Expires', formatExpires(state.expiresAt));
+    return sendStatus(reply, 201);
+  };
+
+  const head = async (request: FastifyRequest, reply: FastifyReply) => {
+    const state = await service.status(currentUser(request), pathOf(request));
+    void stateHeaders(reply, state).header('Cache-Control', 'no-store');
+    return sendStatus(reply, 200);
+  };
+
+  const patch = async (request: FastifyRequest, reply: FastifyReply) => {
+    const state = await service.append(currentUser(request), pathOf(request), {
+      uploadOffset: request.headers['upload-offset'],
+      contentType: request.headers['content-type'],
+      contentLength: request.headers['content-length'],
+      body: request.raw,
+    });
+    void reply
+      .header('Upload-Offset', String(state.offset))
+      .header('Upload-Expires', formatExpires(state.expiresAt));
+    return reply.code(204).send();
+  };
+
+  const terminate = async (request: FastifyRequest, reply: FastifyReply) => {
+    await service.terminate(currentUser(request), pathOf(request));
+    return reply.code(204).send();
+  };
+
+  app.post('/tus/*', guard, async (request, reply) => {
+    switch (effectiveMethod('POST', request.headers['x-http-method-override'])) {
+      case 'POST':
+        return create(request, reply);
+      case 'PATCH':
+        return patch(request, reply);
+      case 'DELETE':
+        return terminate(request, reply);
+      case 'HEAD':
+      case 'GET':
+        return head(request, reply);
+      default:
+        throw errors.methodNotAllowed();
+    }
+  });
+  app.route({ method: ['HEAD', 'GET'], url: '/tus/*', ...guard, handler: head });
+  app.patch('/tus/*', guard, patch);
+  app.delete('/tus/*', guard, terminate);
+
+  // A refused chunk answers with the offset that stands; its body is drained or the socket closed.
+  app.setErrorHandler(async (error, request, reply) => {
+    if (!(error instanceof AppendRejected)) {
+      closeIfBodyUnread(request, reply);
+      throw error;
+    }
+    void reply.header('Upload-Offset', String(error.offset));
+    if (error.bodyLeftUnread) closeIfBodyUnread(request, reply);
+    return sendStatus(reply, error.status);
+  });
+}
+
+/** The upload's virtual path: the router has percent-decoded the wildcard exactly once. */
+function pathOf(request: FastifyRequest): string {
+  const params = request.params as { '*'?: string };
+  return `/${params['*'] ?? ''}`;
+}
+
+function queryFlag(request: FastifyRequest, name: string): boolean {
+  const value = (request.query as Record<string, unknown>)[name];
+  return value === 'true' || value === '1';
+}
+
+function stateHeaders(reply: FastifyReply, state: UploadState): FastifyReply {
+  void reply
+    .header('Upload-Offset', String(state.offset))
+    .header('Upload-Length', String(state.length))
+    .header('Upload-Expires', formatExpires(state.expiresAt));
+  if (state.metadata) void reply.header('Upload-Metadata', state.metadata);
+  return reply;
+}
+
+/**
+ * After a refusal the rest of the body is still on the wire. Node reads and drops it after the
+ * reply, which keeps the connection usable; a large or unknown remainder is not worth reading, so
+ * the connection closes instead.
+ */
+function closeIfBodyUnread(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.raw.complete || request.raw.destroyed) return;
+  const declared = Number(request.headers['content-length']);
+  if (!Number.isFinite(declared) || declared > DRAIN_LIMIT_BYTES) {
+    void reply.header('Connection', 'close');
+  }
+  request.raw.resume();
+}

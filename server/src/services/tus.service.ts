@@ -1,0 +1,404 @@
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { AppContext } from '../context.ts';
+import { errors } from '../errors.ts';
+import { virtualParent } from '../fs/canonical-path.ts';
+import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
+import { UploadStaging } from '../fs/upload-staging.ts';
+import type { UploadSession } from '../store/uploads.repo.ts';
+import type { UserRecord } from '../store/users.repo.ts';
+import {
+  isOffsetContentType,
+  parseContentLength,
+  parseUploadLength,
+  parseUploadMetadata,
+  parseUploadOffset,
+} from './tus/protocol.ts';
+import { UploadLocks, type UploadLease } from './tus/upload-locks.ts';
+
+/** Headers of a creation request, as received. */
+export interface CreateRequest {
+  uploadLength: string | string[] | undefined;
+  deferLength: string | string[] | undefined;
+  metadata: string | string[] | undefined;
+  /** `override=true` in the query: replace an existing file (needs the modify permission). */
+  override: boolean;
+  contentType: string | string[] | undefined;
+  contentLength: string | string[] | undefined;
+  /** The request body; read only for creation-with-upload (offset content type). */
+  body: Readable;
+}
+
+/** Headers of a PATCH, as received. */
+export interface AppendRequest {
+  uploadOffset: string | string[] | undefined;
+  contentType: string | string[] | undefined;
+  contentLength: string | string[] | undefined;
+  body: Readable;
+}
+
+/** What the route needs to answer about an upload. */
+export interface UploadState {
+  /** Canonical virtual path of the target (for Location). */
+  path: string;
+  offset: number;
+  length: number;
+  metadata: string;
+  /** Milliseconds since the epoch (Upload-Expires). */
+  expiresAt: number;
+}
+
+/** A PATCH that could not be applied; the route answers with the status and this offset. */
+export class AppendRejected extends Error {
+  constructor(
+    readonly status: 409 | 413,
+    readonly offset: number,
+    /** The body was not (fully) read: the connection should close after the reply. */
+    readonly bodyLeftUnread: boolean,
+  ) {
+    super(status === 409 ? 'offset mismatch' : 'upload too large');
+  }
+}
+
+/** Streaming PATCHes push their expiry forward at most this often. */
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * Resumable uploads (tus 1.0 core with creation, creation-with-upload, termination, expiration) on
+ * filebrowser's `/api/tus/<path>` routes. The upload's URL is its target path; its bytes go to a
+ * staging file beside the target that is renamed into place when the last byte is fsynced, so
+ * nothing appears at the target (and an overridden file stays intact) until the upload is complete.
+ * Sessions live in the database and offsets are staging sizes on disk, so uploads survive restarts.
+ */
+export class TusService {
+  readonly locks = new UploadLocks();
+  private readonly staging: UploadStaging;
+  private readonly expiryMs: number;
+
+  constructor(private readonly ctx: AppContext) {
+    this.staging = new UploadStaging(ctx.files);
+    this.expiryMs = Math.max(1000, Math.round(ctx.config.uploadExpiry * 1000));
+  }
+
+  /** Lifetime of an idle upload in milliseconds. */
+  get expiry(): number {
+    return this.expiryMs;
+  }
+
+  /**
+   * Creates an upload (POST). Nothing is written before every check passed: permissions, rules and
+   * scope, Upload-Length and Upload-Metadata, conflicts, free space. Then missing parent folders
+   * and the empty staging file are created. A POST carrying data (creation-with-upload) appends it.
+   */
+  async create(user: UserRecord, virtual: string, request: CreateRequest): Promise<UploadState> {
+    if (!user.perm.create) throw errors.forbidden();
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const resolved = await fs.resolve(virtual);
+    const length = parseUploadLength(request.uploadLength, request.deferLength);
+    parseUploadMetadata(request.metadata);
+    const metadata = typeof request.metadata === 'string' ? request.metadata.trim() : '';
+    const withData = isOffsetContentType(request.contentType);
+    const declared = parseContentLength(request.contentLength);
+    if (withData && declared !== undefined && declared > length) {
+      throw new AppendRejected(413, 0, declared > 0);
+    }
+    this.checkTarget(user, resolved, request.override);
+    if (length > 0 && (await this.staging.availableBytes(resolved.real)) < length) {
+      throw errors.payloadTooLarge('not enough free space');
+    }
+    await this.takeOverTarget(user, resolved.real);
+
+    if (resolved.path !== '/' && virtualParent(resolved.path) !== '/') {
+      await fs.mkdir(virtualParent(resolved.path));
+    }
+    // The parent may now exist where a symlinked folder led; resolve again before writing there.
+    const target = await fs.resolve(resolved.path);
+    this.checkTarget(user, target, request.override);
+
+    const now = Date.now();
+    const id = randomBytes(16).toString('hex');
+    const session: UploadSession = {
+      id,
+      userId: user.id,
+      path: target.path,
+      target: target.real,
+      staging: this.staging.stagingPathFor(target.real, id),
+      length,
+      override: request.override,
+      metadata,
+      completed: false,
+      createdAt: now,
+      expiresAt: now + this.expiryMs,
+    };
+    // The record is written first: it is the journal that lets the sweeper find the staging file.
+    if (!(await this.ctx.store.uploads.insert(session))) {
+      throw errors.conflict('an upload to this path is in progress');
+    }
+    try {
+      await this.staging.create(session.staging);
+    } catch (error) {
+      await this.ctx.store.uploads.delete(id);
+      throw error;
+    }
+
+    const lease = await this.locks.acquire(id);
+    try {
+      let offset = 0;
+      if (withData) {
+        try {
+          offset = await this.appendLocked(user, session, lease, 0, request.body, declared);
+        } catch (error) {
+          // A creation whose data is refused creates nothing: the client never learnt its URL.
+          if (error instanceof AppendRejected) await this.forget(session);
+          throw error;
+        }
+      } else if (length === 0) {
+        // An empty upload is complete at creation (tus clients send no PATCH for it).
+        await this.complete(user, session);
+      }
+      return this.state(session, offset);
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** The state of an upload (HEAD): its offset is the staging file's size on disk. */
+  async status(user: UserRecord, virtual: string): Promise<UploadState> {
+    if (!user.perm.create) throw errors.forbidden();
+    const session = await this.findSession(user, virtual);
+    if (session.completed) return this.state(session, session.length);
+    // A PATCH still streaming here would make the size a moving target: take the upload over.
+    const lease = await this.locks.acquire(session.id);
+    try {
+      const current = await this.reload(session);
+      if (current.completed) return this.state(current, current.length);
+      const offset = await this.staging.size(current.staging);
+      if (offset === undefined) {
+        // The staging file vanished (its folder was deleted): the upload cannot continue.
+        await this.forget(current);
+        throw errors.notFound();
+      }
+      // Full but not renamed (the server stopped in between): finish now, as clients that see
+      // offset == length consider the upload done and send nothing more.
+      if (offset === current.length) await this.complete(user, current);
+      return this.state(current, offset);
+    } finally {
+      lease.release();
+    }
+  }
+
+  /**
+   * Appends a chunk (PATCH). 415 for another content type, 400 for a bad Upload-Offset, 404 when
+   * there is no such upload, 409 when the offset is not the size on disk, 413 (rolled back) when the
+   * body goes past Upload-Length. The last byte renames the staging file over the target.
+   */
+  async append(user: UserRecord, virtual: string, request: AppendRequest): Promise<UploadState> {
+    if (!user.perm.create) throw errors.forbidden();
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const resolved = await fs.resolve(virtual);
+    if (!isOffsetContentType(request.contentType)) throw errors.unsupportedMediaType();
+    const offset = parseUploadOffset(request.uploadOffset);
+    const session = await this.findSession(user, resolved);
+    const declared = parseContentLength(request.contentLength);
+    if (offset > session.length) throw errors.badRequest('offset is past the upload length');
+    if (session.completed) {
+      if (offset !== session.length) throw new AppendRejected(409, session.length, true);
+      if (declared !== 0) throw new AppendRejected(413, session.length, true);
+      return this.state(session, session.length);
+    }
+    if (declared !== undefined && offset + declared > session.length) {
+      throw new AppendRejected(413, offset, declared > 0);
+    }
+    const lease = await this.locks.acquire(session.id);
+    try {
+      const current = await this.reload(session);
+      if (current.completed) throw new AppendRejected(409, current.length, true);
+      const written = await this.appendLocked(user, current, lease, offset, request.body, declared);
+      return this.state(current, written);
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** Terminates an upload (DELETE): its staging file and record are removed; 204. */
+  async terminate(user: UserRecord, virtual: string): Promise<void> {
+    if (!user.perm.delete) throw errors.forbidden();
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const resolved = await fs.resolve(virtual);
+    if (resolved.path === '/') throw errors.forbidden();
+    const session = await this.findSession(user, resolved);
+    if (session.completed) throw errors.notFound();
+    const lease = await this.locks.acquire(session.id);
+    try {
+      await this.forget(session);
+    } finally {
+      lease.release();
+    }
+  }
+
+  /**
+   * Removes uploads idle for longer than the expiry, on any instance's behalf: each session is
+   * claimed by a conditional delete, so an upload touched meanwhile is kept and two sweepers never
+   * both act. Staging files are removed without following symlinks. Returns how many were removed.
+   */
+  async sweep(now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const expired = (await this.ctx.store.uploads.listExpired(now)).filter(
+        (session) => !this.locks.isHeld(session.id),
+      );
+      if (expired.length === 0) return removed;
+      let claimed = 0;
+      for (const session of expired) {
+        if (!(await this.ctx.store.uploads.deleteIfExpired(session.id, now))) continue;
+        claimed++;
+        if (session.completed) continue;
+        try {
+          await this.staging.discard(session.staging);
+          removed++;
+        } catch (error) {
+          this.ctx.log.warn({ err: error, upload: session.id }, 'could not remove staging file');
+        }
+      }
+      if (claimed === 0) return removed;
+    }
+  }
+
+  /** 400 for folders, 409 for existing files without override, 403 for override without modify. */
+  private checkTarget(user: UserRecord, resolved: Resolved, override: boolean): void {
+    if (resolved.path === '/' || resolved.trailingSlash || resolved.stat?.isDirectory()) {
+      throw errors.badRequest('path is a directory');
+    }
+    if (resolved.stat) {
+      if (!override) throw errors.conflict();
+      if (!user.perm.modify) throw errors.forbidden();
+    }
+  }
+
+  /**
+   * Clears the way for a new upload to `target`. The same user starting again replaces their own
+   * unfinished upload (a client that lost its upload URL); another user's live upload is a 409.
+   */
+  private async takeOverTarget(user: UserRecord, target: string): Promise<void> {
+    const existing = await this.ctx.store.uploads.byTarget(target);
+    if (!existing) return;
+    const live = !existing.completed && existing.expiresAt > Date.now();
+    if (live && existing.userId !== user.id) {
+      throw errors.conflict('an upload to this path is in progress');
+    }
+    const lease = await this.locks.acquire(existing.id);
+    try {
+      await this.forget(existing);
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** Streams one body into the staging file of a locked session and completes it when full. */
+  private async appendLocked(
+    user: UserRecord,
+    session: UploadSession,
+    lease: UploadLease,
+    offset: number,
+    body: Readable,
+    declared: number | undefined,
+  ): Promise<number> {
+    await this.touch(session);
+    const keepAlive = setInterval(
+      () => void this.touch(session).catch(() => undefined),
+      this.touchEvery,
+    );
+    keepAlive.unref();
+    let outcome;
+    try {
+      outcome = await this.staging.append(session.staging, {
+        offset,
+        limit: session.length - offset,
+        source: body,
+        signal: lease.signal,
+      });
+    } finally {
+      clearInterval(keepAlive);
+    }
+    await this.touch(session);
+    switch (outcome.status) {
+      case 'conflict':
+        throw new AppendRejected(409, outcome.offset, declared !== 0);
+      case 'tooLarge':
+        throw new AppendRejected(413, outcome.offset, true);
+      case 'interrupted':
+        return outcome.offset;
+      case 'written':
+        if (outcome.offset === session.length) await this.complete(user, session);
+        return outcome.offset;
+    }
+  }
+
+  /**
+   * Renames a full staging file over its target. Permissions are judged again with the user's
+   * current rights: a file may have appeared at the target since the upload was created.
+   */
+  private async complete(user: UserRecord, session: UploadSession): Promise<void> {
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const target = await fs.resolve(session.path);
+    try {
+      if (target.real !== session.target) throw errors.conflict('the target moved');
+      this.checkTarget(user, target, session.override);
+      await this.staging.commit(session.staging, session.target, session.override);
+    } catch (error) {
+      // The upload cannot land: free its space and forget it rather than keep a dead session.
+      await this.forget(session);
+      throw error;
+    }
+    const keepUntil = Date.now() + this.expiryMs;
+    await this.ctx.store.uploads.complete(session.id, keepUntil);
+    session.completed = true;
+    session.expiresAt = keepUntil;
+  }
+
+  /** The caller's live session for a path, or 404 (expired uploads count as gone). */
+  private async findSession(user: UserRecord, path: string | Resolved): Promise<UploadSession> {
+    const resolved =
+      typeof path === 'string'
+        ? await (await ScopedFs.forUser(this.ctx, user)).resolve(path)
+        : path;
+    const session = await this.ctx.store.uploads.byTarget(resolved.real);
+    if (!session || session.userId !== user.id || session.expiresAt <= Date.now()) {
+      throw errors.notFound();
+    }
+    return session;
+  }
+
+  /** Re-reads a session after waiting for its lock: it may have been completed or removed. */
+  private async reload(session: UploadSession): Promise<UploadSession> {
+    const current = await this.ctx.store.uploads.byId(session.id);
+    if (!current) throw errors.notFound();
+    return current;
+  }
+
+  /** Pushes a session's expiry forward. */
+  private async touch(session: UploadSession): Promise<void> {
+    session.expiresAt = Date.now() + this.expiryMs;
+    await this.ctx.store.uploads.touch(session.id, session.expiresAt);
+  }
+
+  /** Removes a session's staging file (if unfinished) and its record. */
+  private async forget(session: UploadSession): Promise<void> {
+    if (!session.completed) await this.staging.discard(session.staging);
+    await this.ctx.store.uploads.delete(session.id);
+  }
+
+  private get touchEvery(): number {
+    return Math.max(250, Math.min(TOUCH_EVERY_MS, Math.floor(this.expiryMs / 4)));
+  }
+
+  private state(session: UploadSession, offset: number): UploadState {
+    return {
+      path: session.path,
+      offset,
+      length: session.length,
+      metadata: session.metadata,
+      expiresAt: session.expiresAt,
+    };
+  }
+}
