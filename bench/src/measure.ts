@@ -221,8 +221,16 @@ function send(
       agent: false,
     });
     request.on('timeout', () => request.destroy(new Error(`timeout after ${timeoutMs} ms`)));
-    request.on('error', reject);
+    // A server that refuses a body answers and closes early; the client may then see EPIPE before
+    // it has read the answer, so wait a moment for the answer before reporting the socket error.
+    let answered = false;
+    request.on('error', (error) => {
+      setTimeout(() => {
+        if (!answered) reject(error);
+      }, 500);
+    });
     request.on('response', (response) => {
+      answered = true;
       let text = '';
       response.on('data', (chunk: Buffer) => (text = (text + chunk.toString()).slice(0, 2048)));
       response.on('end', () =>
