@@ -60,7 +60,8 @@ export async function bootstrap({
     await store.users.insert({
       ...defaults,
       username: config.adminUsername,
-      passwordHash: await hashPassword(password),
+      // An argon2 hash (from `cabinet hash-password`) is stored as given.
+      passwordHash: password.startsWith('$argon2') ? password : await hashPassword(password),
       scope: '.',
       lockPassword: false,
       perm: {

@@ -1,9 +1,14 @@
 import { Command, Option } from 'commander';
 import { OPTIONS } from '../config/options.ts';
 import { loadConfig, type FlagValues } from '../config/load-config.ts';
+import { VERSION } from '../config/version.ts';
+import { processIO, type CliIO } from './admin-context.ts';
+import { configCommand } from './config.command.ts';
+import { hashPasswordCommand } from './hash-password.command.ts';
 import { serve } from './serve.ts';
+import { usersCommand } from './users.command.ts';
 
-export const VERSION = process.env.CABINET_VERSION ?? '0.1.0';
+export { VERSION };
 
 /** Adds every configuration option of config/options.ts as a flag. */
 export function addConfigOptions(command: Command): Command {
@@ -40,11 +45,12 @@ export function flagsFrom(opts: Record<string, unknown>): {
   return { flags, configFile: opts.config as string | undefined };
 }
 
-/** The `cabinet` command line. */
-export function buildProgram(): Command {
+/** The `cabinet` command line: `serve` (default) and the administration commands. */
+export function buildProgram(io: CliIO = processIO): Command {
   const program = new Command('cabinet')
     .description('Cabinet: a self-hosted web file manager')
-    .version(VERSION);
+    .version(VERSION)
+    .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
   addConfigOptions(
     program
       .command('serve', { isDefault: true })
@@ -54,5 +60,8 @@ export function buildProgram(): Command {
         await serve(loadConfig(flags, process.env, configFile));
       }),
   );
+  program.addCommand(usersCommand(io));
+  program.addCommand(configCommand(io));
+  program.addCommand(hashPasswordCommand(io));
   return program;
 }

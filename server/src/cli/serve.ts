@@ -7,6 +7,17 @@ import { createLogger } from '../logger.ts';
 export async function serve(config: ServerConfig): Promise<void> {
   const log = createLogger(config);
   const ctx = await createContext(config, log);
+  const settings = await ctx.settings.get();
+  if (
+    settings.signup &&
+    !settings.createUserDir &&
+    ['', '.', '/'].includes(settings.defaults.scope)
+  ) {
+    // GHSA-6759-996p-gpj6: every self-registered user would see the whole root.
+    log.warn(
+      'signup is on, createUserDir is off and the default scope is the root: new users will see every file',
+    );
+  }
   const app = await buildApp(ctx);
   const address = await app.listen({ host: config.address, port: config.port });
   log.info(`Cabinet serving ${config.root} at ${address}${config.baseURL}/`);

@@ -86,7 +86,13 @@ export async function updateUserFromRequest(
   if (which.needsCurrentPassword) await checkCurrentPassword(ctx, actor, request.current_password);
   const target = await ctx.store.users.byId(id);
   if (!target) throw errors.notFound();
-  const { record, passwordChanged } = await applyUserChanges(ctx, actor, target, which, request);
+  const { record, passwordChanged } = await applyUserChanges(
+    ctx,
+    { isAdmin: actor.perm.admin },
+    target,
+    which,
+    request.data,
+  );
   try {
     await ctx.store.users.update(record);
   } catch (error) {
@@ -131,4 +137,45 @@ export async function deleteUser(ctx: AppContext, id: number): Promise<void> {
   }
   await ctx.store.sessions.revokeAllForUser(id);
   await ctx.store.users.remove(id);
+}
+
+/**
+ * Changes the named fields of a user with administrator rights and the same checks as the API
+ * (the CLI's `users update`). A new password revokes every session of the user.
+ */
+export async function updateUserFields(
+  ctx: AppContext,
+  id: number,
+  fields: string[],
+  data: UserWriteRequest['data'],
+): Promise<UserRecord> {
+  const target = await ctx.store.users.byId(id);
+  if (!target) throw errors.notFound(`no user with id ${id}`);
+  if (fields.length === 0) return target;
+  const which = resolveWhich(fields, true);
+  const { record, passwordChanged } = await applyUserChanges(
+    ctx,
+    { isAdmin: true },
+    target,
+    which,
+    data,
+  );
+  try {
+    await ctx.store.users.update(record);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw errors.conflict('username already taken');
+    throw error;
+  }
+  if (passwordChanged) await ctx.store.sessions.revokeAllForUser(id);
+  return (await ctx.store.users.byId(id))!;
+}
+
+/** Finds a user by numeric id or by exact name (the CLI's `<id|name>` arguments). */
+export async function findUser(ctx: AppContext, idOrName: string): Promise<UserRecord> {
+  const user = /^\d+$/.test(idOrName)
+    ? await ctx.store.users.byId(Number(idOrName))
+    : await ctx.store.users.byUsername(idOrName);
+  const byName = user ?? (await ctx.store.users.byUsername(idOrName));
+  if (!byName) throw errors.notFound(`no user "${idOrName}"`);
+  return byName;
 }

@@ -126,7 +126,9 @@ export function createUser(
         }
       }
     } else {
-      scope = input.scope ?? (kind === 'cli' ? defaults.scope : '');
+      // An admin's empty scope asks for a home folder (createUserDir) or the root; the CLI without
+      // --scope does the same with createUserDir and otherwise takes the default scope.
+      scope = input.scope ?? (kind === 'cli' && !settings.createUserDir ? defaults.scope : '');
       if (!scope.trim()) {
         scope = settings.createUserDir
           ? deriveHomeScope(settings.userHomeBasePath, input.username)

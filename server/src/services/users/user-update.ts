@@ -99,12 +99,11 @@ export function resolveWhich(which: readonly string[], isAdmin: boolean): Resolv
  */
 export async function applyUserChanges(
   ctx: AppContext,
-  actor: UserRecord,
+  actor: { isAdmin: boolean },
   target: UserRecord,
   which: ResolvedWhich,
-  request: UserWriteRequest,
+  data: UserWriteRequest['data'],
 ): Promise<{ record: UserRecord; passwordChanged: boolean }> {
-  const data = request.data;
   const next: UserRecord = structuredClone(target);
   let passwordChanged = false;
   for (const field of which.fields) {
@@ -117,7 +116,7 @@ export async function applyUserChanges(
       case 'password': {
         const password = data.password ?? '';
         if (which.all && password === '') break;
-        if (!actor.perm.admin && target.lockPassword) {
+        if (!actor.isAdmin && target.lockPassword) {
           throw errors.forbidden('this user may not change their password');
         }
         if (!password) throw errors.badRequest('password is required');

@@ -1,0 +1,203 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../src/auth/password.ts';
+import { buildProgram } from '../src/cli/program.ts';
+import { startTestServer } from './helpers/test-server.ts';
+
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/cabinet.js');
+const STRONG = 'a-long-enough-unusual-passphrase';
+
+/** Runs the CLI in-process on the given data folder; resolves with what it printed. */
+async function cli(dataDir: string, ...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const program = buildProgram({ out: (t) => out.push(t), err: (t) => err.push(t) });
+  program.exitOverride();
+  for (const command of program.commands) command.exitOverride();
+  let error: Error | undefined;
+  const extra =
+    args[0] === 'hash-password' ? [] : ['--data', dataDir, '--root', path.join(dataDir, 'files')];
+  try {
+    await program.parseAsync(['node', 'cabinet', ...args, ...extra]);
+  } catch (e) {
+    error = e as Error;
+  }
+  return { out: out.join('\n'), err: err.join('\n'), error };
+}
+
+describe('cabinet administration commands', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-cli-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('creates the database on first use and prints the generated admin password to stderr', async () => {
+    const { out, err } = await cli(dir, 'users', 'ls');
+    expect(out).toMatch(/^ID\tUsername/);
+    expect(out).toMatch(/\n1\tadmin\t\.\ten\tadmin,execute,/);
+    expect(err).toMatch(/User 'admin' initialized with randomly generated password: \S{16}/);
+  });
+
+  it('adds users with flags, under the password policy', async () => {
+    const added = await cli(
+      dir,
+      'users',
+      'add',
+      'bob',
+      STRONG,
+      '--locale',
+      'de',
+      '--scope',
+      '/bob',
+      '--no-perm-delete',
+      '--commands',
+      'ls git',
+    );
+    expect(added.error).toBeUndefined();
+    expect(added.out).toBe('created user 2 (bob)');
+    const list = (await cli(dir, 'users', 'ls')).out;
+    expect(list).toContain('2\tbob\t/bob\tde\texecute,create,rename,modify,share,download');
+    const weak = await cli(dir, 'users', 'add', 'eve', 'short');
+    expect(weak.error?.message).toBe('password is too short, minimum length is 12');
+    const common = await cli(dir, 'users', 'add', 'eve', 'qwertyuiop123');
+    expect(common.error?.message).toBe('password is too easy');
+    expect((await cli(dir, 'users', 'add', 'bob', STRONG)).error?.message).toBe(
+      'username already taken',
+    );
+  });
+
+  it('updates only the given fields, by id or name', async () => {
+    const res = await cli(
+      dir,
+      'users',
+      'update',
+      'bob',
+      '-p',
+      `${STRONG}-2`,
+      '--admin',
+      '-u',
+      'robert',
+    );
+    expect(res.error).toBeUndefined();
+    expect(res.out).toBe('updated user 2 (robert)');
+    const list = (await cli(dir, 'users', 'ls')).out;
+    expect(list).toContain(
+      '2\trobert\t/bob\tde\tadmin,execute,create,rename,modify,delete,share,download',
+    );
+    expect(
+      (await cli(dir, 'users', 'update', '2', '--no-admin', '--locale', 'fr')).error,
+    ).toBeUndefined();
+    expect((await cli(dir, 'users', 'ls')).out).toContain('2\trobert\t/bob\tfr\texecute,');
+    expect((await cli(dir, 'users', 'update', 'nobody', '--admin')).error?.message).toBe(
+      'no user "nobody"',
+    );
+  });
+
+  it('removes users but never the last administrator', async () => {
+    expect((await cli(dir, 'users', 'rm', 'admin')).error?.message).toBe(
+      'the last administrator cannot be deleted',
+    );
+    expect((await cli(dir, 'users', 'rm', 'robert')).out).toBe('deleted user 2 (robert)');
+    expect((await cli(dir, 'users', 'ls')).out).not.toContain('robert');
+  });
+
+  it('shows and changes settings with the same validation as the API', async () => {
+    const set = await cli(
+      dir,
+      'config',
+      'set',
+      '--signup',
+      '--create-user-dir',
+      'true',
+      '--min-password-length',
+      '16',
+      '--branding-name',
+      'Vault',
+      '--branding-theme',
+      'dark',
+      '--shell',
+      '/bin/sh -c',
+      '--default-perm-execute',
+      'false',
+    );
+    expect(set.error).toBeUndefined();
+    const settings = JSON.parse((await cli(dir, 'config', 'show')).out) as Record<string, unknown>;
+    expect(settings).toMatchObject({
+      signup: true,
+      createUserDir: true,
+      minimumPasswordLength: 16,
+      branding: { name: 'Vault', theme: 'dark' },
+      shell: ['/bin/sh', '-c'],
+      defaults: { perm: { execute: false } },
+    });
+    expect((await cli(dir, 'config', 'set', '--branding-theme', 'neon')).error?.message).toMatch(
+      /branding.theme/,
+    );
+    expect((await cli(dir, 'config', 'set', '--signup', 'maybe')).error).toBeDefined();
+    expect((await cli(dir, 'config', 'set')).error?.message).toMatch(/nothing to change/);
+    const carol = await cli(dir, 'users', 'add', 'carol', 'only-fifteen-ch');
+    expect(carol.error?.message).toBe('password is too short, minimum length is 16');
+    expect((await cli(dir, 'users', 'add', 'carol', `${STRONG}-carol`)).error).toBeUndefined();
+    expect(existsSync(path.join(dir, 'files/users/carol'))).toBe(true);
+  });
+
+  it('hashes a password that the server accepts as a hashed admin password', async () => {
+    const { out } = await cli(dir, 'hash-password', STRONG);
+    expect(out).toMatch(/^\$argon2id\$/);
+    expect(await verifyPassword(out, STRONG)).toBe(true);
+    const server = await startTestServer({ config: { adminPassword: out } });
+    try {
+      const res = await server.fetch('/api/login', {
+        method: 'POST',
+        body: JSON.stringify({ username: 'admin', password: STRONG }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the cabinet binary', () => {
+  const run = promisify(execFile);
+
+  it('documents every command and option in --help', async () => {
+    const { stdout } = await run('node', [BIN, '--help']);
+    for (const command of ['serve', 'users', 'config', 'hash-password']) {
+      expect(stdout).toContain(command);
+    }
+    const serve = (await run('node', [BIN, 'serve', '--help'])).stdout;
+    for (const flag of [
+      '--port',
+      '--base-url',
+      '--auth-method',
+      '--rate-limit-max',
+      '--web-dist',
+    ]) {
+      expect(serve).toContain(flag);
+    }
+    const set = (await run('node', [BIN, 'config', 'set', '--help'])).stdout;
+    expect(set).toContain('--min-password-length');
+  });
+
+  it('exits non-zero with a one-line message on failure', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-cli-bin-'));
+    try {
+      await expect(
+        run('node', [BIN, 'users', 'rm', 'nobody', '--data', dir], { env: { ...process.env } }),
+      ).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/cabinet: no user "nobody"\n/),
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
