@@ -1,0 +1,210 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import { AppShell } from '../pages/app-shell.ts';
+import { LoginPage } from '../pages/login-page.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { loginThroughForm, routeOf, storedToken } from '../support/session.ts';
+import { spawnCabinet, startAppServer } from '../support/servers.ts';
+
+let browser: Browser;
+let server: TestServer;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startAppServer();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+async function freshPage(): Promise<Page> {
+  ({ context, page } = await newPage(browser));
+  return page;
+}
+
+describe('first start', () => {
+  it('logs in as admin with the password the command line printed', async () => {
+    const cli = await spawnCabinet();
+    try {
+      expect(cli.adminPassword.length).toBeGreaterThanOrEqual(12);
+      const page = await freshPage();
+      const login = new LoginPage(page);
+      await page.goto(`${cli.url}/`);
+      await page.waitForURL(/\/login\?redirect=/);
+      await login.login('admin', cli.adminPassword);
+      await page.waitForURL(`${cli.url}/files/`);
+      const shell = new AppShell(page);
+      await shell.logoutButton.waitFor();
+      expect(await shell.settings.isVisible()).toBe(true);
+    } finally {
+      await cli.stop();
+    }
+  });
+});
+
+describe('login', () => {
+  it('sends a logged-out visitor of a deep link to /login with the redirect, and back after login', async () => {
+    const page = await freshPage();
+    await page.goto(`${server.url}/settings/profile?tab=1`);
+    await page.waitForURL(/\/login\?/);
+    expect(routeOf(page, server.url)).toBe(
+      `/login?redirect=${encodeURIComponent('/settings/profile?tab=1')}`,
+    );
+    expect(await page.title()).toBe('Login - Cabinet');
+    await new LoginPage(page).login('admin', server.admin.password);
+    await page.waitForURL(`${server.url}/settings/profile?tab=1`);
+    await page.getByRole('heading', { name: 'Profile settings', level: 2 }).waitFor();
+  });
+
+  it('shows "Wrong credentials" for a wrong password and stays on the login page', async () => {
+    const page = await freshPage();
+    const login = new LoginPage(page);
+    await login.goto(server.url);
+    await login.login('admin', 'not-the-password');
+    await login.error.waitFor();
+    expect(await login.error.textContent()).toBe('Wrong credentials');
+    expect(routeOf(page, server.url)).toBe('/login');
+    expect(await storedToken(page)).toBeNull();
+  });
+
+  it('shows "Wrong credentials" for an unknown user', async () => {
+    const page = await freshPage();
+    const login = new LoginPage(page);
+    await login.goto(server.url);
+    await login.login('nobody-here', 'whatever-password');
+    await login.error.waitFor();
+    expect(await login.error.textContent()).toBe('Wrong credentials');
+  });
+
+  it('ignores a redirect query that points to another site', async () => {
+    const page = await freshPage();
+    const login = new LoginPage(page);
+    await login.goto(server.url, `?redirect=${encodeURIComponent('//evil.example/x')}`);
+    await login.login('admin', server.admin.password);
+    await page.waitForURL(`${server.url}/files/`);
+  });
+
+  it('sends a logged-in user who opens /login to /files/', async () => {
+    const page = await freshPage();
+    await loginThroughForm(page, server.url, 'admin', server.admin.password);
+    await page.goto(`${server.url}/login`);
+    await page.waitForURL(`${server.url}/files/`);
+  });
+
+  it('keeps the session across a reload (the stored token is renewed at start-up)', async () => {
+    const page = await freshPage();
+    await loginThroughForm(page, server.url, 'admin', server.admin.password);
+    const renewal = page.waitForRequest((r) => r.url().endsWith('/api/renew'));
+    await page.reload();
+    expect((await renewal).headers()['x-auth']).toBeTruthy();
+    await new AppShell(page).logoutButton.waitFor();
+    const after = await storedToken(page);
+    expect(after).not.toBeNull();
+    const renewed = await server.fetch('/api/renew', { method: 'POST', token: after! });
+    expect(renewed.status).toBe(200);
+  });
+
+  it('treats a malformed stored token as logged out', async () => {
+    const page = await freshPage();
+    await context.addInitScript(() => localStorage.setItem('jwt', 'not-a-token'));
+    await page.goto(`${server.url}/files/`);
+    await page.waitForURL(/\/login\?redirect=/);
+    expect(await storedToken(page)).toBeNull();
+  });
+
+  it('treats a stored token the server refuses as logged out', async () => {
+    const page = await freshPage();
+    // Well-formed and decodable, but signed with another key.
+    const forged = server.admin.token.replace(/\.[^.]+$/, '.c2lnbmF0dXJl');
+    await context.addInitScript((token) => localStorage.setItem('jwt', token), forged);
+    await page.goto(`${server.url}/files/`);
+    await page.waitForURL(/\/login\?redirect=/);
+    expect(await storedToken(page)).toBeNull();
+  });
+});
+
+describe('logout', () => {
+  it('revokes the session, forgets the token and goes to /login', async () => {
+    const page = await freshPage();
+    await loginThroughForm(page, server.url, 'admin', server.admin.password);
+    const token = await storedToken(page);
+    const shell = new AppShell(page);
+    await shell.logout();
+    await page.waitForURL(`${server.url}/login`);
+    expect(await storedToken(page)).toBeNull();
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'auth')).toBeUndefined();
+    const renewed = await server.fetch('/api/renew', { method: 'POST', token: token! });
+    expect(renewed.status).toBe(401);
+    await page.goto(`${server.url}/files/`);
+    await page.waitForURL(/\/login\?redirect=/);
+  });
+});
+
+describe('signup', () => {
+  it('is not offered while signup is disabled', async () => {
+    const page = await freshPage();
+    const login = new LoginPage(page);
+    await login.goto(server.url);
+    expect(await login.signupToggle.count()).toBe(0);
+  });
+
+  describe('when enabled', () => {
+    beforeAll(async () => {
+      await server.updateSettings({ signup: true });
+    });
+    afterAll(async () => {
+      await server.updateSettings({ signup: false });
+    });
+
+    it('creates the account, logs in and lands on the files', async () => {
+      const page = await freshPage();
+      const login = new LoginPage(page);
+      await login.goto(server.url);
+      await login.signup('newcomer', 'a-long-enough-password-1');
+      await page.waitForURL(`${server.url}/files/`);
+      const shell = new AppShell(page);
+      await shell.logoutButton.waitFor();
+      const token = await storedToken(page);
+      const claims = JSON.parse(Buffer.from(token!.split('.')[1]!, 'base64url').toString());
+      expect(claims.user.username).toBe('newcomer');
+      expect(claims.user.perm.admin).toBe(false);
+    });
+
+    it('says "Passwords don\'t match" without creating anything', async () => {
+      const page = await freshPage();
+      const login = new LoginPage(page);
+      await login.goto(server.url);
+      await login.signup('mismatch-user', 'a-long-enough-password-1', 'a-long-enough-password-2');
+      await login.error.waitFor();
+      expect(await login.error.textContent()).toBe("Passwords don't match");
+      expect(await server.ctx.store.users.byUsername('mismatch-user')).toBeFalsy();
+    });
+
+    it('says "Username already taken" for a name in use', async () => {
+      const page = await freshPage();
+      const login = new LoginPage(page);
+      await login.goto(server.url);
+      await login.signup('admin', 'a-long-enough-password-1');
+      await login.error.waitFor();
+      expect(await login.error.textContent()).toBe('Username already taken');
+    });
+
+    it('offers Signup in the sidebar of logged-out pages', async () => {
+      const page = await freshPage();
+      await page.goto(`${server.url}/403`);
+      const shell = new AppShell(page);
+      await shell.signupLink.click();
+      await new LoginPage(page).passwordConfirmation.waitFor();
+    });
+  });
+});

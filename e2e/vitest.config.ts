@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser tests: each file starts its own server and Chromium, so at most two run at once on the
+// two shared cores; timeouts are generous because a cold Chromium and argon2 hashing take a while.
+export default defineConfig({
+  test: {
+    include: ['specs/**/*.test.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    teardownTimeout: 30_000,
+  },
+});

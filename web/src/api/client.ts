@@ -1,0 +1,136 @@
+import type { z } from 'zod';
+import { baseURL } from '../config/page-config.ts';
+import { useSessionStore } from '../stores/session-store.ts';
+import { ApiError } from './api-error.ts';
+
+/** Options of one API call. */
+export interface ApiRequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** A value sent as a JSON body. */
+  json?: unknown;
+  /** A raw body (text or bytes). */
+  body?: BodyInit;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Sends the session token (default true). Login and signup do not. */
+  withToken?: boolean;
+}
+
+/** `/api` under the base URL, so the app works wherever the server is mounted. */
+export function apiUrl(path: string): string {
+  return `${baseURL}/api${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/**
+ * The one place that talks HTTP to the server: adds X-Auth, renews the token when the server asks
+ * for it (X-Renew-Token), ends the session on 401, and turns every non-2xx reply or network failure
+ * into an ApiError carrying the server's text.
+ */
+export async function apiRequest(path: string, options: ApiRequestOptions = {}): Promise<Response> {
+  const { method = 'GET', json, body, signal, withToken = true } = options;
+  const headers = new Headers(options.headers);
+  const token = withToken ? useSessionStore.getState().token : null;
+  if (token) headers.set('X-Auth', token);
+  let payload = body;
+  if (json !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    payload = JSON.stringify(json);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path), {
+      method,
+      headers,
+      body: payload,
+      signal,
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, error instanceof Error ? error.message : String(error), 'network');
+  }
+
+  if (token && response.headers.get('X-Renew-Token') === 'true') void renewSession();
+  if (response.ok) return response;
+
+  const text = (await response.text().catch(() => '')).trim();
+  // A token the server no longer honours (expired, revoked, user deleted) ends the session here;
+  // the route guard then sends the user to the login page.
+  if (response.status === 401 && token && useSessionStore.getState().token === token) {
+    console.warn('Cabinet: the session is no longer valid; logging out');
+    useSessionStore.getState().clear();
+  }
+  throw new ApiError(response.status, text || `${response.status} ${response.statusText}`);
+}
+
+/** A call whose reply is JSON, checked against the protocol schema (never trusted blindly). */
+export async function apiJson<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  options?: ApiRequestOptions,
+): Promise<z.infer<Schema>> {
+  const response = await apiRequest(path, options);
+  const parsed = schema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) {
+    console.warn(`Cabinet: unexpected reply from ${path}`, parsed.error.issues);
+    throw new ApiError(response.status, 'The server sent an unexpected reply', 'bad-reply');
+  }
+  return parsed.data;
+}
+
+/** A call whose reply is plain text (tokens, status lines). */
+export async function apiText(path: string, options?: ApiRequestOptions): Promise<string> {
+  const response = await apiRequest(path, options);
+  return response.text();
+}
+
+let renewal: Promise<boolean> | null = null;
+
+/**
+ * Exchanges the current token for a fresh one (POST /api/renew). Concurrent requests share one
+ * call. A refused renewal means the session is over: the user is logged out (a warning only).
+ * Resolves to whether the session is still alive.
+ */
+export function renewSession(): Promise<boolean> {
+  if (!renewal) {
+    renewal = renewOnce().finally(() => {
+      renewal = null;
+    });
+  }
+  return renewal;
+}
+
+async function renewOnce(): Promise<boolean> {
+  const token = useSessionStore.getState().token;
+  if (!token) return false;
+  let response: Response;
+  try {
+    response = await fetch(apiUrl('/renew'), {
+      method: 'POST',
+      headers: { 'X-Auth': token },
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    // Without a reply the session may well be fine; keep it and let the next call decide.
+    console.warn('Cabinet: token renewal failed', error);
+    return true;
+  }
+  const fresh = response.ok ? (await response.text()).trim() : '';
+  const session = useSessionStore.getState();
+  // A login or logout happened meanwhile: that one wins.
+  if (session.token !== token) return session.token !== null;
+  if (response.ok && session.setToken(fresh)) return true;
+  if (response.status >= 500) return true;
+  console.warn(`Cabinet: the session could not be renewed (${response.status}); logging out`);
+  session.clear();
+  return false;
+}
+
+/** Encodes a scope path for a URL: each segment percent-encoded, slashes kept. */
+export function encodePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/');
+}

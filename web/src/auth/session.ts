@@ -1,0 +1,74 @@
+import { requestLogin, requestLogout } from '../api/auth-requests.ts';
+import { renewSession } from '../api/client.ts';
+import { ApiError } from '../api/api-error.ts';
+import { hasLoginPage } from '../config/page-config.ts';
+import { useSessionStore } from '../stores/session-store.ts';
+import { clearStoredToken, isWellFormedToken, loadStoredToken } from './token.ts';
+
+/**
+ * Start-up: a stored token is renewed; if none is stored nothing happens (SPEC.md section 4). A
+ * malformed token, or one the server refuses to renew, leaves the user logged out with a console
+ * warning. Without a login page (proxy and noauth methods) the app logs in with empty credentials.
+ */
+export async function restoreSession(): Promise<void> {
+  const stored = loadStoredToken();
+  if (stored) {
+    if (!isWellFormedToken(stored)) {
+      console.warn('Cabinet: the stored token is malformed; logging out');
+      clearStoredToken();
+    } else if (!useSessionStore.getState().setToken(stored)) {
+      console.warn('Cabinet: the stored token cannot be read; logging out');
+      clearStoredToken();
+    } else {
+      await renewSession();
+    }
+  }
+  if (!useSessionStore.getState().user && !hasLoginPage) await logIn('', '', '').catch(() => {});
+  watchExpiry();
+}
+
+/** Logs in and adopts the returned token. Throws ApiError (403 for wrong credentials). */
+export async function logIn(username: string, password: string, recaptcha: string): Promise<void> {
+  const token = await requestLogin({ username, password, recaptcha });
+  if (!useSessionStore.getState().setToken(token)) {
+    throw new ApiError(500, 'The server sent an unreadable token', 'bad-reply');
+  }
+}
+
+/**
+ * Ends the session: the server revokes it, then the token and cookie are forgotten. The caller
+ * navigates to the login page. A server that cannot be reached does not keep the user logged in.
+ */
+export async function logOut(): Promise<void> {
+  if (useSessionStore.getState().token) await requestLogout().catch(() => {});
+  useSessionStore.getState().clear();
+}
+
+let expiryTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Logs the user out when the token expires (a user who keeps working gets fresh tokens through
+ * X-Renew-Token long before that). Browsers cap timers at ~24.8 days, hence the clamp.
+ */
+function watchExpiry(): void {
+  useSessionStore.subscribe((state, previous) => {
+    if (state.expiresAt === previous.expiresAt) return;
+    scheduleExpiry(state.expiresAt);
+  });
+  scheduleExpiry(useSessionStore.getState().expiresAt);
+}
+
+function scheduleExpiry(expiresAt: number): void {
+  clearTimeout(expiryTimer);
+  if (!expiresAt) return;
+  const delay = Math.min(expiresAt * 1000 - Date.now(), 2 ** 31 - 1);
+  expiryTimer = setTimeout(
+    () => {
+      if (useSessionStore.getState().expiresAt === expiresAt) {
+        console.warn('Cabinet: the session expired; logging out');
+        useSessionStore.getState().clear();
+      }
+    },
+    Math.max(delay, 0),
+  );
+}

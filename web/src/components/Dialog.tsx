@@ -1,0 +1,52 @@
+import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
+import './dialog.css';
+
+export interface DialogProps {
+  title: string;
+  children: ReactNode;
+  /** Buttons, safe action first (DESIGN.md). */
+  actions: ReactNode;
+  onClose: () => void;
+  /** Makes the dialog a form: Enter in a field submits. */
+  onSubmit?: () => void;
+}
+
+/**
+ * A modal dialog on the native <dialog> element: the rest of the page is inert while it is open,
+ * Esc closes it and focus returns to where it was (DESIGN.md, Components).
+ */
+export function Dialog({ title, children, actions, onClose, onSubmit }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit?.();
+  };
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <form method="dialog" className="dialog__card" onSubmit={handleSubmit}>
+        <h2 id={titleId} className="dialog__title">
+          {title}
+        </h2>
+        <div className="dialog__body">{children}</div>
+        <div className="dialog__actions">{actions}</div>
+      </form>
+    </dialog>
+  );
+}

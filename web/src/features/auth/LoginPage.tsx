@@ -1,0 +1,176 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../../api/api-error.ts';
+import { requestSignup } from '../../api/auth-requests.ts';
+import { logIn } from '../../auth/session.ts';
+import { Logo } from '../../components/Logo.tsx';
+import { hasLoginPage, pageConfig, productName } from '../../config/page-config.ts';
+import { useCurrentUser } from '../../stores/session-store.ts';
+import { renderBotCheck, type BotCheck } from './recaptcha.ts';
+import { safeRedirectTarget } from './redirect-target.ts';
+import './login.css';
+
+/** The message for a failed login or signup (SPEC.md sections 5 and 8). */
+function failureMessage(error: unknown, isSignup: boolean, t: (key: string) => string): string {
+  if (error instanceof ApiError) {
+    if (isSignup && error.kind === 'conflict') return t('login.usernameTaken');
+    if (error.kind === 'rate-limited') return t('login.tooManyAttempts');
+    if (error.kind === 'network') return t('errors.network');
+    // The password policy explains itself: "400 Bad Request (password is too short, …)".
+    const reason = /\((.+)\)$/.exec(error.message)?.[1];
+    if (isSignup && error.kind === 'bad-request' && reason) return reason;
+  }
+  return t('login.wrongCredentials');
+}
+
+/**
+ * Sign-in form, with a signup mode (password confirmation) when signup is allowed and the bot-check
+ * widget when it is enabled. Success goes to the redirect query (paths inside the app only) or
+ * /files/. Without a login page (proxy, noauth) it logs in with empty credentials by itself.
+ */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const target = safeRedirectTarget(params.get('redirect')) ?? '/files/';
+  const [isSignup, setSignup] = useState(pageConfig.Signup && params.has('signup'));
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [isBusy, setBusy] = useState(false);
+  // Set while a login navigates away, so the already-logged-in redirect does not take over.
+  const [isLeaving, setLeaving] = useState(false);
+  const botCheckRef = useRef<HTMLDivElement>(null);
+  const [botCheck, setBotCheck] = useState<BotCheck | null>(null);
+
+  useEffect(() => {
+    if (!pageConfig.ReCaptcha || !botCheckRef.current) return;
+    let cancelled = false;
+    renderBotCheck(botCheckRef.current).then(
+      (widget) => !cancelled && setBotCheck(widget),
+      (cause: unknown) => console.warn('Cabinet: bot-check unavailable', cause),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (hasLoginPage || user) return;
+    logIn('', '', '').then(
+      () => navigate(target, { replace: true }),
+      () => setError(t('login.wrongCredentials')),
+    );
+  }, [navigate, t, target, user]);
+
+  // Someone already logged in has no business here (a successful submit navigates by itself).
+  if (user && !isLeaving) return <Navigate to={hasLoginPage ? '/files/' : target} replace />;
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    const recaptcha = pageConfig.ReCaptcha ? (botCheck?.response() ?? '') : '';
+    if (pageConfig.ReCaptcha && !recaptcha) {
+      setError(t('login.wrongCredentials'));
+      return;
+    }
+    if (isSignup && password !== confirmation) {
+      setError(t('login.passwordsDontMatch'));
+      return;
+    }
+    setBusy(true);
+    setLeaving(true);
+    try {
+      if (isSignup) await requestSignup({ username, password });
+      await logIn(username, password, recaptcha);
+      await navigate(target, { replace: true });
+    } catch (cause) {
+      setLeaving(false);
+      setError(failureMessage(cause, isSignup, t));
+      botCheck?.reset();
+      setBusy(false);
+    }
+  };
+
+  const toggleMode = () => {
+    setSignup(!isSignup);
+    setError(null);
+    setConfirmation('');
+  };
+
+  return (
+    <main className="login">
+      <form className="login__card" onSubmit={(event) => void handleSubmit(event)} noValidate>
+        <div className="login__brand">
+          <Logo size={48} />
+          <h1 className="login__name">{productName}</h1>
+        </div>
+        {hasLoginPage ? (
+          <>
+            {error && (
+              <p className="login__error" role="alert">
+                {error}
+              </p>
+            )}
+            <label className="field">
+              <span className="field__label">{t('login.username')}</span>
+              <input
+                className="input"
+                name="username"
+                autoComplete="username"
+                autoCapitalize="off"
+                spellCheck={false}
+                required
+                autoFocus
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+              />
+            </label>
+            <label className="field">
+              <span className="field__label">{t('login.password')}</span>
+              <input
+                className="input"
+                type="password"
+                name="password"
+                autoComplete={isSignup ? 'new-password' : 'current-password'}
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </label>
+            {isSignup && (
+              <label className="field">
+                <span className="field__label">{t('login.passwordConfirm')}</span>
+                <input
+                  className="input"
+                  type="password"
+                  name="password-confirmation"
+                  autoComplete="new-password"
+                  required
+                  value={confirmation}
+                  onChange={(e) => setConfirmation(e.target.value)}
+                />
+              </label>
+            )}
+            {pageConfig.ReCaptcha && <div ref={botCheckRef} className="login__bot-check" />}
+            <button type="submit" className="button button--block" disabled={isBusy}>
+              {t(isSignup ? 'login.signup' : 'login.submit')}
+            </button>
+            {pageConfig.Signup && (
+              <button type="button" className="link-button login__toggle" onClick={toggleMode}>
+                {t(isSignup ? 'login.loginInstead' : 'login.createAnAccount')}
+              </button>
+            )}
+          </>
+        ) : (
+          <p className="login__status" role={error ? 'alert' : 'status'}>
+            {error ?? t('login.signingIn')}
+          </p>
+        )}
+      </form>
+    </main>
+  );
+}

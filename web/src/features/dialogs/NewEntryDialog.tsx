@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { ApiError } from '../../api/api-error.ts';
+import { useResourceCreateMutation } from '../../api/resources/resource-create-mutation.ts';
+import { Dialog } from '../../components/Dialog.tsx';
+import { currentFolderOf, routeFromScopePath } from '../files/file-paths.ts';
+
+/** Why a trimmed name cannot be used, as an i18n key; null when it can. */
+function nameProblem(name: string): string | null {
+  if (!name) return 'dialogs.nameRequired';
+  if (name === '.' || name === '..' || name.includes('/') || name.includes('\\')) {
+    return 'dialogs.nameInvalid';
+  }
+  return null;
+}
+
+/**
+ * New file / new folder (SPEC.md section 4): the name is trimmed and created in the folder on
+ * screen, then the view opens the new item. An existing name is refused, never overwritten.
+ */
+export function NewEntryDialog({ isDir, onClose }: { isDir: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [name, setName] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const create = useResourceCreateMutation();
+
+  const handleSubmit = () => {
+    const trimmed = name.trim();
+    const invalid = nameProblem(trimmed);
+    if (invalid) {
+      setProblem(t(invalid));
+      return;
+    }
+    const path = `${currentFolderOf(pathname)}${trimmed}${isDir ? '/' : ''}`;
+    create.mutate(
+      { path },
+      {
+        onSuccess: () => {
+          onClose();
+          void navigate(routeFromScopePath(path, isDir));
+        },
+        onError: (error) => {
+          setProblem(
+            error instanceof ApiError && error.kind === 'conflict'
+              ? t('dialogs.nameTaken')
+              : error.message,
+          );
+        },
+      },
+    );
+  };
+
+  const title = t(isDir ? 'dialogs.newDirTitle' : 'dialogs.newFileTitle');
+  return (
+    <Dialog
+      title={title}
+      onClose={onClose}
+      onSubmit={handleSubmit}
+      actions={
+        <>
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            {t('buttons.cancel')}
+          </button>
+          <button type="submit" className="button" disabled={create.isPending}>
+            {t('buttons.create')}
+          </button>
+        </>
+      }
+    >
+      <label className="field">
+        <span className="field__label">
+          {t(isDir ? 'dialogs.newDirMessage' : 'dialogs.newFileMessage')}
+        </span>
+        <input
+          className="input"
+          value={name}
+          autoFocus
+          aria-invalid={problem !== null}
+          aria-describedby={problem ? 'new-entry-problem' : undefined}
+          onChange={(event) => {
+            setName(event.target.value);
+            setProblem(null);
+          }}
+        />
+      </label>
+      {problem && (
+        <p id="new-entry-problem" className="field__error" role="alert">
+          {problem}
+        </p>
+      )}
+    </Dialog>
+  );
+}

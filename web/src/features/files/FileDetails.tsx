@@ -1,0 +1,43 @@
+import type { Resource } from '@cabinet/protocol';
+import { Download } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { apiUrl, encodePath } from '../../api/client.ts';
+import { formatFileSize } from '../../format/file-size.ts';
+import { useCurrentUser } from '../../stores/session-store.ts';
+import { FileIcon } from './FileIcon.tsx';
+import { ModifiedTime } from './ModifiedTime.tsx';
+
+/**
+ * A single file: what it is and a download link (the auth cookie authorises it, so no token goes
+ * into the URL). Previews and the editor take this place for the types they handle.
+ */
+export function FileDetails({ file }: { file: Resource }) {
+  const { t, i18n } = useTranslation();
+  const canDownload = useCurrentUser()?.perm.download ?? false;
+  return (
+    <section className="file-details" aria-labelledby="file-details-name">
+      <FileIcon entry={file} size={64} />
+      <h1 id="file-details-name" className="file-details__name">
+        {file.name}
+      </h1>
+      <dl className="file-details__facts">
+        <div>
+          <dt>{t('files.size')}</dt>
+          <dd>{formatFileSize(file.size, i18n.language)}</dd>
+        </div>
+        <div>
+          <dt>{t('files.lastModified')}</dt>
+          <dd>
+            <ModifiedTime modified={file.modified} />
+          </dd>
+        </div>
+      </dl>
+      {canDownload && (
+        <a className="button" href={apiUrl(`/raw${encodePath(file.path)}`)} download={file.name}>
+          <Download size={20} aria-hidden="true" />
+          {t('buttons.download')}
+        </a>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation } from 'react-router';
+import { errorPageCode } from '../../api/api-error.ts';
+import { useResourceQuery } from '../../api/resources/resource-query.ts';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { ErrorPage } from '../errors/ErrorPage.tsx';
+import { Breadcrumbs } from './Breadcrumbs.tsx';
+import { FileDetails } from './FileDetails.tsx';
+import { FolderListing } from './FolderListing.tsx';
+import { ListingSkeleton } from './ListingSkeleton.tsx';
+import { isSamePath, routeFromScopePath, scopePathFromRoute } from './file-paths.ts';
+import './files.css';
+
+/**
+ * /files/{path}: the folder listing, or a single file. A reply whose path is not the route's
+ * (a late answer for a folder the user already left) is ignored; the page titles itself with the
+ * item's name.
+ */
+export function FilesPage() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const path = scopePathFromRoute(pathname);
+  const query = useResourceQuery(path);
+  const resource = query.data && isSamePath(query.data.path, path) ? query.data : undefined;
+  useDocumentTitle(resource?.name || t('files.title'));
+
+  if (query.isError) return <ErrorPage code={errorPageCode(query.error)} />;
+  // Folder URLs end with a slash (SPEC.md section 2).
+  if (resource?.isDir && !path.endsWith('/')) {
+    return <Navigate to={routeFromScopePath(path, true)} replace />;
+  }
+  return (
+    <div className="files">
+      <div className="files__bar">
+        <Breadcrumbs path={path} />
+      </div>
+      {!resource ? (
+        <ListingSkeleton />
+      ) : resource.isDir ? (
+        <FolderListing folder={resource} />
+      ) : (
+        <FileDetails file={resource} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { Menu } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Logo } from '../../components/Logo.tsx';
+import { productName } from '../../config/page-config.ts';
+import { useCurrentUser } from '../../stores/session-store.ts';
+import { useLayoutStore } from '../../stores/layout-store.ts';
+import { headerSlotRef } from './header-slots.tsx';
+
+const searchSlot = headerSlotRef('search');
+const actionsSlot = headerSlotRef('actions');
+const selectionSlot = headerSlotRef('selection');
+
+/** The top bar: drawer toggle (small screens), logo and name, then the slots pages fill. */
+export function Header() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const isSidebarOpen = useLayoutStore((s) => s.isSidebarOpen);
+  const toggleSidebar = useLayoutStore((s) => s.toggleSidebar);
+  return (
+    <header className="app-header">
+      <button
+        type="button"
+        className="icon-button app-header__menu"
+        aria-label={t('layout.toggleSidebar')}
+        aria-expanded={isSidebarOpen}
+        aria-controls="app-sidebar"
+        onClick={toggleSidebar}
+      >
+        <Menu size={20} aria-hidden="true" />
+      </button>
+      <Link to={user ? '/files/' : '/login'} className="app-header__brand">
+        <Logo />
+        <span className="app-header__name">{productName}</span>
+      </Link>
+      <div className="app-header__search" ref={searchSlot} />
+      <div className="app-header__spacer" />
+      <div className="app-header__selection" ref={selectionSlot} />
+      <div className="app-header__actions" ref={actionsSlot} />
+    </header>
+  );
+}

@@ -1,0 +1,30 @@
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet } from 'react-router';
+import { useCurrentUser } from '../../stores/session-store.ts';
+import './settings.css';
+
+const TABS = [
+  { to: '/settings/profile', label: 'settings.profileSettings' },
+  { to: '/settings/global', label: 'settings.globalSettings' },
+  { to: '/settings/users', label: 'settings.userManagement' },
+] as const;
+
+/** The settings area: a tab bar for administrators (SPEC.md, Layout), then the screen. */
+export function SettingsLayout() {
+  const { t } = useTranslation();
+  const isAdmin = useCurrentUser()?.perm.admin ?? false;
+  return (
+    <div className="settings">
+      {isAdmin && (
+        <nav className="tabs" aria-label={t('settings.title')}>
+          {TABS.map((tab) => (
+            <NavLink key={tab.to} to={tab.to} className="tabs__tab">
+              {t(tab.label)}
+            </NavLink>
+          ))}
+        </nav>
+      )}
+      <Outlet />
+    </div>
+  );
+}

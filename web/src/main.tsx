@@ -1,0 +1,32 @@
+// Global styles first, so that component styles imported below override them.
+import './styles/tokens.css';
+import './styles/base.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App.tsx';
+import { applyTheme } from './app/theme.ts';
+import { restoreSession } from './auth/session.ts';
+import { applyLocale, initI18n } from './i18n/i18n.ts';
+import { useSessionStore } from './stores/session-store.ts';
+
+/**
+ * Boot: theme and language first so nothing flashes, then the stored session is renewed before
+ * the first route renders (guards need to know who is logged in), then the app mounts.
+ */
+async function boot(): Promise<void> {
+  applyTheme();
+  await initI18n();
+  await restoreSession();
+  await applyLocale(useSessionStore.getState().user?.locale ?? '');
+  // The interface follows the logged-in user's language (login, logout, profile change).
+  useSessionStore.subscribe((state, previous) => {
+    if (state.user?.locale !== previous.user?.locale) void applyLocale(state.user?.locale ?? '');
+  });
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
+
+void boot();
