@@ -22,6 +22,9 @@ import { followSegments, resolveFolder } from './real-path.ts';
 import { RuleSet } from './rules.ts';
 import { isTempName, type TempKind } from './temp-files.ts';
 
+/** File stats as ScopedFs returns them (services may not import node:fs). */
+export type { Stats } from 'node:fs';
+
 /** A virtual path resolved inside one user's scope. Only ScopedFs creates these. */
 export interface Resolved {
   /** Canonical virtual path: leading `/`, no trailing `/` (root is `/`). */
@@ -51,6 +54,8 @@ export interface Entry {
   /** Stat of the target; null for a broken (dangling) symlink. */
   stat: Stats | null;
   isSymlink: boolean;
+  /** For symlinks: the link's own lstat (what a broken link reports). */
+  linkStat?: Stats;
   /** First bytes of the file, when the listing asked for them. */
   head?: Buffer;
   /** Walks with `prune: false` also yield entries the rules deny, marked false here. */
@@ -343,6 +348,8 @@ export class ScopedFs {
   ): Promise<Entry | null> {
     const entry = path.join(dir.real, name);
     const childPath = joinVirtual(dir.path, name);
+    const linkStat = await lstat(entry).catch(() => null);
+    if (!linkStat) return null;
     try {
       const target = await followSegments(dir.real, [name], this.scopeReal);
       const targetAllowed = this.ruleSet.allows(
@@ -356,6 +363,7 @@ export class ScopedFs {
         entry,
         stat: target.stat,
         isSymlink: true,
+        linkStat,
         allowed: targetAllowed,
         depth,
       };

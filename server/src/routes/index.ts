@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { authRoutes } from './auth.routes.ts';
 import { healthRoutes } from './health.routes.ts';
+import { resourcesRoutes } from './resources.routes.ts';
 import { settingsRoutes } from './settings.routes.ts';
 import { siteRoutes } from './site.routes.ts';
 import { tusRoutes } from './tus.routes.ts';
@@ -16,4 +17,10 @@ export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<voi
 export const ROOT_ROUTES: RouteModule[] = [healthRoutes, siteRoutes];
 
 /** Route areas under /api. Each module registers its own routes and guards. */
-export const API_ROUTES: RouteModule[] = [authRoutes, usersRoutes, settingsRoutes, tusRoutes];
+export const API_ROUTES: RouteModule[] = [
+  authRoutes,
+  usersRoutes,
+  settingsRoutes,
+  tusRoutes,
+  resourcesRoutes,
+];

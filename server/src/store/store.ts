@@ -1,6 +1,7 @@
 import type { Db } from './db.ts';
 import { KvRepo } from './kv.repo.ts';
 import { SessionsRepo } from './sessions.repo.ts';
+import { SharesRepo } from './shares.repo.ts';
 import { UploadsRepo } from './uploads.repo.ts';
 import { UsersRepo } from './users.repo.ts';
 
@@ -11,6 +12,7 @@ export interface Store {
   kv: KvRepo;
   sessions: SessionsRepo;
   uploads: UploadsRepo;
+  shares: SharesRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -20,5 +22,6 @@ export function createStore(db: Db): Store {
     kv: new KvRepo(db),
     sessions: new SessionsRepo(db),
     uploads: new UploadsRepo(db),
+    shares: new SharesRepo(db),
   };
 }

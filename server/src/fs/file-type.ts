@@ -1,0 +1,128 @@
+import type { Stats } from 'node:fs';
+import mime from 'mime-types';
+
+/** Largest file reported as text (and whose content is sent for editing). */
+export const TEXT_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/** Bytes read for sniffing, as the reference does. */
+export const SNIFF_BYTES = 512;
+
+/** Kinds of file before the permission-dependent text/textImmutable split. */
+export type DetectedType = 'video' | 'audio' | 'image' | 'pdf' | 'text' | 'blob';
+
+/**
+ * Names whose registered MIME type misleads a file manager: source code registered under other
+ * meanings (`.rs` is an XML format in the registry) and subtitle formats that are plain text.
+ */
+const OVERRIDES: Record<string, string> = {
+  '.rs': 'text/x-rust',
+  '.srt': 'text/plain',
+  '.ass': 'text/plain',
+  '.ssa': 'text/plain',
+};
+
+/** Application types whose content is text (edited in the browser like text/*). */
+const TEXTUAL_APPLICATION = new Set([
+  'application/json',
+  'application/javascript',
+  'application/xml',
+  'application/x-sh',
+  'application/x-csh',
+  'application/x-httpd-php',
+  'application/sql',
+  'application/toml',
+  'application/x-yaml',
+  'application/yaml',
+  'application/ld+json',
+  'application/x-subrip',
+  'application/x-tex',
+  'application/x-latex',
+  'application/typescript',
+  'application/x-perl',
+  'application/x-python',
+  'application/x-ruby',
+  'application/graphql',
+  'application/x-ndjson',
+  'application/manifest+json',
+]);
+
+/** The extension as the API reports it: text after the last dot, dot included, or `""`. */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot);
+}
+
+/** MIME type by file name, or undefined when the name says nothing. */
+export function mimeOf(name: string): string | undefined {
+  const override = OVERRIDES[extensionOf(name).toLowerCase()];
+  if (override) return override;
+  const found = mime.lookup(name);
+  return found === false ? undefined : found;
+}
+
+function isTextMime(type: string): boolean {
+  return (
+    type.startsWith('text/') ||
+    TEXTUAL_APPLICATION.has(type) ||
+    type.endsWith('+json') ||
+    (type.endsWith('+xml') && !type.startsWith('image/'))
+  );
+}
+
+/** What the name alone decides; undefined when the first bytes are needed. */
+function typeByMime(type: string | undefined): DetectedType | 'textual' | undefined {
+  if (!type) return undefined;
+  if (type.startsWith('video/')) return 'video';
+  if (type.startsWith('audio/')) return 'audio';
+  if (type.startsWith('image/')) return 'image';
+  if (type.endsWith('pdf')) return 'pdf';
+  if (isTextMime(type)) return 'textual';
+  return undefined;
+}
+
+/**
+ * True when a listing should read an entry's first bytes to type it: the name leaves the kind
+ * open and the file is small enough to be text. `.ts` is sniffed to tell MPEG transport streams
+ * from TypeScript.
+ */
+export function needsSniff(name: string, stat: Stats): boolean {
+  if (!stat.isFile() || stat.size > TEXT_LIMIT_BYTES) return false;
+  if (extensionOf(name).toLowerCase() === '.ts') return true;
+  const known = typeByMime(mimeOf(name));
+  return known === undefined;
+}
+
+/**
+ * "Binary" as the reference defines it: a code point at or below 0x08, or bytes that are not
+ * UTF-8 (a multi-byte sequence cut off by the end of the sample does not count).
+ */
+export function looksBinary(head: Uint8Array): boolean {
+  for (const byte of head) if (byte <= 0x08) return true;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Types a file by name and, when given, its first bytes (API.md section 8): named pipes and other
+ * specials are blobs; video, audio, image and pdf by MIME; text when the MIME is textual or the
+ * bytes are not binary, and the file is at most 10 MiB; blob otherwise.
+ */
+export function detectType(name: string, stat: Stats, head?: Uint8Array): DetectedType {
+  if (!stat.isFile()) return 'blob';
+  const ext = extensionOf(name).toLowerCase();
+  if (ext === '.ts' && head && head.length > 0) {
+    // MPEG-TS packets start with the sync byte 0x47 every 188 bytes.
+    if (head[0] === 0x47 && (head.length <= 188 || head[188] === 0x47)) return 'video';
+    return !looksBinary(head) && stat.size <= TEXT_LIMIT_BYTES ? 'text' : 'blob';
+  }
+  const byMime = typeByMime(mimeOf(name));
+  if (byMime && byMime !== 'textual') return byMime;
+  if (stat.size > TEXT_LIMIT_BYTES) return 'blob';
+  if (byMime === 'textual') return 'text';
+  if (head === undefined) return mimeOf(name) ? 'blob' : 'text';
+  return looksBinary(head) ? 'blob' : 'text';
+}

@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { AppError, errors } from '../errors.ts';
+import { currentUser, requireUser } from '../http/authenticate.ts';
+import { sendStatus } from '../http/reply.ts';
+import { ResourcesService } from '../services/resources.service.ts';
+
+interface Wildcard {
+  Params: { '*': string };
+  Querystring: Record<string, string | undefined>;
+}
+
+/** A signal that aborts when the client goes away before the reply is finished. */
+function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/**
+ * Runs a body-consuming operation; a client that hangs up mid-body is answered as a plain 400
+ * (it cannot read it anyway) instead of being logged as a server failure.
+ */
+async function readingBody<T>(request: FastifyRequest, operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (request.raw.destroyed && !request.raw.complete) {
+      throw errors.badRequest('upload interrupted');
+    }
+    throw error instanceof AppError ? error : errors.internal('write failed', error);
+  }
+}
+
+/**
+ * /api/resources and /api/usage (API.md sections 3.1-3.6, 3.11). Bodies are never parsed or
+ * buffered here: every content type is left as the raw request stream for ScopedFs to write.
+ */
+export async function resourcesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const service = new ResourcesService(ctx);
+  const guard = requireUser(ctx);
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  // Bare prefixes answer 301 to the prefix with a slash, as the reference does.
+  for (const prefix of ['resources', 'usage']) {
+    app.all(`/${prefix}`, async (_request, reply) =>
+      reply.redirect(`${ctx.config.baseURL}/api/${prefix}/`, 301),
+    );
+  }
+
+  app.get<Wildcard>('/resources/recursive/*', { preHandler: guard }, async (request, reply) => {
+    const items = await service.recursive(
+      currentUser(request),
+      request.params['*'],
+      clientGone(reply),
+    );
+    return reply.send(items);
+  });
+
+  app.get<Wildcard>('/resources/*', { preHandler: guard }, async (request, reply) => {
+    const result = await service.get(currentUser(request), request.params['*'], {
+      checksum: request.query.checksum,
+      rawText: request.headers['x-encoding'] === 'true',
+    });
+    if (result.kind === 'accepted') return sendStatus(reply, 202);
+    if (result.kind === 'raw') {
+      return reply
+        .type('application/octet-stream')
+        .header('content-length', result.size)
+        .send(result.stream);
+    }
+    return reply.send(result.body);
+  });
+
+  app.post<Wildcard>('/resources/*', { preHandler: guard }, async (request, reply) => {
+    const { etag } = await readingBody(request, () =>
+      service.upload(
+        currentUser(request),
+        request.params['*'],
+        request.raw,
+        request.query.override === 'true',
+      ),
+    );
+    if (etag) void reply.header('etag', etag);
+    return sendStatus(reply, 200);
+  });
+
+  app.put<Wildcard>('/resources/*', { preHandler: guard }, async (request, reply) => {
+    const { etag } = await readingBody(request, () =>
+      service.save(currentUser(request), request.params['*'], request.raw),
+    );
+    return sendStatus(reply.header('etag', etag), 200);
+  });
+
+  app.patch<Wildcard>('/resources/*', { preHandler: guard }, async (request, reply) => {
+    await service.transfer(currentUser(request), request.params['*'], request.query);
+    return sendStatus(reply, 200);
+  });
+
+  app.delete<Wildcard>('/resources/*', { preHandler: guard }, async (request, reply) => {
+    await service.remove(currentUser(request), request.params['*']);
+    return reply.code(204).send();
+  });
+
+  app.get<Wildcard>('/usage/*', { preHandler: guard }, async (request, reply) => {
+    return reply.send(await service.usage(currentUser(request), request.params['*']));
+  });
+}

@@ -1,0 +1,285 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import {
+  CHECKSUM_ALGORITHMS,
+  type ChecksumAlgorithm,
+  type Perm,
+  type Resource,
+  type ResourceItem,
+} from '@cabinet/protocol';
+import type { AppContext } from '../context.ts';
+import { errors } from '../errors.ts';
+import { canonicalPath, virtualBaseName, virtualParent } from '../fs/canonical-path.ts';
+import { detectType, needsSniff, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../fs/file-type.ts';
+import { ScopedFs, type Entry, type Resolved } from '../fs/scoped-fs.ts';
+import { SubtitleFinder } from '../fs/subtitles.ts';
+import type { UserRecord } from '../store/users.repo.ts';
+import { etagOf, fileInfo, formatTime } from './resources/file-info.ts';
+import { freeName } from './resources/free-name.ts';
+import { sortItems } from './resources/sort-items.ts';
+
+/** What GET /api/resources answers: JSON, raw bytes (X-Encoding), or 202 without download. */
+export type ResourceReply =
+  | { kind: 'json'; body: Resource }
+  | { kind: 'raw'; stream: Readable; size: number }
+  | { kind: 'accepted' };
+
+/** One entry of GET /api/resources/recursive. */
+export interface RecursiveItem {
+  path: string;
+  name: string;
+  size: number;
+  modified: string;
+  isDir: boolean;
+}
+
+/** Whether a user holds a permission; admin implies every other one (SPEC.md section 6). */
+export function can(user: UserRecord, perm: keyof Perm): boolean {
+  return user.perm.admin || user.perm[perm];
+}
+
+/**
+ * The files API (API.md sections 3.1-3.6 and 3.11): permissions first, then ScopedFs does rules,
+ * scope and symlink confinement. Never touches the reply; routes shape the HTTP answer.
+ */
+export class ResourcesService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** The user's view of the tree. */
+  view(user: UserRecord): Promise<ScopedFs> {
+    return ScopedFs.forUser(this.ctx, user);
+  }
+
+  /** GET: a folder listing, or a file's metadata with content, checksum or raw text. */
+  async get(
+    user: UserRecord,
+    rawPath: string,
+    options: { checksum?: string; rawText?: boolean } = {},
+  ): Promise<ResourceReply> {
+    const fs = await this.view(user);
+    const target = await fs.stat(rawPath);
+    const shownPath = target.path + (target.trailingSlash ? '/' : '');
+    if (target.stat.isDirectory()) {
+      return { kind: 'json', body: await this.listing(fs, user, target, shownPath) };
+    }
+    if (options.checksum !== undefined) {
+      if (!can(user, 'download')) return { kind: 'accepted' };
+      if (!(CHECKSUM_ALGORITHMS as readonly string[]).includes(options.checksum)) {
+        throw errors.badRequest();
+      }
+    }
+    const head = await fs.readHead(target, SNIFF_BYTES);
+    const detected = detectType(target.name, target.stat, head);
+    if (options.rawText && detected === 'text') {
+      if (!can(user, 'download')) return { kind: 'accepted' };
+      const { stream, stat } = await fs.openRead(target);
+      return { kind: 'raw', stream, size: stat.size };
+    }
+    const type = detected === 'text' && !can(user, 'modify') ? 'textImmutable' : detected;
+    const body: Resource = fileInfo({
+      path: shownPath,
+      name: target.name,
+      stat: target.stat,
+      isSymlink: target.isSymlink,
+      type,
+    });
+    if (type === 'video') {
+      const { entries } = await fs.list(virtualParent(target.path));
+      const subtitles = await new SubtitleFinder(fs, entries).find(target.name);
+      if (subtitles.length > 0) body.subtitles = subtitles;
+    }
+    if (options.checksum !== undefined) {
+      body.checksums = {
+        [options.checksum]: await this.checksum(fs, target, options.checksum as ChecksumAlgorithm),
+      };
+      return { kind: 'json', body };
+    }
+    if (detected === 'text' && can(user, 'download')) {
+      const content = (await fs.readAll(target, TEXT_LIMIT_BYTES)).toString('utf8');
+      if (content !== '') body.content = content;
+    }
+    return { kind: 'json', body };
+  }
+
+  private async listing(
+    fs: ScopedFs,
+    user: UserRecord,
+    dir: Resolved & { stat: NonNullable<Resolved['stat']> },
+    shownPath: string,
+  ): Promise<Resource> {
+    const { entries } = await fs.list(dir, { wantHead: needsSniff, headBytes: SNIFF_BYTES });
+    const subtitles = new SubtitleFinder(fs, entries);
+    const items: ResourceItem[] = [];
+    let numDirs = 0;
+    let numFiles = 0;
+    for (const entry of entries) {
+      const item = await this.listingItem(entry, subtitles);
+      if (!item) continue;
+      if (item.isDir) numDirs++;
+      else numFiles++;
+      items.push(item);
+    }
+    const sorting = user.sorting;
+    return {
+      ...fileInfo({
+        path: shownPath,
+        name: virtualBaseName(dir.path),
+        stat: dir.stat,
+        isSymlink: dir.isSymlink,
+        type: '',
+      }),
+      items: sortItems(items, sorting),
+      numDirs,
+      numFiles,
+      sorting,
+    };
+  }
+
+  private async listingItem(entry: Entry, subtitles: SubtitleFinder): Promise<ResourceItem | null> {
+    if (!entry.stat) {
+      if (!entry.linkStat) return null;
+      return fileInfo({
+        path: entry.path,
+        name: entry.name,
+        stat: entry.linkStat,
+        isSymlink: true,
+        type: 'invalid_link',
+      });
+    }
+    const type = entry.stat.isDirectory() ? '' : detectType(entry.name, entry.stat, entry.head);
+    const item = fileInfo({
+      path: entry.path,
+      name: entry.name,
+      stat: entry.stat,
+      isSymlink: entry.isSymlink,
+      type,
+    });
+    if (type === 'video') {
+      const found = await subtitles.find(entry.name);
+      if (found.length > 0) item.subtitles = found;
+    }
+    return item;
+  }
+
+  private async checksum(
+    fs: ScopedFs,
+    target: Resolved,
+    algorithm: ChecksumAlgorithm,
+  ): Promise<string> {
+    const hash = createHash(algorithm);
+    const { stream } = await fs.openRead(target);
+    for await (const chunk of stream) hash.update(chunk as Buffer);
+    return hash.digest('hex');
+  }
+
+  /** GET recursive: every visible descendant of a folder, pruned by rules, until `signal` aborts. */
+  async recursive(
+    user: UserRecord,
+    rawPath: string,
+    signal: AbortSignal,
+  ): Promise<RecursiveItem[]> {
+    const fs = await this.view(user);
+    const dir = await fs.stat(rawPath);
+    if (!dir.stat.isDirectory()) throw errors.badRequest('path is not a directory');
+    const items: RecursiveItem[] = [];
+    for await (const entry of fs.walk(dir, { signal })) {
+      if (!entry.stat) continue;
+      items.push({
+        path: entry.path,
+        name: entry.name,
+        size: entry.stat.size,
+        modified: formatTime(entry.stat.mtimeMs),
+        isDir: entry.stat.isDirectory(),
+      });
+    }
+    return items;
+  }
+
+  /**
+   * POST: a trailing slash creates a folder tree; otherwise the body is streamed atomically into a
+   * new file (parents created). 409 when it exists unless `override`, which needs modify.
+   * Returns the ETag of a written file.
+   */
+  async upload(
+    user: UserRecord,
+    rawPath: string,
+    body: Readable,
+    override: boolean,
+  ): Promise<{ etag?: string }> {
+    if (!can(user, 'create')) throw errors.forbidden();
+    const fs = await this.view(user);
+    const target = await fs.resolve(rawPath);
+    if (target.trailingSlash || target.path === '/') {
+      await fs.mkdir(target);
+      return {};
+    }
+    if (target.stat) {
+      if (!override) throw errors.conflict();
+      if (!can(user, 'modify')) throw errors.forbidden();
+    }
+    const { stat } = await fs.writeFile(target, body, { override });
+    return { etag: etagOf(stat) };
+  }
+
+  /** PUT: replaces an existing file's content atomically (modify; trailing slash is 405). */
+  async save(user: UserRecord, rawPath: string, body: Readable): Promise<{ etag: string }> {
+    if (!can(user, 'modify')) throw errors.forbidden();
+    const fs = await this.view(user);
+    const target = await fs.resolve(rawPath);
+    if (target.trailingSlash) throw errors.methodNotAllowed();
+    if (!target.stat) throw errors.notFound();
+    if (target.stat.isDirectory()) throw errors.methodNotAllowed();
+    const { stat } = await fs.writeFile(target, body, { override: true });
+    return { etag: etagOf(stat) };
+  }
+
+  /**
+   * PATCH: copy or rename (move) to `destination`, which arrives already decoded once and is
+   * decoded once more (the reference client double-encodes it).
+   */
+  async transfer(
+    user: UserRecord,
+    rawPath: string,
+    query: { action?: string; destination?: string; override?: string; rename?: string },
+  ): Promise<void> {
+    const action = query.action;
+    if (action !== 'copy' && action !== 'rename') throw errors.badRequest('unsupported action');
+    if (!can(user, action === 'copy' ? 'create' : 'rename')) throw errors.forbidden();
+    let destinationPath: string;
+    try {
+      destinationPath = decodeURIComponent(query.destination ?? '');
+    } catch {
+      throw errors.badRequest('invalid destination');
+    }
+    const override = query.override === 'true';
+    const renameOnClash = query.rename === 'true';
+    const fs = await this.view(user);
+    const source = await fs.resolve(rawPath);
+    let destination = await fs.resolve(destinationPath);
+    if (source.path === '/' || destination.path === '/') throw errors.forbidden();
+    const isSameName =
+      action === 'rename' &&
+      fs.caseInsensitive &&
+      source.path.toLowerCase() === destination.path.toLowerCase();
+    if (destination.stat && !isSameName && renameOnClash && !override) {
+      destination = await fs.resolve(await freeName(fs, destination.path));
+    }
+    if (override && !can(user, 'modify')) throw errors.forbidden();
+    if (action === 'copy') await fs.copy(source, destination, { override });
+    else await fs.move(source, destination, { override });
+  }
+
+  /** DELETE: removes a file or tree (delete permission), then the user's shares of it. */
+  async remove(user: UserRecord, rawPath: string): Promise<void> {
+    if (canonicalPath(rawPath).path === '/' || !can(user, 'delete')) throw errors.forbidden();
+    const fs = await this.view(user);
+    const removed = await fs.remove(rawPath);
+    await this.ctx.store.shares.removeAtOrUnder(user.id, removed.path, fs.caseInsensitive);
+  }
+
+  /** GET usage: the volume's total and used bytes for a folder, zeros for a file. */
+  async usage(user: UserRecord, rawPath: string): Promise<{ total: number; used: number }> {
+    const fs = await this.view(user);
+    return fs.usage(rawPath);
+  }
+}

@@ -1,0 +1,81 @@
+import type { ResourceItem } from '@cabinet/protocol';
+import { extensionOf } from '../../fs/file-type.ts';
+import type { Stats } from '../../fs/scoped-fs.ts';
+
+/** Go's os.FileMode type bits, as filebrowser clients receive them (API.md section 0.4). */
+const GO_MODE = {
+  dir: 2 ** 31,
+  symlink: 2 ** 27,
+  device: 2 ** 26,
+  namedPipe: 2 ** 25,
+  socket: 2 ** 24,
+  setuid: 2 ** 23,
+  setgid: 2 ** 22,
+  charDevice: 2 ** 21,
+  sticky: 2 ** 20,
+};
+
+/** A stat's mode as Go's os.FileMode number: permission bits plus Go's type bits. */
+export function goFileMode(stat: Stats): number {
+  let mode = stat.mode & 0o777;
+  if (stat.isDirectory()) mode += GO_MODE.dir;
+  else if (stat.isSymbolicLink()) mode += GO_MODE.symlink;
+  else if (stat.isFIFO()) mode += GO_MODE.namedPipe;
+  else if (stat.isSocket()) mode += GO_MODE.socket;
+  else if (stat.isCharacterDevice()) mode += GO_MODE.device + GO_MODE.charDevice;
+  else if (stat.isBlockDevice()) mode += GO_MODE.device;
+  if (stat.mode & 0o4000) mode += GO_MODE.setuid;
+  if (stat.mode & 0o2000) mode += GO_MODE.setgid;
+  if (stat.mode & 0o1000) mode += GO_MODE.sticky;
+  return mode;
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/**
+ * RFC 3339 with fractional seconds (trailing zeros trimmed) in the server's local offset, `Z` for
+ * UTC, like Go's time.Time JSON.
+ */
+export function formatTime(ms: number): string {
+  const date = new Date(Math.floor(ms));
+  const micros = Math.round(ms * 1000) % 1_000_000;
+  const fraction = micros > 0 ? `.${pad(micros, 6)}`.replace(/0+$/, '') : '';
+  const offset = -date.getTimezoneOffset();
+  const zone =
+    offset === 0
+      ? 'Z'
+      : `${offset > 0 ? '+' : '-'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
+    `T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}${fraction}${zone}`
+  );
+}
+
+/** The ETag filebrowser sends after a write: `"<hex mtime ns><hex size>"`. */
+export function etagOf(stat: Stats): string {
+  const nanos = BigInt(Math.round(stat.mtimeMs * 1000)) * 1000n;
+  return `"${nanos.toString(16)}${stat.size.toString(16)}"`;
+}
+
+/** The common FileInfo fields of one file, folder or link. */
+export function fileInfo(input: {
+  path: string;
+  name: string;
+  /** Target stat; for a broken link the link's own stat. */
+  stat: Stats;
+  isSymlink: boolean;
+  type: string;
+}): ResourceItem {
+  const { stat } = input;
+  return {
+    path: input.path,
+    name: input.name,
+    size: stat.size,
+    extension: extensionOf(input.name),
+    modified: formatTime(stat.mtimeMs),
+    mode: goFileMode(stat),
+    isDir: stat.isDirectory(),
+    isSymlink: input.isSymlink,
+    type: input.type,
+  };
+}

@@ -1,0 +1,526 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Resource } from '@cabinet/protocol';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isTempName } from '../src/fs/temp-files.ts';
+import { startTestServer, type TestServer, type TestUser } from './helpers/test-server.ts';
+
+let server: TestServer;
+let root: string;
+
+async function put(relative: string, content: string | Buffer = 'x') {
+  const file = path.join(root, relative);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+}
+
+const read = (relative: string) => readFileSync(path.join(root, relative), 'utf8');
+const exists = (relative: string) => existsSync(path.join(root, relative));
+
+async function json<T = Resource>(res: Response): Promise<T> {
+  expect(res.headers.get('content-type')).toContain('application/json');
+  return (await res.json()) as T;
+}
+
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63000100000500010d0a2db40000000049454e44ae426082',
+  'hex',
+);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  root = server.root;
+});
+afterAll(() => server.close());
+
+describe('GET /api/resources (folders)', () => {
+  beforeAll(async () => {
+    await put('list/file10.txt', 'ten');
+    await put('list/file2.txt', 'two-two');
+    await put('list/File1.txt', '1');
+    await put('list/b-dir/x.txt');
+    await put('list/A-dir/x.txt');
+    await put('list/movie.mp4', Buffer.alloc(10));
+    await put('list/movie.en.srt', '1\n00:00:01,000 --> 00:00:02,000\nhi\n');
+    await put('list/subs/any.vtt', 'WEBVTT');
+    await put('list/subs/movie/deep.ass', '[Script Info]');
+    await put('list/subs/other/skip.srt', 'x');
+    await symlink('nowhere', path.join(root, 'list', 'broken'));
+    await utimes(
+      path.join(root, 'list/file10.txt'),
+      new Date('2020-01-01'),
+      new Date('2020-01-01'),
+    );
+  });
+
+  it('lists items with counts, folder type "" and the user sorting (A→Z, folders first)', async () => {
+    const res = await server.fetch('/api/resources/list/', { token: server.admin.token });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body.path).toBe('/list/');
+    expect(body.name).toBe('list');
+    expect(body.isDir).toBe(true);
+    expect(body.type).toBe('');
+    expect(body.items!.map((i) => i.name)).toEqual([
+      'A-dir',
+      'b-dir',
+      'subs',
+      'broken',
+      'File1.txt',
+      'file2.txt',
+      'file10.txt',
+      'movie.en.srt',
+      'movie.mp4',
+    ]);
+    expect(body.numDirs).toBe(3);
+    expect(body.numFiles).toBe(6);
+    expect(body.sorting).toEqual({ by: 'name', asc: false });
+    const dir = body.items!.find((i) => i.name === 'A-dir')!;
+    expect(dir).toMatchObject({ path: '/list/A-dir', isDir: true, type: '', extension: '' });
+    expect(dir.mode).toBeGreaterThanOrEqual(2 ** 31);
+    const text = body.items!.find((i) => i.name === 'file2.txt')!;
+    expect(text).toMatchObject({ size: 7, extension: '.txt', type: 'text', isSymlink: false });
+    expect(text.modified).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
+    expect(body.items!.find((i) => i.name === 'broken')).toMatchObject({
+      type: 'invalid_link',
+      isSymlink: true,
+    });
+  });
+
+  it('finds subtitles for videos beside them and in subs folders', async () => {
+    const res = await server.fetch('/api/resources/list', { token: server.admin.token });
+    const body = await json(res);
+    expect(body.path).toBe('/list');
+    const movie = body.items!.find((i) => i.name === 'movie.mp4')!;
+    expect(movie.type).toBe('video');
+    expect(movie.subtitles?.sort()).toEqual(
+      ['/list/movie.en.srt', '/list/subs/any.vtt', '/list/subs/movie/deep.ass'].sort(),
+    );
+  });
+
+  it.each([
+    [{ by: 'name', asc: true }, ['subs', 'b-dir', 'A-dir']],
+    [{ by: 'size', asc: false }, ['movie.en.srt', 'movie.mp4', 'file2.txt']],
+    [{ by: 'modified', asc: true }, ['file10.txt']],
+  ])('sorts by %j', async (sorting, expectedStart) => {
+    const user = await server.createUser({ sorting });
+    const body = await json(await server.fetch('/api/resources/list', { token: user.token }));
+    const names = body.items!.map((i) => i.name);
+    if (sorting.by === 'size') {
+      expect(names.slice(0, 3)).toEqual(expectedStart);
+      expect(names.slice(-3).every((n) => ['A-dir', 'b-dir', 'subs'].includes(n))).toBe(true);
+    } else {
+      expect(names.slice(0, expectedStart.length)).toEqual(expectedStart);
+    }
+  });
+
+  it('answers 401 without a token and 404 for a missing folder', async () => {
+    expect((await server.fetch('/api/resources/list')).status).toBe(401);
+    expect((await server.fetch('/api/resources/nope/', { token: server.admin.token })).status).toBe(
+      404,
+    );
+  });
+
+  it('redirects the bare prefixes with 301', async () => {
+    for (const prefix of ['resources', 'usage']) {
+      const res = await server.fetch(`/api/${prefix}`);
+      expect(res.status).toBe(301);
+      expect(res.headers.get('location')).toBe(`/api/${prefix}/`);
+    }
+  });
+});
+
+describe('GET /api/resources (files)', () => {
+  let readOnly: TestUser;
+  let noDownload: TestUser;
+  beforeAll(async () => {
+    await put('files/notes.txt', 'hello notes');
+    await put('files/data.csv', 'a,b\n1,2\n');
+    await put('files/script', '#!/bin/sh\necho hi\n');
+    await put('files/binary.bin', Buffer.from([0, 1, 2, 3, 200, 201]));
+    await put('files/unknown', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x00]));
+    await put('files/pic.png', PNG);
+    await put('files/doc.pdf', '%PDF-1.4');
+    await put('files/song.mp3', Buffer.alloc(4));
+    await put('files/code.ts', 'export const x = 1;\n');
+    await put('files/big.log', Buffer.alloc(10 * 1024 * 1024 + 1, 0x61));
+    readOnly = await server.createUser({ perm: { modify: false } });
+    noDownload = await server.createUser({ perm: { download: false } });
+  });
+
+  it.each([
+    ['notes.txt', 'text', 'hello notes'],
+    ['script', 'text', '#!/bin/sh\necho hi\n'],
+    ['code.ts', 'text', 'export const x = 1;\n'],
+    ['binary.bin', 'blob', undefined],
+    ['unknown', 'blob', undefined],
+    ['pic.png', 'image', undefined],
+    ['doc.pdf', 'pdf', undefined],
+    ['song.mp3', 'audio', undefined],
+    ['big.log', 'blob', undefined],
+  ])('types %s as %s', async (name, type, content) => {
+    const body = await json(
+      await server.fetch(`/api/resources/files/${name}`, { token: server.admin.token }),
+    );
+    expect(body.type).toBe(type);
+    expect(body.content).toBe(content);
+    expect(body.name).toBe(name);
+    expect(body.path).toBe(`/files/${name}`);
+  });
+
+  it('sends textImmutable without modify and no content without download', async () => {
+    const immutable = await json(
+      await server.fetch('/api/resources/files/notes.txt', { token: readOnly.token }),
+    );
+    expect(immutable.type).toBe('textImmutable');
+    expect(immutable.content).toBe('hello notes');
+    const hidden = await json(
+      await server.fetch('/api/resources/files/notes.txt', { token: noDownload.token }),
+    );
+    expect(hidden.type).toBe('text');
+    expect(hidden.content).toBeUndefined();
+  });
+
+  it.each(['md5', 'sha1', 'sha256', 'sha512'])('computes the %s checksum', async (algo) => {
+    const res = await server.fetch(`/api/resources/files/notes.txt?checksum=${algo}`, {
+      token: server.admin.token,
+    });
+    const body = await json(res);
+    expect(body.checksums).toEqual({
+      [algo]: createHash(algo).update('hello notes').digest('hex'),
+    });
+    expect(body.content).toBeUndefined();
+  });
+
+  it('answers checksum errors: 400 for an unknown algorithm, 202 without download', async () => {
+    const bad = await server.fetch('/api/resources/files/notes.txt?checksum=crc', {
+      token: server.admin.token,
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toBe('400 Bad Request\n');
+    const accepted = await server.fetch('/api/resources/files/notes.txt?checksum=md5', {
+      token: noDownload.token,
+    });
+    expect(accepted.status).toBe(202);
+    expect(await accepted.text()).toBe('202 Accepted\n');
+  });
+
+  it('sends raw text for X-Encoding: true, 202 without download, JSON for non-text', async () => {
+    const raw = await server.fetch('/api/resources/files/data.csv', {
+      token: server.admin.token,
+      headers: { 'X-Encoding': 'true' },
+    });
+    expect(raw.status).toBe(200);
+    expect(raw.headers.get('content-type')).toBe('application/octet-stream');
+    expect(await raw.text()).toBe('a,b\n1,2\n');
+    const accepted = await server.fetch('/api/resources/files/data.csv', {
+      token: noDownload.token,
+      headers: { 'X-Encoding': 'true' },
+    });
+    expect(accepted.status).toBe(202);
+    const image = await server.fetch('/api/resources/files/pic.png', {
+      token: server.admin.token,
+      headers: { 'X-Encoding': 'true' },
+    });
+    expect((await json(image)).type).toBe('image');
+  });
+});
+
+describe('GET /api/resources/recursive and /api/usage', () => {
+  beforeAll(async () => {
+    await put('tree/a/one.txt', '1');
+    await put('tree/a/b/two.txt', '22');
+    await put('tree/z.txt', 'z');
+  });
+
+  it('lists every descendant in lexical walk order', async () => {
+    const res = await server.fetch('/api/resources/recursive/tree', { token: server.admin.token });
+    const items = await json<Array<Record<string, unknown>>>(res);
+    expect(items.map((i) => i.path)).toEqual([
+      '/tree/a',
+      '/tree/a/b',
+      '/tree/a/b/two.txt',
+      '/tree/a/one.txt',
+      '/tree/z.txt',
+    ]);
+    expect(items[2]).toMatchObject({ name: 'two.txt', size: 2, isDir: false });
+    expect(Object.keys(items[0]!).sort()).toEqual(['isDir', 'modified', 'name', 'path', 'size']);
+  });
+
+  it('answers 400 for a file and 404 for a missing folder', async () => {
+    const file = await server.fetch('/api/resources/recursive/tree/z.txt', {
+      token: server.admin.token,
+    });
+    expect(file.status).toBe(400);
+    expect(await file.text()).toBe('400 Bad Request (path is not a directory)\n');
+    expect(
+      (await server.fetch('/api/resources/recursive/none', { token: server.admin.token })).status,
+    ).toBe(404);
+  });
+
+  it('reports the volume for a folder, zeros for a file, 404 when missing', async () => {
+    const usage = await json<{ total: number; used: number }>(
+      await server.fetch('/api/usage/tree', { token: server.admin.token }),
+    );
+    expect(usage.total).toBeGreaterThan(0);
+    expect(usage.used).toBeGreaterThan(0);
+    expect(
+      await (await server.fetch('/api/usage/tree/z.txt', { token: server.admin.token })).json(),
+    ).toEqual({ total: 0, used: 0 });
+    expect((await server.fetch('/api/usage/none', { token: server.admin.token })).status).toBe(404);
+  });
+});
+
+describe('POST and PUT /api/resources', () => {
+  let noCreate: TestUser;
+  let noModify: TestUser;
+  beforeAll(async () => {
+    noCreate = await server.createUser({ perm: { create: false } });
+    noModify = await server.createUser({ perm: { modify: false } });
+  });
+
+  const post = (p: string, body: string | undefined, token = server.admin.token, headers = {}) =>
+    server.fetch(`/api/resources${p}`, { method: 'POST', body, token, headers });
+
+  it('uploads a raw body, creating parents, with an ETag', async () => {
+    const res = await post('/up/new/deep/hello.txt', 'hello world');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('200 OK\n');
+    expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]+"$/);
+    expect(read('up/new/deep/hello.txt')).toBe('hello world');
+  });
+
+  it('never parses a body: a large JSON file is stored byte for byte', async () => {
+    const big = JSON.stringify({ data: 'x'.repeat(3 * 1024 * 1024) });
+    const res = await post('/up/big.json', big, server.admin.token, {
+      'content-type': 'application/json',
+    });
+    expect(res.status).toBe(200);
+    expect(read('up/big.json')).toBe(big);
+    const form = await post('/up/form.txt', 'a=1&b=2', server.admin.token, {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(form.status).toBe(200);
+    expect(read('up/form.txt')).toBe('a=1&b=2');
+  });
+
+  it('creates an empty file from an empty body and a folder from a trailing slash', async () => {
+    expect((await post('/up/empty.txt', undefined)).status).toBe(200);
+    expect(read('up/empty.txt')).toBe('');
+    expect((await post('/up/folder/inner/', undefined)).status).toBe(200);
+    const body = await json(
+      await server.fetch('/api/resources/up/folder', { token: server.admin.token }),
+    );
+    expect(body.items!.map((i) => i.name)).toEqual(['inner']);
+  });
+
+  it('answers 409 for an existing name, and override needs modify', async () => {
+    await put('up/exists.txt', 'original');
+    expect((await post('/up/exists.txt', 'new')).status).toBe(409);
+    expect((await post('/up/exists.txt?override=true', 'new', noModify.token)).status).toBe(403);
+    expect(read('up/exists.txt')).toBe('original');
+    expect((await post('/up/exists.txt?override=true', 'replaced')).status).toBe(200);
+    expect(read('up/exists.txt')).toBe('replaced');
+    expect((await post('/up/folder?override=true', 'x')).status).toBe(409);
+  });
+
+  it('needs the create permission', async () => {
+    expect((await post('/up/nope.txt', 'x', noCreate.token)).status).toBe(403);
+    expect((await post('/up/nope/', undefined, noCreate.token)).status).toBe(403);
+    expect(exists('up/nope.txt')).toBe(false);
+  });
+
+  it('saves with PUT: modify needed, 405 for a trailing slash, 404 when missing', async () => {
+    await put('up/save.txt', 'v1');
+    const put1 = await server.fetch('/api/resources/up/save.txt', {
+      method: 'PUT',
+      body: 'v2',
+      token: server.admin.token,
+    });
+    expect(put1.status).toBe(200);
+    expect(put1.headers.get('etag')).toMatch(/^"[0-9a-f]+"$/);
+    expect(read('up/save.txt')).toBe('v2');
+    const statuses = await Promise.all([
+      server.fetch('/api/resources/up/save.txt', {
+        method: 'PUT',
+        body: 'x',
+        token: noModify.token,
+      }),
+      server.fetch('/api/resources/up/save.txt/', {
+        method: 'PUT',
+        body: 'x',
+        token: server.admin.token,
+      }),
+      server.fetch('/api/resources/up/missing.txt', {
+        method: 'PUT',
+        body: 'x',
+        token: server.admin.token,
+      }),
+    ]);
+    expect(statuses.map((r) => r.status)).toEqual([403, 405, 404]);
+    expect(read('up/save.txt')).toBe('v2');
+    expect(exists('up/missing.txt')).toBe(false);
+  });
+
+  it('leaves no temp files behind', () => {
+    expect(readdirSync(path.join(root, 'up')).filter(isTempName)).toEqual([]);
+  });
+});
+
+describe('PATCH /api/resources (copy and rename)', () => {
+  let noRename: TestUser;
+  let noCreate: TestUser;
+  let noModify: TestUser;
+  beforeAll(async () => {
+    noRename = await server.createUser({ perm: { rename: false } });
+    noCreate = await server.createUser({ perm: { create: false } });
+    noModify = await server.createUser({ perm: { modify: false } });
+  });
+  beforeEach(async () => {
+    await put('mv/src/a.txt', 'A');
+    await put('mv/src/sub/b.txt', 'B');
+    await put('mv/report.pdf', 'R');
+  });
+
+  /** The reference client encodes the destination twice. */
+  const patch = (src: string, query: Record<string, string>, token = server.admin.token) => {
+    const parts = Object.entries(query).map(([k, v]) =>
+      k === 'destination'
+        ? `destination=${encodeURIComponent(encodeURIComponent(v).replace(/%2F/g, '/'))}`
+        : `${k}=${v}`,
+    );
+    const encoded = src.split('/').map(encodeURIComponent).join('/');
+    return server.fetch(`/api/resources${encoded}?${parts.join('&')}`, { method: 'PATCH', token });
+  };
+
+  it('copies and renames with a double-encoded destination', async () => {
+    const copy = await patch('/mv/src', { action: 'copy', destination: '/mv/copy of src #1' });
+    expect(copy.status).toBe(200);
+    expect(await copy.text()).toBe('200 OK\n');
+    expect(read('mv/copy of src #1/sub/b.txt')).toBe('B');
+    const move = await patch('/mv/copy of src #1', { action: 'rename', destination: '/mv/moved%' });
+    expect(move.status).toBe(200);
+    expect(exists('mv/copy of src #1')).toBe(false);
+    expect(read('mv/moved%/a.txt')).toBe('A');
+  });
+
+  it('answers 409 on a clash, renames to name(N).ext with rename=true, replaces with override', async () => {
+    await put('mv/taken.pdf', 'T');
+    expect(
+      (await patch('/mv/report.pdf', { action: 'copy', destination: '/mv/taken.pdf' })).status,
+    ).toBe(409);
+    await patch('/mv/report.pdf', { action: 'copy', destination: '/mv/taken.pdf', rename: 'true' });
+    await patch('/mv/report.pdf', { action: 'copy', destination: '/mv/taken.pdf', rename: 'true' });
+    expect(read('mv/taken(1).pdf')).toBe('R');
+    expect(read('mv/taken(2).pdf')).toBe('R');
+    expect(
+      (
+        await patch(
+          '/mv/report.pdf',
+          { action: 'rename', destination: '/mv/taken.pdf', override: 'true' },
+          noModify.token,
+        )
+      ).status,
+    ).toBe(403);
+    expect(read('mv/taken.pdf')).toBe('T');
+    await patch('/mv/report.pdf', {
+      action: 'rename',
+      destination: '/mv/taken.pdf',
+      override: 'true',
+    });
+    expect(read('mv/taken.pdf')).toBe('R');
+    expect(exists('mv/report.pdf')).toBe(false);
+  });
+
+  it.each([
+    [
+      { action: 'copy', destination: '/mv/src/sub/inside' },
+      400,
+      '400 Bad Request (source is parent)\n',
+    ],
+    [
+      { action: 'rename', destination: '/mv/src/inner' },
+      400,
+      '400 Bad Request (source is parent)\n',
+    ],
+    [{ action: 'rename', destination: '/' }, 403, '403 Forbidden\n'],
+    [{ action: 'delete', destination: '/mv/x' }, 400, '400 Bad Request (unsupported action)\n'],
+    [{ action: 'copy', destination: '/mv/src/../../..' }, 403, '403 Forbidden\n'],
+  ])('refuses %j with %i', async (query, status, text) => {
+    const res = await patch('/mv/src', query);
+    expect(res.status).toBe(status);
+    expect(await res.text()).toBe(text);
+    expect(read('mv/src/a.txt')).toBe('A');
+  });
+
+  it('refuses to move the scope root', async () => {
+    expect((await patch('/', { action: 'rename', destination: '/x' })).status).toBe(403);
+  });
+
+  it('needs create for copy and rename for move', async () => {
+    expect(
+      (await patch('/mv/src', { action: 'copy', destination: '/mv/c' }, noCreate.token)).status,
+    ).toBe(403);
+    expect(
+      (await patch('/mv/src', { action: 'rename', destination: '/mv/c' }, noRename.token)).status,
+    ).toBe(403);
+    expect(exists('mv/c')).toBe(false);
+    expect(
+      (await patch('/mv/src', { action: 'rename', destination: '/mv/c' }, noCreate.token)).status,
+    ).toBe(200);
+  });
+
+  it('answers 404 for a missing source', async () => {
+    expect((await patch('/mv/none', { action: 'copy', destination: '/mv/x' })).status).toBe(404);
+  });
+});
+
+describe('DELETE /api/resources', () => {
+  let noDelete: TestUser;
+  beforeAll(async () => {
+    noDelete = await server.createUser({ perm: { delete: false } });
+  });
+  const del = (p: string, token = server.admin.token) =>
+    server.fetch(`/api/resources${p}`, { method: 'DELETE', token });
+
+  it('deletes files and folders with 204', async () => {
+    await put('del/f.txt');
+    await put('del/dir/inner.txt');
+    const res = await del('/del/f.txt');
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+    expect((await del('/del/dir')).status).toBe(204);
+    expect(exists('del/dir')).toBe(false);
+    expect((await del('/del/dir')).status).toBe(404);
+  });
+
+  it('refuses the root and users without delete', async () => {
+    await put('del/keep.txt');
+    expect((await del('/')).status).toBe(403);
+    expect((await del('/del/keep.txt', noDelete.token)).status).toBe(403);
+    expect(exists('del/keep.txt')).toBe(true);
+  });
+
+  it("removes the user's shares at or under the path, on folder boundaries", async () => {
+    await put('docs/a.txt');
+    await put('docs-old/b.txt');
+    const db = server.ctx.store.db;
+    const share = (hash: string, p: string, userId = server.admin.user.id) =>
+      db
+        .insertInto('shares')
+        .values({ hash, path: p, user_id: userId, expire: 0, password_hash: '', token: '' })
+        .execute();
+    const other = await server.createUser();
+    await share('s1', '/docs');
+    await share('s2', '/docs/');
+    await share('s3', '/docs/a.txt');
+    await share('s4', '/docs-old');
+    await share('s5', '/docs-old/b.txt');
+    await share('s6', '/docs', other.user.id);
+    expect((await del('/docs/')).status).toBe(204);
+    const left = await db.selectFrom('shares').select('hash').orderBy('hash').execute();
+    expect(left.map((r) => r.hash)).toEqual(['s4', 's5', 's6']);
+  });
+});
