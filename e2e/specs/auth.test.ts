@@ -51,6 +51,23 @@ describe('first start', () => {
   });
 });
 
+describe('without a login page', () => {
+  it('logs in by itself with the noauth method and offers no logout', async () => {
+    const cli = await spawnCabinet({ args: ['--auth-method', 'noauth'] });
+    try {
+      const page = await freshPage();
+      await page.goto(`${cli.url}/settings/profile`);
+      await page.getByRole('heading', { name: 'Profile settings', level: 2 }).waitFor();
+      expect(routeOf(page, cli.url)).toBe('/settings/profile');
+      const shell = new AppShell(page);
+      expect(await shell.myFiles.isVisible()).toBe(true);
+      expect(await shell.logoutButton.count()).toBe(0);
+    } finally {
+      await cli.stop();
+    }
+  });
+});
+
 describe('login', () => {
   it('sends a logged-out visitor of a deep link to /login with the redirect, and back after login', async () => {
     const page = await freshPage();

@@ -126,11 +126,3 @@ async function renewOnce(): Promise<boolean> {
   session.clear();
   return false;
 }
-
-/** Encodes a scope path for a URL: each segment percent-encoded, slashes kept. */
-export function encodePath(path: string): string {
-  return path
-    .split('/')
-    .map((segment) => encodeURIComponent(segment))
-    .join('/');
-}

@@ -3,7 +3,8 @@ import { renewSession } from '../api/client.ts';
 import { ApiError } from '../api/api-error.ts';
 import { hasLoginPage } from '../config/page-config.ts';
 import { useSessionStore } from '../stores/session-store.ts';
-import { clearStoredToken, isWellFormedToken, loadStoredToken } from './token.ts';
+import { isWellFormedToken } from './token-claims.ts';
+import { clearStoredToken, loadStoredToken } from './token-storage.ts';
 
 /**
  * Start-up: a stored token is renewed; if none is stored nothing happens (SPEC.md section 4). A

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { TokenUser } from '@cabinet/protocol';
-import { clearStoredToken, decodeToken, storeToken } from '../auth/token.ts';
+import { decodeToken } from '../auth/token-claims.ts';
+import { clearStoredToken, storeToken } from '../auth/token-storage.ts';
 
 interface SessionState {
   /** The raw token sent as X-Auth; null when logged out. */

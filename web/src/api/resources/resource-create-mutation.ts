@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, encodePath } from '../client.ts';
+import { apiRequest } from '../client.ts';
+import { encodePath } from '../encode-path.ts';
 import { resourceKeys } from './resource-keys.ts';
 
 /** What to create: a path ending with "/" makes a folder, anything else an empty file. */

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Resource } from '@cabinet/protocol';
-import { apiJson, encodePath } from '../client.ts';
+import { apiJson } from '../client.ts';
+import { encodePath } from '../encode-path.ts';
 import { resourceKeys } from './resource-keys.ts';
 
 /** GET /api/resources/{path}: a folder listing or a file's details. */

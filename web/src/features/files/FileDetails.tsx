@@ -1,7 +1,8 @@
 import type { Resource } from '@cabinet/protocol';
 import { Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { apiUrl, encodePath } from '../../api/client.ts';
+import { apiUrl } from '../../api/client.ts';
+import { encodePath } from '../../api/encode-path.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { FileIcon } from './FileIcon.tsx';

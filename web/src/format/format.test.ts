@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { formatRelativeTime } from './date-time.ts';
+import { formatFileSize } from './file-size.ts';
+
+describe('formatFileSize', () => {
+  it.each([
+    [0, '0 B'],
+    [812, '812 B'],
+    [1024, '1.0 KiB'],
+    [4300, '4.2 KiB'],
+    [150 * 1024 * 1024, '150 MiB'],
+    [1.5 * 1024 ** 3, '1.5 GiB'],
+  ])('%i bytes → %s', (bytes, text) => {
+    expect(formatFileSize(bytes, 'en')).toBe(text);
+  });
+});
+
+describe('formatRelativeTime', () => {
+  const now = Date.parse('2026-05-01T12:00:00Z');
+  it.each([
+    ['2026-05-01T11:59:30Z', '30 seconds ago'],
+    ['2026-05-01T11:00:00Z', '1 hour ago'],
+    ['2026-04-30T12:00:00Z', 'yesterday'],
+    ['2025-05-01T12:00:00Z', 'last year'],
+  ])('%s → %s', (date, text) => {
+    expect(formatRelativeTime(new Date(date), 'en', now)).toBe(text);
+  });
+});
