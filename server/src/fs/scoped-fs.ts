@@ -549,6 +549,7 @@ export class ScopedFs {
       false,
     );
     const plan = await planCopy(this, source, destination);
+    await this.makeFolders(path.dirname(destination.real));
     await runCopyPlan(plan, this.root);
     this.root.changes.emit({ kind: 'write', real: destination.real, recursive: true });
     return this.resolve(destination.path);
