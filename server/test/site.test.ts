@@ -19,12 +19,15 @@ const INDEX = `<!doctype html>
 </html>
 `;
 
+const BIG_ASSET = 'export const words = "cabinet";\n'.repeat(200);
+
 /** A tiny stand-in for web/dist so these tests never depend on the real build. */
 async function fakeDist(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-dist-'));
   await mkdir(path.join(dir, 'assets'));
   await writeFile(path.join(dir, 'index.html'), INDEX);
   await writeFile(path.join(dir, 'assets/index-abc123.js'), 'console.log("app");\n');
+  await writeFile(path.join(dir, 'assets/big-def456.js'), BIG_ASSET);
   await writeFile(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return dir;
 }
@@ -110,6 +113,11 @@ for (const baseURL of ['', '/fb']) {
       expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
       expect(asset.headers.get('content-type')).toMatch(/javascript/);
       expect(await asset.text()).toBe('console.log("app");\n');
+      const big = await server.fetch('/static/assets/big-def456.js', {
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(big.headers.get('content-encoding')).toBe('gzip');
+      expect(await big.text()).toBe(BIG_ASSET);
       const icon = await server.fetch('/static/favicon.svg');
       expect(icon.headers.get('cache-control')).toBe('public, max-age=86400');
       expect((await server.fetch('/static/assets/missing.js')).status).toBe(404);

@@ -1,3 +1,4 @@
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.ts';
@@ -14,6 +15,9 @@ const STATIC_CSP = "default-src 'self'; style-src 'unsafe-inline';";
  * is not an API call renders index.html with the page configuration (the SPA fallback).
  */
 export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // The web app's scripts and styles shrink to about a third with br/gzip; browsers then keep the
+  // hashed assets for a year, so each is compressed about once per visitor.
+  await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024 });
   // Files are always sent with an explicit root; the data folder is only the required default.
   await app.register(fastifyStatic, {
     root: ctx.config.data,
