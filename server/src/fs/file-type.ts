@@ -54,11 +54,17 @@ export function extensionOf(name: string): string {
 
 /** MIME type by file name, or undefined when the name says nothing. */
 export function mimeOf(name: string): string | undefined {
-  const override = OVERRIDES[extensionOf(name).toLowerCase()];
-  if (override) return override;
-  const found = mime.lookup(name);
-  return found === false ? undefined : found;
+  const ext = extensionOf(name).toLowerCase();
+  let found = mimeByExtension.get(ext);
+  if (found === undefined) {
+    found = OVERRIDES[ext] ?? (ext ? mime.lookup(ext) || '' : '');
+    mimeByExtension.set(ext, found);
+  }
+  return found || undefined;
 }
+
+/** Lookups by extension, memoised: listings type every entry. */
+const mimeByExtension = new Map<string, string>();
 
 function isTextMime(type: string): boolean {
   return (

@@ -160,10 +160,14 @@ export class ScopedFs {
 
   /** Whether rules (and hideDotfiles) allow a virtual path; never touches the disk. */
   isAllowed(virtual: string, options: { rulesOnly?: boolean } = {}): boolean {
-    const { path: canonical } = canonicalPath(virtual);
+    return this.isCanonicalAllowed(canonicalPath(virtual).path, options.rulesOnly);
+  }
+
+  /** isAllowed for a path already canonical (children built from a canonical folder and a name). */
+  private isCanonicalAllowed(canonical: string, rulesOnly = false): boolean {
     const name = virtualBaseName(canonical);
     if (isTempName(name)) return false;
-    if (!options.rulesOnly && this.options.hideDotfiles && name.startsWith('.')) return false;
+    if (!rulesOnly && this.options.hideDotfiles && name.startsWith('.')) return false;
     return this.ruleSet.allows(this.rulePath(canonical));
   }
 
@@ -183,7 +187,7 @@ export class ScopedFs {
       virtual = virtual.path;
     }
     const canonical = canonicalPath(virtual);
-    if (!this.isAllowed(canonical.path)) throw errors.forbidden();
+    if (!this.isCanonicalAllowed(canonical.path)) throw errors.forbidden();
     let resolved: Resolved;
     if (canonical.segments.length === 0) {
       const info = await lstat(this.scopeReal).catch(() => null);
@@ -246,8 +250,8 @@ export class ScopedFs {
       if (i > 0 && i % STAT_BATCH === 0) await yieldToEventLoop();
       const name = names[i]!;
       const childPath = joinVirtual(dir.path, name);
-      if (!this.isAllowed(childPath)) continue;
-      const real = path.join(dir.real, name);
+      if (!this.isCanonicalAllowed(childPath)) continue;
+      const real = dir.real === path.sep ? `${path.sep}${name}` : `${dir.real}${path.sep}${name}`;
       let info: Stats | undefined;
       try {
         info = lstatSync(real, { throwIfNoEntry: false });
@@ -315,7 +319,7 @@ export class ScopedFs {
       if (options.signal?.aborted) return;
       if (isTempName(name)) continue;
       const childPath = joinVirtual(virtualDir, name);
-      const allowed = this.isAllowed(childPath, { rulesOnly: options.rulesOnly });
+      const allowed = this.isCanonicalAllowed(childPath, options.rulesOnly);
       if (!allowed && prune) continue;
       const real = path.join(realDir, name);
       const info = await lstatOrNull(real);

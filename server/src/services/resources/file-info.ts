@@ -37,18 +37,17 @@ const pad = (value: number, width = 2) => String(value).padStart(width, '0');
  * UTC, like Go's time.Time JSON.
  */
 export function formatTime(ms: number): string {
-  const date = new Date(Math.floor(ms));
+  const whole = Math.floor(ms);
+  const offset = -new Date(whole).getTimezoneOffset();
+  // toISOString of the shifted instant gives the local wall-clock fields in one native call.
+  const local = new Date(whole + offset * 60_000).toISOString().slice(0, 19);
   const micros = Math.round(ms * 1000) % 1_000_000;
   const fraction = micros > 0 ? `.${pad(micros, 6)}`.replace(/0+$/, '') : '';
-  const offset = -date.getTimezoneOffset();
   const zone =
     offset === 0
       ? 'Z'
       : `${offset > 0 ? '+' : '-'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
-  return (
-    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
-    `T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}${fraction}${zone}`
-  );
+  return `${local}${fraction}${zone}`;
 }
 
 /** The ETag filebrowser sends after a write: `"<hex mtime ns><hex size>"`. */

@@ -3,38 +3,53 @@ import type { ResourceItem, Sorting } from '@cabinet/protocol';
 const CHUNKS = /(\d+)|(\D+)/g;
 
 /**
+ * A string whose plain comparison is the natural order: text runs end with NUL (so a shorter run
+ * sorts first), digit runs become `0`, a length character and the digits without leading zeros (so
+ * longer numbers sort after shorter ones). Computed once per item, not once per comparison.
+ */
+function naturalKey(name: string): string {
+  let key = '';
+  for (const run of name.toLowerCase().match(CHUNKS) ?? []) {
+    const code = run.charCodeAt(0);
+    if (code >= 48 && code <= 57) {
+      const digits = run.replace(/^0+/, '');
+      key += `0${String.fromCharCode(0x100 + digits.length)}${digits}`;
+    } else {
+      key += `${run}\0`;
+    }
+  }
+  return key;
+}
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
  * Natural, case-insensitive comparison: digit runs compare by value (`file2` before `file10`),
  * other runs by lower-cased code units; ties fall back to the exact names for a stable order.
  */
 export function naturalCompare(a: string, b: string): number {
-  const left = a.toLowerCase().match(CHUNKS) ?? [];
-  const right = b.toLowerCase().match(CHUNKS) ?? [];
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const x = left[i]!;
-    const y = right[i]!;
-    if (x === y) continue;
-    const xDigits = /^\d/.test(x);
-    const yDigits = /^\d/.test(y);
-    if (xDigits && yDigits) {
-      const xs = x.replace(/^0+/, '');
-      const ys = y.replace(/^0+/, '');
-      if (xs.length !== ys.length) return xs.length - ys.length;
-      if (xs !== ys) return xs < ys ? -1 : 1;
-      if (x.length !== y.length) return x.length - y.length;
-      continue;
-    }
-    return x < y ? -1 : 1;
-  }
-  if (left.length !== right.length) return left.length - right.length;
-  return a < b ? -1 : a > b ? 1 : 0;
+  return byCodeUnits(naturalKey(a), naturalKey(b)) || byCodeUnits(a, b);
 }
 
+const keys = new WeakMap<ResourceItem, string>();
+function keyOf(item: ResourceItem): string {
+  let key = keys.get(item);
+  if (key === undefined) {
+    key = naturalKey(item.name);
+    keys.set(item, key);
+  }
+  return key;
+}
+
+const compareNames = (a: ResourceItem, b: ResourceItem) =>
+  byCodeUnits(keyOf(a), keyOf(b)) || byCodeUnits(a.name, b.name);
+
 const byName = (a: ResourceItem, b: ResourceItem) =>
-  a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : naturalCompare(a.name, b.name);
+  a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : compareNames(a, b);
 
 /** Folders first in both directions; only the names reverse (the UI shows folders first anyway). */
 const byNameDescending = (a: ResourceItem, b: ResourceItem) =>
-  a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : naturalCompare(b.name, a.name);
+  a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : compareNames(b, a);
 
 /**
  * Sorts listing items in place by the user's sorting (API.md section 9). Name order keeps folders
