@@ -99,20 +99,8 @@ export class UploadStaging {
       if (!info.isFile()) throw errors.notFound();
       if (info.size !== offset) return { status: 'conflict', offset: info.size };
 
-      let position = offset;
+      const writer = new PositionalWriter(handle, offset);
       let received = 0;
-      let batch: Buffer[] = [];
-      let batchBytes = 0;
-      const flush = async () => {
-        if (batchBytes === 0) return;
-        const buffers = batch;
-        const bytes = batchBytes;
-        batch = [];
-        batchBytes = 0;
-        await writeAllAt(handle, buffers, position);
-        position += bytes;
-      };
-
       let overflow = false;
       let interrupted = signal.aborted;
       const stop = () => source.destroy();
@@ -126,9 +114,7 @@ export class UploadStaging {
               overflow = true;
               break;
             }
-            batch.push(buffer);
-            batchBytes += buffer.length;
-            if (batchBytes >= WRITE_BATCH_BYTES) await flush();
+            if (!(await writer.add(buffer))) break;
           }
         }
       } catch {
@@ -139,13 +125,13 @@ export class UploadStaging {
       }
 
       try {
+        await writer.finish();
         if (overflow) {
           // GHSA-ffv3-7h97-993q: nothing may land past Upload-Length; undo this request entirely.
           await handle.truncate(offset);
           await handle.sync();
           return { status: 'tooLarge', offset };
         }
-        await flush();
         await handle.sync();
       } catch (error) {
         // A failed write (disk full, I/O error) must not leave a torn chunk behind.
@@ -153,7 +139,7 @@ export class UploadStaging {
         await handle.sync().catch(() => undefined);
         throw toAppError(error);
       }
-      return { status: interrupted ? 'interrupted' : 'written', offset: position };
+      return { status: interrupted ? 'interrupted' : 'written', offset: writer.position };
     } finally {
       await handle.close();
     }
@@ -240,6 +226,59 @@ export class UploadStaging {
     ) {
       throw errors.internal('not a staging path');
     }
+  }
+}
+
+/**
+ * Gathers incoming buffers into batches and writes each at its position while the next batch is
+ * being received: one write in flight at a time, so reading the socket and writing the disk overlap
+ * and memory stays at two batches.
+ */
+class PositionalWriter {
+  /** Where the next batch goes; after finish(), the end of what was written. */
+  position: number;
+  private batch: Buffer[] = [];
+  private batchBytes = 0;
+  private inFlight: Promise<void> = Promise.resolve();
+  private failure: unknown;
+
+  constructor(
+    private readonly handle: FileHandle,
+    offset: number,
+  ) {
+    this.position = offset;
+  }
+
+  /** Queues a buffer; false once a write has failed (the caller stops reading). */
+  async add(buffer: Buffer): Promise<boolean> {
+    this.batch.push(buffer);
+    this.batchBytes += buffer.length;
+    if (this.batchBytes >= WRITE_BATCH_BYTES) {
+      await this.inFlight;
+      if (this.failure === undefined) this.startWrite();
+    }
+    return this.failure === undefined;
+  }
+
+  /** Writes what is left and waits for every write; throws the first write failure. */
+  async finish(): Promise<void> {
+    await this.inFlight;
+    if (this.failure === undefined) this.startWrite();
+    await this.inFlight;
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private startWrite(): void {
+    if (this.batchBytes === 0) return;
+    const buffers = this.batch;
+    const at = this.position;
+    this.position += this.batchBytes;
+    this.batch = [];
+    this.batchBytes = 0;
+    // The failure is kept, not left as a rejected promise nobody awaits yet.
+    this.inFlight = writeAllAt(this.handle, buffers, at).catch((error: unknown) => {
+      this.failure = error;
+    });
   }
 }
 

@@ -3,7 +3,8 @@ import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
-import { AppendRejected, TusService, type UploadState } from '../services/tus.service.ts';
+import { TusService } from '../services/tus.service.ts';
+import { AppendRejected, type UploadState } from '../services/tus/upload-types.ts';
 import { ExpirySweeper, sweepInterval } from '../services/tus/expiry-sweeper.ts';
 import {
   TUS_EXTENSIONS,

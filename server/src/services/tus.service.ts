@@ -14,51 +14,14 @@ import {
   parseUploadMetadata,
   parseUploadOffset,
 } from './tus/protocol.ts';
+import { sweepExpiredUploads } from './tus/expiry-sweeper.ts';
 import { UploadLocks, type UploadLease } from './tus/upload-locks.ts';
-
-/** Headers of a creation request, as received. */
-export interface CreateRequest {
-  uploadLength: string | string[] | undefined;
-  deferLength: string | string[] | undefined;
-  metadata: string | string[] | undefined;
-  /** `override=true` in the query: replace an existing file (needs the modify permission). */
-  override: boolean;
-  contentType: string | string[] | undefined;
-  contentLength: string | string[] | undefined;
-  /** The request body; read only for creation-with-upload (offset content type). */
-  body: Readable;
-}
-
-/** Headers of a PATCH, as received. */
-export interface AppendRequest {
-  uploadOffset: string | string[] | undefined;
-  contentType: string | string[] | undefined;
-  contentLength: string | string[] | undefined;
-  body: Readable;
-}
-
-/** What the route needs to answer about an upload. */
-export interface UploadState {
-  /** Canonical virtual path of the target (for Location). */
-  path: string;
-  offset: number;
-  length: number;
-  metadata: string;
-  /** Milliseconds since the epoch (Upload-Expires). */
-  expiresAt: number;
-}
-
-/** A PATCH that could not be applied; the route answers with the status and this offset. */
-export class AppendRejected extends Error {
-  constructor(
-    readonly status: 409 | 413,
-    readonly offset: number,
-    /** The body was not (fully) read: the connection should close after the reply. */
-    readonly bodyLeftUnread: boolean,
-  ) {
-    super(status === 409 ? 'offset mismatch' : 'upload too large');
-  }
-}
+import {
+  AppendRejected,
+  type AppendRequest,
+  type CreateRequest,
+  type UploadState,
+} from './tus/upload-types.ts';
 
 /** Streaming PATCHes push their expiry forward at most this often. */
 const TOUCH_EVERY_MS = 60_000;
@@ -236,32 +199,17 @@ export class TusService {
     }
   }
 
-  /**
-   * Removes uploads idle for longer than the expiry, on any instance's behalf: each session is
-   * claimed by a conditional delete, so an upload touched meanwhile is kept and two sweepers never
-   * both act. Staging files are removed without following symlinks. Returns how many were removed.
-   */
-  async sweep(now = Date.now()): Promise<number> {
-    let removed = 0;
-    for (;;) {
-      const expired = (await this.ctx.store.uploads.listExpired(now)).filter(
-        (session) => !this.locks.isHeld(session.id),
-      );
-      if (expired.length === 0) return removed;
-      let claimed = 0;
-      for (const session of expired) {
-        if (!(await this.ctx.store.uploads.deleteIfExpired(session.id, now))) continue;
-        claimed++;
-        if (session.completed) continue;
-        try {
-          await this.staging.discard(session.staging);
-          removed++;
-        } catch (error) {
-          this.ctx.log.warn({ err: error, upload: session.id }, 'could not remove staging file');
-        }
-      }
-      if (claimed === 0) return removed;
-    }
+  /** Removes abandoned uploads (see sweepExpiredUploads); returns how many staging files went. */
+  sweep(now = Date.now()): Promise<number> {
+    return sweepExpiredUploads(
+      {
+        uploads: this.ctx.store.uploads,
+        staging: this.staging,
+        locks: this.locks,
+        log: this.ctx.log,
+      },
+      now,
+    );
   }
 
   /** 400 for folders, 409 for existing files without override, 403 for override without modify. */
@@ -320,7 +268,6 @@ export class TusService {
     } finally {
       clearInterval(keepAlive);
     }
-    await this.touch(session);
     switch (outcome.status) {
       case 'conflict':
         throw new AppendRejected(409, outcome.offset, declared !== 0);

@@ -1,4 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { UploadStaging } from '../../fs/upload-staging.ts';
+import type { UploadsRepo } from '../../store/uploads.repo.ts';
+import type { UploadLocks } from './upload-locks.ts';
 
 /** Shortest and longest pause between two sweeps. */
 const MIN_INTERVAL_MS = 1000;
@@ -51,5 +54,40 @@ export class ExpirySweeper {
         this.running = undefined;
       });
     return this.running;
+  }
+}
+
+/** What a sweep works with. */
+export interface SweepDeps {
+  uploads: UploadsRepo;
+  staging: UploadStaging;
+  locks: UploadLocks;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Removes uploads idle past their expiry, on any instance's behalf: each session is claimed by a
+ * conditional delete, so an upload touched meanwhile is kept and two sweepers never both act;
+ * uploads a request is working on here are skipped. Staging files are removed by their recorded
+ * path without following symlinks (GHSA-m9f5-2232-frp6). Returns how many staging files went.
+ */
+export async function sweepExpiredUploads(deps: SweepDeps, now: number): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const expired = (await deps.uploads.listExpired(now)).filter(
+      (session) => !deps.locks.isHeld(session.id),
+    );
+    let claimed = 0;
+    for (const session of expired) {
+      if (!(await deps.uploads.deleteIfExpired(session.id, now))) continue;
+      claimed++;
+      if (session.completed) continue;
+      try {
+        if (await deps.staging.discard(session.staging)) removed++;
+      } catch (error) {
+        deps.log.warn({ err: error, upload: session.id }, 'could not remove a staging file');
+      }
+    }
+    if (claimed === 0) return removed;
   }
 }
