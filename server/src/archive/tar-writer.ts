@@ -32,7 +32,8 @@ export function tarSource(warn: ArchiveWarning): ContainerSource {
         if (entry.isDir) {
           await abortable(
             new Promise<void>((resolve, reject) =>
-              pack.entry({ ...header, type: 'directory' }, (error) =>
+              // The trailing slash is how tar lists folders (tar-stream does not add it).
+              pack.entry({ ...header, name: `${name}/`, type: 'directory' }, (error) =>
                 error ? reject(error) : resolve(),
               ),
             ),

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { authRoutes } from './auth.routes.ts';
 import { healthRoutes } from './health.routes.ts';
+import { rawRoutes } from './raw.routes.ts';
 import { resourcesRoutes } from './resources.routes.ts';
 import { settingsRoutes } from './settings.routes.ts';
 import { siteRoutes } from './site.routes.ts';
@@ -23,4 +24,5 @@ export const API_ROUTES: RouteModule[] = [
   settingsRoutes,
   tusRoutes,
   resourcesRoutes,
+  rawRoutes,
 ];

@@ -1,0 +1,77 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { archiveSelection, type ArchiveDownload } from '../archive/archive-selection.ts';
+import { ScopedFs, type Resolved, type Stats } from '../fs/scoped-fs.ts';
+import { contentDisposition, type FileToSend } from '../http/file-reply.ts';
+import type { UserRecord } from '../store/users.repo.ts';
+import { inlineContentType } from './raw/inline-type.ts';
+
+/** What GET /api/raw answers: 202 without download permission, a file, or an archive stream. */
+export type RawDownload =
+  | { kind: 'accepted' }
+  | { kind: 'file'; file: FileToSend }
+  | ({ kind: 'archive' } & ArchiveDownload);
+
+export interface RawQuery {
+  files?: string;
+  algo?: string;
+  inline?: string;
+}
+
+/** Whether a user may read file content; admin implies every permission (SPEC.md section 6). */
+export function canDownload(user: UserRecord): boolean {
+  return user.perm.admin || user.perm.download;
+}
+
+/**
+ * Describes one file for sendFile: attachment as application/octet-stream by default; inline with
+ * a content type from the name (active content as text/plain, see inline-type.ts). Content is
+ * opened through ScopedFs when the reply needs it, with the range asked for.
+ */
+export async function fileDownload(
+  fs: ScopedFs,
+  target: Resolved & { stat: Stats },
+  inline: boolean,
+): Promise<FileToSend> {
+  const isSpecial = !target.stat.isFile();
+  const head = inline && !isSpecial ? await fs.readHead(target, 512) : Buffer.alloc(0);
+  return {
+    size: isSpecial ? 0 : target.stat.size,
+    mtime: target.stat.mtime,
+    contentType: inline ? inlineContentType(target.name, head) : 'application/octet-stream',
+    disposition: contentDisposition(inline ? 'inline' : 'attachment', target.name),
+    isSpecial,
+    open: async (range) => (await fs.openRead(target, range ?? {})).stream,
+  };
+}
+
+/** Downloads (API.md 3.7): one file with ranges, or a folder / selection as a streamed archive. */
+export class RawService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /**
+   * Answers a download. Permission first (202, as the reference), then ScopedFs decides on rules,
+   * scope and existence (403/404). `signal` stops an archive when the client goes away.
+   */
+  async download(
+    user: UserRecord,
+    virtual: string,
+    query: RawQuery,
+    signal: AbortSignal,
+    log: FastifyBaseLogger,
+  ): Promise<RawDownload> {
+    if (!canDownload(user)) return { kind: 'accepted' };
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const target = await fs.stat(virtual);
+    if (!target.stat.isDirectory()) {
+      return { kind: 'file', file: await fileDownload(fs, target, query.inline === 'true') };
+    }
+    const archive = await archiveSelection(fs, target, {
+      algo: query.algo,
+      files: query.files,
+      signal,
+      log,
+    });
+    return { kind: 'archive', ...archive };
+  }
+}
