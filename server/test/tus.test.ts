@@ -13,6 +13,7 @@ import {
   headUpload,
   namesIn,
   patchChunk,
+  patchAndHang,
   patchThenDrop,
   randomContent,
   rawRequest,
@@ -538,6 +539,42 @@ describe('tus resumable uploads over raw HTTP', () => {
       expect(offset).toBe(70_000);
       const rest = await patchChunk(server, alice.token, virtual, offset, content.subarray(offset));
       expect(rest.status).toBe(204);
+      expect(await readFile(realOf(server.root, virtual))).toEqual(content);
+    });
+
+    it('lets a new request take over from a PATCH whose client silently went away', async () => {
+      const virtual = '/stale/half-open.bin';
+      const content = randomContent(120_000);
+      await createUpload(server, alice.token, virtual, content.length);
+      // The old request stays open mid-body, as with a dead network path and no FIN.
+      const stale = await patchAndHang(
+        server,
+        alice.token,
+        virtual,
+        0,
+        content.length,
+        content.subarray(0, 40_000),
+      );
+      // The client resumes as tus clients do: HEAD, PATCH from there, and on 409 ask again.
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 3 && statuses.at(-1) !== 204; attempt++) {
+        const head = await headUpload(server, alice.token, virtual);
+        expect(head.status).toBe(200);
+        const offset = Number(head.headers.get('upload-offset'));
+        expect(offset).toBeLessThanOrEqual(40_000);
+        const res = await patchChunk(
+          server,
+          alice.token,
+          virtual,
+          offset,
+          content.subarray(offset),
+        );
+        statuses.push(res.status);
+      }
+      expect(statuses.at(-1)).toBe(204);
+      expect(statuses.filter((status) => status === 409).length).toBeLessThanOrEqual(1);
+      // The server ended the stale request rather than leaving it to hold the upload.
+      await stale.ended;
       expect(await readFile(realOf(server.root, virtual))).toEqual(content);
     });
   });

@@ -172,3 +172,42 @@ export async function eventually(
 export function realOf(root: string, virtual: string): string {
   return path.join(root, ...virtual.split('/').filter(Boolean));
 }
+
+/**
+ * Starts a PATCH, sends `part` and keeps the connection open without finishing the body: a client
+ * the server has not seen go away. Returns a function that resolves when that request has ended.
+ */
+export async function patchAndHang(
+  server: TestServer,
+  token: string,
+  virtual: string,
+  offset: number,
+  declaredLength: number,
+  part: Buffer,
+): Promise<{ ended: Promise<void> }> {
+  const url = new URL(`${server.url}/api/tus${encodePath(virtual)}`);
+  const request = http.request(url, {
+    method: 'PATCH',
+    agent: false,
+    headers: {
+      ...TUS,
+      'X-Auth': token,
+      'Content-Type': OFFSET_CT,
+      'Upload-Offset': String(offset),
+      'Content-Length': String(declaredLength),
+    },
+  });
+  const ended = new Promise<void>((resolve) => {
+    request.on('error', () => resolve());
+    request.on('response', (response) => {
+      response.resume();
+      response.on('end', resolve);
+    });
+    request.on('close', resolve);
+  });
+  request.flushHeaders();
+  await new Promise<void>((resolve, reject) =>
+    request.write(part, (error) => (error ? reject(error) : resolve())),
+  );
+  return { ended };
+}
