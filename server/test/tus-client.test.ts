@@ -200,3 +200,34 @@ describe('an upload interrupted, the server restarted, then resumed', () => {
     }
   });
 });
+
+describe('two instances sharing the database and the file tree', () => {
+  it('continues on one instance an upload started on the other', async () => {
+    const a = await startTestServer();
+    const b = await startTestServer({ root: a.root, dataDir: a.dataDir });
+    try {
+      const user = await a.createUser({ perm: { create: true } });
+      const content = randomContent(4 * CHUNK + 3);
+      const started = await new Promise<Upload>((resolve, reject) => {
+        const upload: Upload = new Upload(content, {
+          endpoint: `${a.url}/api/tus/instances/shared.bin`,
+          headers: { 'X-Auth': user.token },
+          chunkSize: CHUNK,
+          retryDelays: null,
+          onChunkComplete: () => void upload.abort().then(() => resolve(upload)),
+          onError: reject,
+        });
+        upload.start();
+      });
+      // The same token works on the other instance (shared key and sessions).
+      await runUpload(content, {
+        uploadUrl: `${b.url}${new URL(started.url!).pathname}`,
+        headers: { 'X-Auth': user.token },
+      });
+      expect(await sha256File(realOf(a.root, '/instances/shared.bin'))).toBe(sha256(content));
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+});
