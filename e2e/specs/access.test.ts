@@ -71,7 +71,7 @@ describe('an admin', () => {
   it('sees the settings tab bar and every settings screen', async () => {
     const page = await pageAs({ username: 'admin', password: server.admin.password });
     const shell = new AppShell(page);
-    expect(await shell.newFolder.isVisible()).toBe(true);
+    await shell.newFolder.waitFor();
     await page.goto(`${server.url}/settings`);
     await page.waitForURL(`${server.url}/settings/profile`);
     const tabs = page.getByRole('navigation', { name: 'Settings' });

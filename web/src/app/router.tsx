@@ -29,7 +29,6 @@ export const routes: RouteObject[] = [
           {
             element: <RequireAuth />,
             children: [
-              { path: 'files', element: <Navigate to="/files/" replace /> },
               // The files page titles itself with the name of what it shows.
               { path: 'files/*', element: <FilesPage /> },
               {

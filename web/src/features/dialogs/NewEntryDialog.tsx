@@ -1,8 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../api/api-error.ts';
 import { useResourceCreateMutation } from '../../api/resources/resource-create-mutation.ts';
+import { resourceKeys } from '../../api/resources/resource-keys.ts';
+import { fetchResource } from '../../api/resources/resource-query.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { currentFolderOf, routeFromScopePath } from '../files/file-paths.ts';
 
@@ -26,15 +29,30 @@ export function NewEntryDialog({ isDir, onClose }: { isDir: boolean; onClose: ()
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const create = useResourceCreateMutation();
+  const queryClient = useQueryClient();
 
-  const handleSubmit = () => {
+  const handleSubmit = async () => {
     const trimmed = name.trim();
     const invalid = nameProblem(trimmed);
     if (invalid) {
       setProblem(t(invalid));
       return;
     }
-    const path = `${currentFolderOf(pathname)}${trimmed}${isDir ? '/' : ''}`;
+    const folder = currentFolderOf(pathname);
+    // Creating a folder that exists succeeds on the server (mkdir -p); say so instead of
+    // silently opening the old one.
+    const listing = await queryClient
+      .fetchQuery({
+        queryKey: resourceKeys.detail(folder),
+        queryFn: ({ signal }) => fetchResource(folder, signal),
+        staleTime: 0,
+      })
+      .catch(() => undefined);
+    if (listing?.items?.some((item) => item.name === trimmed)) {
+      setProblem(t('dialogs.nameTaken'));
+      return;
+    }
+    const path = `${folder}${trimmed}${isDir ? '/' : ''}`;
     create.mutate(
       { path },
       {
@@ -58,7 +76,7 @@ export function NewEntryDialog({ isDir, onClose }: { isDir: boolean; onClose: ()
     <Dialog
       title={title}
       onClose={onClose}
-      onSubmit={handleSubmit}
+      onSubmit={() => void handleSubmit()}
       actions={
         <>
           <button type="button" className="button button--secondary" onClick={onClose}>

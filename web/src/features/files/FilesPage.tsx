@@ -24,6 +24,8 @@ export function FilesPage() {
   const resource = query.data && isSamePath(query.data.path, path) ? query.data : undefined;
   useDocumentTitle(resource?.name || t('files.title'));
 
+  // /files and /files/ match the same route (the router ignores a trailing slash): add it here.
+  if (pathname === '/files') return <Navigate to="/files/" replace />;
   if (query.isError) return <ErrorPage code={errorPageCode(query.error)} />;
   // Folder URLs end with a slash (SPEC.md section 2).
   if (resource?.isDir && !path.endsWith('/')) {

@@ -1,0 +1,150 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import { AppShell } from '../pages/app-shell.ts';
+import { FilesPage } from '../pages/files-page.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { loginThroughForm } from '../support/session.ts';
+import { seedFiles, startAppServer } from '../support/servers.ts';
+
+let browser: Browser;
+let server: TestServer;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startAppServer();
+  await seedFiles(server.root, {
+    'b-notes.txt': 'notes',
+    'a-report.pdf': '%PDF-1.4',
+    'zeta/': '',
+    'alpha/': '',
+    'empty/': '',
+    'with space & ü/inner.txt': 'x',
+    'one/two/three/four/five/deep.txt': 'deep',
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+async function adminPage(): Promise<Page> {
+  ({ context, page } = await newPage(browser));
+  await loginThroughForm(page, server.url, 'admin', server.admin.password);
+  return page;
+}
+
+describe('folder listing', () => {
+  it('lists folders first, then files, with sizes and dates', async () => {
+    const page = await adminPage();
+    const files = new FilesPage(page);
+    await files.listing.waitFor();
+    const names = await files.entryNames();
+    const folders = ['alpha', 'empty', 'one', 'with space & ü', 'zeta'];
+    expect(names.slice(0, folders.length).sort()).toEqual(folders);
+    expect(names.slice(folders.length).sort()).toEqual(['a-report.pdf', 'b-notes.txt']);
+    const notesRow = files.listing.getByRole('row').filter({ hasText: 'b-notes.txt' });
+    expect(await notesRow.getByRole('cell').nth(1).textContent()).toBe('5 B');
+    expect(await notesRow.locator('time').getAttribute('datetime')).toBeTruthy();
+  });
+
+  it('opens a folder on click, encodes its name in the URL and titles the page with it', async () => {
+    const page = await adminPage();
+    const files = new FilesPage(page);
+    await files.entry('with space & ü').click();
+    await page.waitForURL(`${server.url}/files/with%20space%20%26%20%C3%BC/`);
+    await files.entry('inner.txt').waitFor();
+    expect(await page.title()).toBe('with space & ü - Cabinet');
+    expect(await files.crumbNames()).toEqual(['with space & ü']);
+    await files.home.click();
+    await page.waitForURL(`${server.url}/files/`);
+    await files.entry('zeta').waitFor();
+  });
+
+  it('keeps only the last three breadcrumb segments behind an ellipsis', async () => {
+    const page = await adminPage();
+    const files = new FilesPage(page);
+    await files.goto(server.url, 'one/two/three/four/five/');
+    await files.entry('deep.txt').waitFor();
+    expect(await files.crumbNames()).toEqual(['three', 'four', 'five']);
+    expect(await files.breadcrumbs.getByText('…').isVisible()).toBe(true);
+    await files.breadcrumbs.getByRole('link', { name: 'four' }).click();
+    await page.waitForURL(`${server.url}/files/one/two/three/four/`);
+    await files.entry('five').waitFor();
+  });
+
+  it('says "Nothing here yet" in an empty folder and offers to fill it', async () => {
+    const page = await adminPage();
+    const files = new FilesPage(page);
+    await files.goto(server.url, 'empty/');
+    await files.emptyMessage.waitFor();
+    expect(await page.getByRole('button', { name: 'New folder' }).count()).toBe(2);
+  });
+
+  it('adds the trailing slash to a folder URL', async () => {
+    const page = await adminPage();
+    await new FilesPage(page).goto(server.url, 'alpha');
+    await page.waitForURL(`${server.url}/files/alpha/`);
+  });
+
+  it('shows the not-found page for a path that does not exist', async () => {
+    const page = await adminPage();
+    await new FilesPage(page).goto(server.url, 'no-such-folder/');
+    expect(await new AppShell(page).errorHeading().textContent()).toBe(
+      "This location can't be reached.",
+    );
+  });
+
+  it('shows a file with its size and a download link', async () => {
+    const page = await adminPage();
+    const files = new FilesPage(page);
+    await files.entry('b-notes.txt').click();
+    await page.waitForURL(`${server.url}/files/b-notes.txt`);
+    await page.getByRole('heading', { name: 'b-notes.txt' }).waitFor();
+    const download = page.getByRole('link', { name: 'Download' });
+    expect(await download.getAttribute('href')).toBe('/api/raw/b-notes.txt');
+    expect(await page.title()).toBe('b-notes.txt - Cabinet');
+  });
+
+  it('creates a folder from the sidebar and opens it', async () => {
+    const page = await adminPage();
+    const shell = new AppShell(page);
+    await new FilesPage(page).entry('alpha').waitFor();
+    await shell.newFolder.click();
+    const dialog = page.getByRole('dialog', { name: 'New folder' });
+    await dialog.getByRole('textbox').fill('  fresh  ');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(`${server.url}/files/fresh/`);
+    await new FilesPage(page).emptyMessage.waitFor();
+
+    await shell.myFiles.click();
+    await shell.newFolder.click();
+    await dialog.getByRole('textbox').fill('fresh');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByRole('alert').waitFor();
+    expect(await dialog.getByRole('alert').textContent()).toBe(
+      'An item with this name already exists here.',
+    );
+    await page.keyboard.press('Escape');
+    expect(await dialog.count()).toBe(0);
+  });
+});
+
+describe('scope', () => {
+  it('a user sees only their own scope', async () => {
+    await seedFiles(server.root, { 'users/pat/mine.txt': 'pat' });
+    const pat = await server.createUser({ username: 'pat', scope: '/users/pat' });
+    ({ context, page } = await newPage(browser));
+    await loginThroughForm(page, server.url, 'pat', pat.password);
+    const files = new FilesPage(page);
+    await files.entry('mine.txt').waitFor();
+    expect(await files.entryNames()).toEqual(['mine.txt']);
+  });
+});
