@@ -44,7 +44,7 @@ describe('a non-admin', () => {
       expect(await shell.errorHeading().textContent()).toBe(
         "You don't have permissions to access this.",
       );
-      expect(await page.title()).toBe('Forbidden - Cabinet');
+      await expect.poll(() => page.title()).toBe('Forbidden - Cabinet');
     },
   );
 
@@ -54,7 +54,7 @@ describe('a non-admin', () => {
     await page.waitForURL(`${server.url}/settings/profile`);
     await page.getByRole('heading', { name: 'Profile settings', level: 2 }).waitFor();
     expect(await page.getByRole('link', { name: 'Global settings' }).count()).toBe(0);
-    expect(await page.title()).toBe('Profile settings - Cabinet');
+    await expect.poll(() => page.title()).toBe('Profile settings - Cabinet');
   });
 
   it('sees no New folder or New file without the create permission', async () => {
@@ -77,7 +77,7 @@ describe('an admin', () => {
     const tabs = page.getByRole('navigation', { name: 'Settings' });
     await tabs.getByRole('link', { name: 'Global settings' }).click();
     await page.getByRole('heading', { name: 'Global settings', level: 1 }).waitFor();
-    expect(await page.title()).toBe('Global settings - Cabinet');
+    await expect.poll(() => page.title()).toBe('Global settings - Cabinet');
     await tabs.getByRole('link', { name: 'User management' }).click();
     await page.getByRole('heading', { name: 'User management', level: 1 }).waitFor();
     await page.goto(`${server.url}/settings/users/new`);
@@ -112,7 +112,7 @@ describe('routes', () => {
     await page.goto(`${server.url}${route}`);
     const shell = new AppShell(page);
     expect(await shell.errorHeading().textContent()).toBe(message);
-    expect(await page.title()).toBe(`${title} - Cabinet`);
+    await expect.poll(() => page.title()).toBe(`${title} - Cabinet`);
     expect(await shell.loginLink.isVisible()).toBe(true);
     expect(await shell.logoutButton.count()).toBe(0);
   });

@@ -2,10 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestServer } from '../../server/test/helpers/test-server.ts';
 import { AppShell } from '../pages/app-shell.ts';
+import { FilesPage } from '../pages/files-page.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm, routeOf, storedToken } from '../support/session.ts';
-import { spawnCabinet, startAppServer } from '../support/servers.ts';
+import { seedFiles, spawnCabinet, startAppServer } from '../support/servers.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -25,6 +26,10 @@ afterAll(async () => {
 afterEach(async () => {
   await context?.close();
 });
+
+function decodeUser(token: string | null): { hideDotfiles: boolean; username: string } {
+  return JSON.parse(Buffer.from(token!.split('.')[1]!, 'base64url').toString()).user;
+}
 
 async function freshPage(): Promise<Page> {
   ({ context, page } = await newPage(browser));
@@ -76,7 +81,7 @@ describe('login', () => {
     expect(routeOf(page, server.url)).toBe(
       `/login?redirect=${encodeURIComponent('/settings/profile?tab=1')}`,
     );
-    expect(await page.title()).toBe('Login - Cabinet');
+    await expect.poll(() => page.title()).toBe('Login - Cabinet');
     await new LoginPage(page).login('admin', server.admin.password);
     await page.waitForURL(`${server.url}/settings/profile?tab=1`);
     await page.getByRole('heading', { name: 'Profile settings', level: 2 }).waitFor();
@@ -146,6 +151,33 @@ describe('login', () => {
     await page.goto(`${server.url}/files/`);
     await page.waitForURL(/\/login\?redirect=/);
     expect(await storedToken(page)).toBeNull();
+  });
+});
+
+describe('renewal', () => {
+  it('renews the token when the server says X-Renew-Token, picking up the changed user', async () => {
+    await seedFiles(server.root, { 'renewer-folder/': '' });
+    const user = await server.createUser({ username: 'renewer', locale: 'en' });
+    const page = await freshPage();
+    await loginThroughForm(page, server.url, 'renewer', user.password);
+    const files = new FilesPage(page);
+    await files.entry('renewer-folder').waitFor();
+    const update = await server.fetch(`/api/users/${user.user.id}`, {
+      method: 'PUT',
+      token: server.admin.token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        what: 'user',
+        which: ['hideDotfiles'],
+        data: { id: user.user.id, hideDotfiles: true },
+        current_password: server.admin.password,
+      }),
+    });
+    expect(update.status).toBe(200);
+    const renewal = page.waitForRequest((r) => r.url().endsWith('/api/renew'));
+    await files.entry('renewer-folder').click();
+    await renewal;
+    await expect.poll(async () => decodeUser(await storedToken(page)).hideDotfiles).toBe(true);
   });
 });
 

@@ -61,7 +61,7 @@ describe('folder listing', () => {
     await files.entry('with space & ü').click();
     await page.waitForURL(`${server.url}/files/with%20space%20%26%20%C3%BC/`);
     await files.entry('inner.txt').waitFor();
-    expect(await page.title()).toBe('with space & ü - Cabinet');
+    await expect.poll(() => page.title()).toBe('with space & ü - Cabinet');
     expect(await files.crumbNames()).toEqual(['with space & ü']);
     await files.home.click();
     await page.waitForURL(`${server.url}/files/`);
@@ -110,7 +110,7 @@ describe('folder listing', () => {
     await page.getByRole('heading', { name: 'b-notes.txt' }).waitFor();
     const download = page.getByRole('link', { name: 'Download' });
     expect(await download.getAttribute('href')).toBe('/api/raw/b-notes.txt');
-    expect(await page.title()).toBe('b-notes.txt - Cabinet');
+    await expect.poll(() => page.title()).toBe('b-notes.txt - Cabinet');
   });
 
   it('creates a folder from the sidebar and opens it', async () => {

@@ -60,7 +60,7 @@ describe('theme', () => {
       await server.updateSettings({ branding: { ...settings.branding, name: 'Team Drive' } });
       await page.goto(`${server.url}/login`);
       await page.getByRole('heading', { name: 'Team Drive' }).waitFor();
-      expect(await page.title()).toBe('Login - Team Drive');
+      await expect.poll(() => page.title()).toBe('Login - Team Drive');
     } finally {
       await context.close();
       await server.updateSettings({ branding: settings.branding });

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import { AppShell } from '../pages/app-shell.ts';
+import { FilesPage } from '../pages/files-page.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { loginThroughForm } from '../support/session.ts';
+import { seedFiles, startAppServer } from '../support/servers.ts';
+
+let browser: Browser;
+let server: TestServer;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startAppServer();
+  await seedFiles(server.root, { 'docs/': '', 'notes.txt': 'n' });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Controls whose accessible name is empty (a rough check: label text, aria-label, title). */
+function unnamedControls(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea')]
+      .filter((el) => el.offsetParent !== null)
+      .filter((el) => {
+        const labelled = el.getAttribute('aria-labelledby');
+        const name =
+          el.getAttribute('aria-label') ??
+          (labelled ? document.getElementById(labelled)?.textContent : null) ??
+          (el instanceof HTMLInputElement || el instanceof HTMLSelectElement
+            ? el.labels?.[0]?.textContent
+            : el.textContent) ??
+          el.getAttribute('title');
+        return !name?.trim();
+      })
+      .map((el) => el.outerHTML.slice(0, 120)),
+  );
+}
+
+describe('accessibility', () => {
+  it('names every control and works from the keyboard', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await page.goto(`${server.url}/login`);
+      await page.getByRole('textbox', { name: 'Username' }).waitFor();
+      expect(await unnamedControls(page)).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+      expect(await page.evaluate(() => document.documentElement.dir)).toBe('ltr');
+
+      // The form is keyboard-driven: type, tab, type, Enter.
+      await page.keyboard.type('admin');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(server.admin.password);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${server.url}/files/`);
+      const files = new FilesPage(page);
+      await files.entry('docs').waitFor();
+      expect(await unnamedControls(page)).toEqual([]);
+
+      // The first Tab reaches the skip link, which moves focus to the page content.
+      await page.keyboard.press('Tab');
+      const skip = page.getByRole('link', { name: 'Skip to content' });
+      expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+      // The focused element shows a focus ring.
+      expect(await skip.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('none');
+
+      // A folder opens from the keyboard.
+      await files.entry('docs').focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${server.url}/files/docs/`);
+
+      // Help opens as a modal dialog and Esc closes it.
+      const shell = new AppShell(page);
+      await shell.helpButton.focus();
+      await page.keyboard.press('Enter');
+      const help = page.getByRole('dialog', { name: 'Help' });
+      await help.waitFor();
+      expect(await help.getByText('rename the selected item').isVisible()).toBe(true);
+      await page.keyboard.press('Escape');
+      await help.waitFor({ state: 'detached' });
+      expect(await shell.helpButton.evaluate((el) => el === document.activeElement)).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('login with a page already logged in elsewhere', () => {
+  it('shares the session between tabs of one browser', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await loginThroughForm(page, server.url, 'admin', server.admin.password);
+      const second = await context.newPage();
+      await second.goto(`${server.url}/files/`);
+      await new FilesPage(second).entry('notes.txt').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});
