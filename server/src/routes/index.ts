@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { authRoutes } from './auth.routes.ts';
 import { healthRoutes } from './health.routes.ts';
+import { previewRoutes } from './preview.routes.ts';
 import { rawRoutes } from './raw.routes.ts';
 import { resourcesRoutes } from './resources.routes.ts';
 import { settingsRoutes } from './settings.routes.ts';
 import { siteRoutes } from './site.routes.ts';
+import { subtitleRoutes } from './subtitle.routes.ts';
 import { tusRoutes } from './tus.routes.ts';
 import { usersRoutes } from './users.routes.ts';
 
@@ -25,4 +27,6 @@ export const API_ROUTES: RouteModule[] = [
   tusRoutes,
   resourcesRoutes,
   rawRoutes,
+  previewRoutes,
+  subtitleRoutes,
 ];

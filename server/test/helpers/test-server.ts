@@ -136,7 +136,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return fetch(`${url}${pathAndQuery}`, { ...rest, headers: h, redirect: 'manual' });
     },
     async close({ removeFiles = true } = {}) {
-      await app.close();
+      const closing = app.close();
+      // A keep-alive socket whose last response was still finishing when close() began would hold
+      // the server open until the keep-alive timeout (72 s): tests end, so drop every connection.
+      app.server.closeAllConnections();
+      await closing;
       await closeContext(ctx);
       if (removeFiles) await rm(base, { recursive: true, force: true });
     },

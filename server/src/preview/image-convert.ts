@@ -1,0 +1,110 @@
+import sharp from 'sharp';
+import { errors } from '../errors.ts';
+
+// libvips' operation cache holds decoded images between calls; every preview is a different
+// image, so it only costs memory.
+sharp.cache(false);
+
+/** The two preview sizes of API.md 3.8. */
+export type PreviewSize = 'thumb' | 'big';
+
+/** Longest side accepted (filebrowser d00b3ea8): bigger images answer 413 before decoding. */
+export const MAX_SIDE = 10_000;
+/** Pixel budget handed to libvips as well, so no decoder allocates past it. */
+export const MAX_PIXELS = MAX_SIDE * MAX_SIDE;
+
+const THUMB_SIDE = 256;
+const BIG_SIDE = 1080;
+
+/** Extensions libvips (as shipped with sharp) decodes, each with the format a `big` keeps. */
+const DECODABLE: Record<string, 'jpeg' | 'png' | 'webp'> = {
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  jpe: 'jpeg',
+  jfif: 'jpeg',
+  png: 'png',
+  webp: 'webp',
+  // Browsers cannot show TIFF, and AVIF encodes slowly: their previews are WebP.
+  tif: 'webp',
+  tiff: 'webp',
+  avif: 'webp',
+};
+
+/** Result of a conversion: bytes plus what they are. */
+export interface ConvertedImage {
+  data: Buffer;
+  contentType: string;
+  /** Extension of the output format, without the dot. */
+  extension: string;
+}
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
+}
+
+/** True when the image can be resized (GIF, SVG, BMP, HEIC… are served as they are). */
+export function isResizable(name: string): boolean {
+  return extensionOf(name) in DECODABLE;
+}
+
+/**
+ * The format a preview is written in. Thumbnails of JPEGs stay JPEG (as the reference's always
+ * were); other thumbnails are WebP, which keeps transparency. `big` keeps the source's format where
+ * browsers show it.
+ */
+export function outputFormat(name: string, size: PreviewSize): 'jpeg' | 'png' | 'webp' {
+  const source = DECODABLE[extensionOf(name)] ?? 'webp';
+  if (size === 'thumb') return source === 'jpeg' ? 'jpeg' : 'webp';
+  return source;
+}
+
+const CONTENT_TYPES = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' } as const;
+const EXTENSIONS = { jpeg: 'jpg', png: 'png', webp: 'webp' } as const;
+
+/**
+ * Makes a preview of an image held in memory: EXIF orientation applied, `thumb` a 256×256 centre
+ * crop, `big` fitted inside 1080×1080 (never enlarged). Metadata (GPS position and the like) is not
+ * copied. Images declaring a side over 10,000 px, or more pixels than the budget, answer 413
+ * before any pixel is decoded (decompression bombs); undecodable bytes answer 415.
+ */
+export async function convertImage(
+  input: Buffer,
+  name: string,
+  size: PreviewSize,
+): Promise<ConvertedImage> {
+  const options = { limitInputPixels: MAX_PIXELS, failOn: 'error' as const };
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    // Reads the header only; the size checks below run before any pixel is decoded.
+    ({ width, height } = await sharp(input, { limitInputPixels: false }).metadata());
+  } catch {
+    throw errors.unsupportedMediaType();
+  }
+  if (!width || !height) throw errors.unsupportedMediaType();
+  if (width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS) {
+    throw errors.payloadTooLarge('image too large');
+  }
+
+  const format = outputFormat(name, size);
+  let pipeline = sharp(input, { ...options, sequentialRead: true }).rotate();
+  pipeline =
+    size === 'thumb'
+      ? pipeline.resize(THUMB_SIDE, THUMB_SIDE, { fit: 'cover', position: 'centre' })
+      : pipeline.resize(BIG_SIDE, BIG_SIDE, { fit: 'inside', withoutEnlargement: true });
+  if (format === 'jpeg')
+    pipeline = pipeline.jpeg({ quality: size === 'thumb' ? 75 : 82, mozjpeg: false });
+  else if (format === 'png') pipeline = pipeline.png({ compressionLevel: 6 });
+  else pipeline = pipeline.webp({ quality: size === 'thumb' ? 75 : 82 });
+
+  try {
+    const data = await pipeline.toBuffer();
+    return { data, contentType: CONTENT_TYPES[format], extension: EXTENSIONS[format] };
+  } catch (error) {
+    if (error instanceof Error && /pixel limit/i.test(error.message)) {
+      throw errors.payloadTooLarge('image too large');
+    }
+    throw errors.unsupportedMediaType();
+  }
+}
