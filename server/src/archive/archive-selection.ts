@@ -101,8 +101,11 @@ export async function archiveSelection(
     warn: (message, entry, cause) =>
       options.log.warn({ entry: entry.name, err: cause }, `archive: ${message}`),
   }).catch((error: unknown) => {
-    if (options.signal.aborted) options.log.debug('archive download stopped: client went away');
-    else options.log.error({ err: error }, 'archive failed mid-stream');
+    // A client that hangs up is not an error (the reply stream closes before the signal fires).
+    const code = (error as { code?: string } | null)?.code;
+    if (options.signal.aborted || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      options.log.debug('archive download stopped: client went away');
+    } else options.log.error({ err: error }, 'archive failed mid-stream');
     stream.destroy(error as Error);
   });
   return { fileName: `${prefix}${baseName}${format.extension}`, format, stream };

@@ -26,11 +26,15 @@ export class ChildCompressor extends Duplex {
     stderr.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
     });
-    stdin.on('error', (error) => this.destroy(error));
+    // A program that dies makes writes fail with EPIPE; its exit status (reported on 'close')
+    // says why, so the pipe error is only kept for a program that claims success.
+    let stdinError: Error | undefined;
+    stdin.on('error', (error) => (stdinError ??= error));
     this.child.on('error', (error) => this.destroy(error));
     this.child.on('close', (code, signal) => {
       if (this.destroyed) return;
-      if (code === 0) this.push(null);
+      if (code === 0 && stdinError) this.destroy(stdinError);
+      else if (code === 0) this.push(null);
       else
         this.destroy(
           new Error(
