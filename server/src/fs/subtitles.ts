@@ -25,22 +25,31 @@ const baseName = (name: string) => {
 export class SubtitleFinder {
   private readonly folders = new Map<string, Promise<Entry[]>>();
 
+  /** Subtitle files and subtitle folders among the siblings, picked out once per folder. */
+  private readonly subtitleFiles: Entry[] = [];
+  private readonly subtitleFolders: Entry[] = [];
+
   constructor(
     private readonly fs: ScopedFs,
-    private readonly siblings: readonly Entry[],
-  ) {}
+    siblings: readonly Entry[],
+  ) {
+    // One pass here keeps a listing linear: `find` runs once per video and must not rescan every
+    // sibling (100,000 entries with a few thousand videos made that quadratic).
+    for (const entry of siblings) {
+      if (entry.stat?.isFile() && isSubtitle(entry.name)) this.subtitleFiles.push(entry);
+      else if (entry.stat?.isDirectory() && SUBTITLE_FOLDERS.has(entry.name.toLowerCase()))
+        this.subtitleFolders.push(entry);
+    }
+  }
 
   /** Scope paths of the subtitles of one video in the folder. */
   async find(videoName: string): Promise<string[]> {
     const base = baseName(videoName);
     const found: string[] = [];
-    for (const entry of this.siblings) {
-      if (entry.stat?.isFile() && entry.name.startsWith(base) && isSubtitle(entry.name)) {
-        found.push(entry.path);
-      }
+    for (const entry of this.subtitleFiles) {
+      if (entry.name.startsWith(base)) found.push(entry.path);
     }
-    for (const folder of this.siblings) {
-      if (!folder.stat?.isDirectory() || !SUBTITLE_FOLDERS.has(folder.name.toLowerCase())) continue;
+    for (const folder of this.subtitleFolders) {
       for (const entry of await this.children(folder.path)) {
         if (entry.stat?.isFile() && isSubtitle(entry.name)) found.push(entry.path);
         else if (entry.stat?.isDirectory() && entry.name.startsWith(base)) {
