@@ -6,7 +6,8 @@
  * Environment: BENCH_SCALE (default 1), BENCH_DATA, BENCH_REPEAT (runs per transfer, default 3),
  * BENCH_NGINX_WORKERS (default 1), BENCH_LIST_CONNECTIONS (default 4), BENCH_TUS_CHUNK_MIB
  * (default 10), BENCH_ONLY (comma list of listing,download,upload,archive), BENCH_CPU_PROF=1
- * (writes a V8 CPU profile of Cabinet to bench/results/profiles/).
+ * (writes a V8 CPU profile of Cabinet to bench/results/profiles/), BENCH_CABINET_BIN (another
+ * checkout's server/bin/cabinet.js, to compare a change).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -24,7 +25,6 @@ import {
   timedShell,
   uploadTus,
   uploadWhole,
-  type LoadOptions,
 } from './measure.ts';
 import { computeChecks, toMarkdown, type BenchResults, type Series } from './report.ts';
 import { RssSampler } from './rss.ts';
@@ -131,6 +131,7 @@ async function main(): Promise<void> {
     root,
     password,
     ...(CPU_PROF && { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] }),
+    ...(env.BENCH_CABINET_BIN && { bin: path.resolve(env.BENCH_CABINET_BIN) }),
   });
   servers.push(cabinet);
   const sampler = new RssSampler(cabinet.pid);
@@ -186,41 +187,37 @@ async function main(): Promise<void> {
         };
         for (const server of ['nginx', 'cabinet'] as const) {
           const target = targets[server];
-          const measure = async () => {
-            // Check the listing is complete before timing it (this request also warms caches).
-            const body = await getJson(target.url, target.headers);
-            const count = Array.isArray(body)
-              ? body.length
-              : ((body as { items?: unknown[] }).items?.length ?? -1);
-            if (count !== entries)
-              throw new Error(`${server} listed ${count} entries, expected ${entries}`);
-            const base: LoadOptions = {
+          const result = listing[size][server];
+          /** One pass; its figures are kept even when some requests failed (errors noted). */
+          const pass = async (kind: 'latency' | 'throughput', connections: number, max: number) => {
+            const figures = await loadLoop({
               ...target,
-              connections: 1,
-              maxRequests: perPass,
+              connections,
+              maxRequests: max,
               maxSeconds,
-            };
-            const latency = await loadLoop(base);
-            const throughput = await loadLoop({
-              ...base,
-              connections: LIST_CONNECTIONS,
-              maxRequests: perPass * 2,
             });
-            for (const r of [latency, throughput])
-              if (r.errors) throw new Error(`${r.errors} failed requests: ${r.firstError}`);
-            return { latency, throughput };
+            if (figures.requests > 0) result[kind].runs.push(figures);
+            if (figures.errors)
+              result[kind].error = `${figures.errors} failed requests: ${figures.firstError}`;
+            log(
+              `  ${server} ${entries} entries, ${connections} conn: p50 ${figures.p50Ms.toFixed(1)} ms, ` +
+                `p99 ${figures.p99Ms.toFixed(1)} ms, ${figures.requestsPerSecond.toFixed(2)} req/s` +
+                (figures.errors ? `, ${figures.errors} errors (${figures.firstError})` : ''),
+            );
           };
           const run = async () => {
             try {
-              const { latency, throughput } = await measure();
-              listing[size][server].latency.runs.push(latency);
-              listing[size][server].throughput.runs.push(throughput);
-              log(
-                `  ${server} ${entries} entries: p50 ${latency.p50Ms.toFixed(1)} ms, ` +
-                  `p99 ${latency.p99Ms.toFixed(1)} ms, ${throughput.requestsPerSecond.toFixed(1)} req/s`,
-              );
+              // Check the listing is complete before timing it (this request also warms caches).
+              const body = await getJson(target.url, target.headers);
+              const count = Array.isArray(body)
+                ? body.length
+                : ((body as { items?: unknown[] }).items?.length ?? -1);
+              if (count !== entries)
+                throw new Error(`${server} listed ${count} entries, expected ${entries}`);
+              await pass('latency', 1, perPass);
+              await pass('throughput', LIST_CONNECTIONS, perPass * 2);
             } catch (error) {
-              listing[size][server].latency.error = errorText(error);
+              result.latency.error = errorText(error);
               log(`  ${server} failed: ${errorText(error)}`);
             }
           };

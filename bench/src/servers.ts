@@ -87,6 +87,8 @@ export interface CabinetOptions {
   password: string;
   /** Extra node flags for the server process, e.g. ["--cpu-prof", "--cpu-prof-dir=..."]. */
   nodeFlags?: string[];
+  /** Cabinet's launcher (default server/bin/cabinet.js of this checkout), e.g. for A/B runs. */
+  bin?: string;
 }
 
 /** Starts Cabinet with a temp data folder; resolves once /health answers. */
@@ -95,7 +97,11 @@ export async function startCabinet(options: CabinetOptions): Promise<RunningServ
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-bench-'));
   const child = spawn(
     process.execPath,
-    [...(options.nodeFlags ?? []), path.join(REPO_ROOT, 'server/bin/cabinet.js'), 'serve'],
+    [
+      ...(options.nodeFlags ?? []),
+      options.bin ?? path.join(REPO_ROOT, 'server/bin/cabinet.js'),
+      'serve',
+    ],
     {
       cwd: dataDir,
       env: {
