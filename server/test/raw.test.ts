@@ -43,6 +43,10 @@ beforeAll(async () => {
   await writeFile(path.join(server.root, 'guarded/.dotfile'), 'dot');
   await symlink('/etc', path.join(server.root, 'guarded/escape'));
   spawnSync('mkfifo', [path.join(server.root, 'guarded/pipe')]);
+  // `\` is a separator to ScopedFs: `a\..\open.txt` must not be read as `open.txt`.
+  await writeFile(path.join(server.root, 'guarded/a\\..\\open.txt'), 'backslashed');
+  await mkdir(path.join(server.root, 'guarded/odd\\dir'));
+  await writeFile(path.join(server.root, 'guarded/odd\\dir/inner.txt'), 'inner');
 });
 
 afterAll(async () => {
@@ -232,7 +236,7 @@ describe('GET /api/raw: permissions and rules', () => {
     expect((await server.fetch('/api/raw/guarded/.dotfile', { token })).status).toBe(403);
   });
 
-  it('leaves blocked folders, hidden files, escaping links and pipes out of archives', async () => {
+  it('leaves blocked folders, hidden files, escaping links, pipes and backslash names out of archives', async () => {
     const { token } = await server.createUser({
       hideDotfiles: true,
       rules: [{ regex: false, allow: false, path: '/guarded/secret', regexp: { raw: '' } }],

@@ -157,8 +157,8 @@ function entryOf(fs: ScopedFs, name: string, virtual: string, stat: Stats): Arch
 /**
  * The archive's entries, produced lazily in walk order: each selected folder (unless it is the
  * common folder itself) and everything visible below it, each selected file. Special files
- * (pipes, sockets, devices) and dangling links are skipped; linked folders appear as folders but
- * are not descended (ScopedFs.walk never follows them, so no loops).
+ * (pipes, sockets, devices), dangling links and names holding a backslash are skipped; linked
+ * folders appear as folders but are not descended (ScopedFs.walk never follows them, so no loops).
  */
 async function* selectionEntries(
   fs: ScopedFs,
@@ -176,6 +176,9 @@ async function* selectionEntries(
       yield entryOf(fs, relativeTo(common, item.path), item.path, item.stat);
     for await (const child of fs.walk(item, { signal })) {
       if (!child.stat) continue;
+      // ScopedFs reads `\` as a separator, so such a name cannot be opened by its path (it would
+      // name another file): the entry, and everything below it, is left out.
+      if (child.path.includes('\\')) continue;
       if (!child.stat.isDirectory() && !child.stat.isFile()) continue;
       yield entryOf(fs, relativeTo(common, child.path), child.path, child.stat);
     }
