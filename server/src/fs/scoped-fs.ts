@@ -412,6 +412,9 @@ export class ScopedFs {
         start: range.start,
         end: range.end,
         autoClose: true,
+        // 256 KiB reads instead of the default 64 KiB: a quarter of the syscalls and socket writes;
+        // 1 GiB downloads measured ~25% faster (bench/), bigger buffers were not faster.
+        highWaterMark: 256 * 1024,
       });
       return { resolved, stat: info, stream };
     } catch (error) {
