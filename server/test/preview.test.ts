@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, realpath, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp, { type Sharp } from 'sharp';
@@ -140,6 +140,16 @@ describe('GET /api/preview', () => {
     expect(response.status).toBe(413);
     const big = await server.fetch('/api/preview/big/pics/bomb.png', { token: server.admin.token });
     expect(big.status).toBe(413);
+  });
+
+  it('refuses source files over 64 MiB with 413 without reading them', async () => {
+    // A sparse file: its size is what counts, no disk space is used.
+    await writeFile(path.join(server.root, 'pics/huge.jpg'), '');
+    await truncate(path.join(server.root, 'pics/huge.jpg'), 65 * 1024 * 1024);
+    const response = await server.fetch('/api/preview/thumb/pics/huge.jpg', {
+      token: server.admin.token,
+    });
+    expect(response.status).toBe(413);
   });
 
   it('answers 415 for bytes that do not decode', async () => {
