@@ -1,3 +1,4 @@
+import type { ResourceItem } from '@cabinet/protocol';
 import { create } from 'zustand';
 
 /** Dialogs of SPEC.md "Dialogs"; only one is open at a time. */
@@ -18,16 +19,32 @@ export type DialogName =
   | 'success'
   | 'error';
 
-export interface OpenDialog {
-  name: DialogName;
+/** What a dialog acts on and what happens when it is done. */
+export interface DialogOptions {
   /** Text of the error and success dialogs. */
   message?: string;
+  /**
+   * The entries a dialog acts on (info, delete, rename, move, copy, download, share). Absent:
+   * the listing's selection, or the folder on screen when nothing is selected.
+   */
+  targets?: ResourceItem[];
+  /**
+   * Called after the dialog's action succeeded, instead of the dialog's default follow-up (a
+   * listing reload). Rename passes the entry's new scope path; delete passes nothing.
+   */
+  onDone?: (newPath?: string) => void;
+  /** Answer of a question dialog (replace, replace-rename): called with the user's choice. */
+  onAnswer?: (answer: 'replace' | 'rename' | 'cancel') => void;
+}
+
+export interface OpenDialog extends DialogOptions {
+  name: DialogName;
 }
 
 interface DialogState {
   dialog: OpenDialog | null;
-  /** Opens a dialog, replacing any other one. */
-  open(name: DialogName, message?: string): void;
+  /** Opens a dialog, replacing any other one. A string second argument is the message. */
+  open(name: DialogName, options?: string | DialogOptions): void;
   /** Closes the dialog and clears its message. */
   close(): void;
 }
@@ -35,8 +52,9 @@ interface DialogState {
 /** The one open dialog. A route change closes it unless it is a success dialog (SPEC.md section 4). */
 export const useDialogStore = create<DialogState>()((set) => ({
   dialog: null,
-  open(name, message) {
-    set({ dialog: message === undefined ? { name } : { name, message } });
+  open(name, options) {
+    const extra = typeof options === 'string' ? { message: options } : (options ?? {});
+    set({ dialog: { name, ...extra } });
   },
   close() {
     set({ dialog: null });

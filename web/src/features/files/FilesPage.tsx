@@ -4,8 +4,8 @@ import { errorPageCode } from '../../api/api-error.ts';
 import { useResourceQuery } from '../../api/resources/resource-query.ts';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { ErrorPage } from '../errors/ErrorPage.tsx';
+import { FileView } from '../preview/FileView.tsx';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
-import { FileDetails } from './FileDetails.tsx';
 import { FolderListing } from './FolderListing.tsx';
 import { ListingSkeleton } from './ListingSkeleton.tsx';
 import { isSamePath, routeFromScopePath, scopePathFromRoute } from './file-paths.ts';
@@ -41,7 +41,7 @@ export function FilesPage() {
       ) : resource.isDir ? (
         <FolderListing folder={resource} />
       ) : (
-        <FileDetails file={resource} />
+        <FileView file={resource} />
       )}
     </div>
   );
