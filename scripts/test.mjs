@@ -1,9 +1,16 @@
-// `npm test`: every suite, then one line with the totals: "N passed, M failed".
-// Suites run one after another; each Vitest run uses both cores for its own files.
+// `npm test`: the static checks, every suite, then one line with the totals: "N passed, M failed".
+// Suites run one after another; each Vitest run uses both cores for its own files. Each static
+// check (types, lint, formatting) counts as one test, so CI holds them like any other failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, ensureInstalled, ensureWebBuilt } from './prepare.mjs';
+
+const CHECKS = [
+  { name: 'typecheck', script: 'typecheck' },
+  { name: 'lint', script: 'lint' },
+  { name: 'format', script: 'format:check' },
+];
 
 const SUITES = [
   { name: 'protocol', dir: 'protocol' },
@@ -20,6 +27,21 @@ mkdirSync(results, { recursive: true });
 
 let passed = 0;
 let failed = 0;
+if (only.length === 0 || only.includes('checks')) {
+  for (const check of CHECKS) {
+    console.log(`\n=== ${check.name} ===`);
+    const run = spawnSync('npm', ['run', '--silent', check.script], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: process.env,
+    });
+    if (run.status === 0) passed += 1;
+    else {
+      failed += 1;
+      console.error(`${check.name}: failed (npm run ${check.script})`);
+    }
+  }
+}
 for (const suite of SUITES) {
   if (only.length && !only.includes(suite.name)) continue;
   if (!existsSync(path.join(ROOT, suite.dir, 'vitest.config.ts'))) continue;
