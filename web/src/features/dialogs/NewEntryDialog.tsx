@@ -8,15 +8,7 @@ import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { fetchResource } from '../../api/resources/resource-query.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { currentFolderOf, routeFromScopePath } from '../files/file-paths.ts';
-
-/** Why a trimmed name cannot be used, as an i18n key; null when it can. */
-function nameProblem(name: string): string | null {
-  if (!name) return 'dialogs.nameRequired';
-  if (name === '.' || name === '..' || name.includes('/') || name.includes('\\')) {
-    return 'dialogs.nameInvalid';
-  }
-  return null;
-}
+import { nameProblem } from '../operations/entry-name.ts';
 
 /**
  * New file / new folder (SPEC.md section 4): the name is trimmed and created in the folder on

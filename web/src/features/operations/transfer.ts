@@ -1,19 +1,119 @@
-// SEAM (owned by the operations helper; replace this whole file).
-import type { ClipboardItem } from '../../stores/clipboard-store.ts';
+import i18next from 'i18next';
+import { transferResource } from '../../api/resources/resource-transfer.ts';
+import { useClipboardStore, type ClipboardItem } from '../../stores/clipboard-store.ts';
+import { useDialogStore } from '../../stores/dialog-store.ts';
+import { notifyError } from '../../stores/notification-store.ts';
+import { isSamePath, parentFolder } from '../files/file-paths.ts';
+import { askReplace } from './ask-replace.ts';
+import {
+  fetchFolderFresh,
+  folderOnScreen,
+  forgetSelected,
+  operationErrorMessage,
+  reloadListings,
+  showPath,
+} from './operation-context.ts';
 
-/**
- * Moves or copies entries into a folder (scope path ending with "/"), asking replace-or-rename on
- * a clash, then navigates or reloads as SPEC.md section 4 says.
- */
-export function transferItems(
-  _action: 'copy' | 'move',
-  _items: ClipboardItem[],
-  _destination: string,
-): Promise<void> {
-  return Promise.reject(new Error('move and copy are not built yet'));
+/** What happens after a transfer: open the destination (SPEC.md section 4) or reload in place. */
+export interface TransferOptions {
+  /** "reload" keeps the view where it is (a paste, a drop onto a folder); default "navigate". */
+  followUp?: 'navigate' | 'reload';
 }
 
-/** Ctrl+V: pastes the clipboard into a folder (same origin → rename; after a cut it is cleared). */
-export function pasteClipboard(_folder: string): Promise<void> {
-  return Promise.reject(new Error('paste is not built yet'));
+/** How a transfer ended. */
+export type TransferOutcome = 'done' | 'cancelled' | 'failed';
+
+/** Closes the move or copy dialog that started a transfer: the transfer goes on without it. */
+function closePicker(): void {
+  const { dialog, close } = useDialogStore.getState();
+  if (dialog?.name === 'move' || dialog?.name === 'copy') close();
+}
+
+/** A folder path with its trailing slash. */
+function asFolder(path: string): string {
+  return path.endsWith('/') ? path : `${path}/`;
+}
+
+/**
+ * Moves or copies entries into a folder (scope path), as SPEC.md section 4 says: the destination
+ * is listed first and a name clash asks replace-or-rename; a copy into the entries' own folder
+ * always takes free names without asking; an entry moved to where it already is stays put. One
+ * PATCH per entry, all at once. Afterwards a move opens the destination, a copy opens it unless
+ * it is on screen (then the listing reloads). Failures are shown as an error notification.
+ */
+export async function transferItems(
+  action: 'copy' | 'move',
+  items: ClipboardItem[],
+  destination: string,
+  options: TransferOptions = {},
+): Promise<TransferOutcome> {
+  const folder = asFolder(destination);
+  const staysPut = (item: ClipboardItem) => isSamePath(parentFolder(item.from), folder);
+  const moving = action === 'move' ? items.filter((item) => !staysPut(item)) : items;
+  if (moving.length === 0) return 'done';
+
+  let taken: Set<string>;
+  try {
+    const listing = await fetchFolderFresh(folder);
+    taken = new Set(listing.items?.map((entry) => entry.name));
+  } catch (error) {
+    closePicker();
+    notifyError(operationErrorMessage(error));
+    return 'failed';
+  }
+  closePicker();
+  const clashes = moving.filter((item) => !staysPut(item) && taken.has(item.name));
+  let answer: 'replace' | 'rename' | null = null;
+  if (clashes.length > 0) {
+    const message =
+      clashes.length === 1
+        ? i18next.t('ops.clashOne', { name: clashes[0]!.name })
+        : i18next.t('ops.clashMany', { count: clashes.length });
+    const reply = await askReplace('replace-rename', message);
+    if (reply === 'cancel') return 'cancelled';
+    answer = reply;
+  }
+
+  const results = await Promise.allSettled(
+    moving.map((item) =>
+      transferResource({
+        action: action === 'move' ? 'rename' : 'copy',
+        from: item.from,
+        to: `${folder}${item.name}`,
+        override: answer === 'replace' && !staysPut(item),
+        rename: answer === 'rename' || staysPut(item),
+      }),
+    ),
+  );
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (action === 'move') {
+    forgetSelected(moving.filter((_, i) => results[i]!.status === 'fulfilled').map((i) => i.from));
+  }
+
+  const onScreen = isSamePath(folderOnScreen(), folder);
+  if (!failure && options.followUp !== 'reload' && !onScreen) await showPath(folder, true);
+  void reloadListings();
+  if (failure) {
+    notifyError(operationErrorMessage(failure.reason));
+    return 'failed';
+  }
+  return 'done';
+}
+
+/**
+ * Ctrl+V: pastes the clipboard into a folder and reloads it. From the folder the entries were
+ * copied in, copies take free names; cut entries are already there, so nothing moves. After a
+ * cut-paste the clipboard is cleared (the entries are no longer where it says).
+ */
+export async function pasteClipboard(folder: string): Promise<void> {
+  const { key, items, origin, clear } = useClipboardStore.getState();
+  if (!key || items.length === 0) return;
+  if (key === 'x' && isSamePath(origin, folder)) {
+    clear();
+    return;
+  }
+  const outcome = await transferItems(key === 'x' ? 'move' : 'copy', items, folder, {
+    followUp: 'reload',
+  });
+  if (key === 'x' && outcome !== 'cancelled') clear();
 }

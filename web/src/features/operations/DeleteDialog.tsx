@@ -1,0 +1,78 @@
+import { useTranslation } from 'react-i18next';
+import { useResourceDeleteMutation } from '../../api/resources/resource-delete-mutation.ts';
+import { Dialog } from '../../components/Dialog.tsx';
+import type { OpenDialog } from '../../stores/dialog-store.ts';
+import { notifyError } from '../../stores/notification-store.ts';
+import { parentFolder } from '../files/file-paths.ts';
+import {
+  forgetSelected,
+  isOnScreen,
+  operationErrorMessage,
+  reloadListings,
+  showPath,
+} from './operation-context.ts';
+import { NothingToActOn } from './NothingToActOn.tsx';
+import { useDialogTargets } from './use-dialog-targets.ts';
+import { useInitialFocus } from './use-initial-focus.ts';
+
+/**
+ * Delete one entry or several (SPEC.md section 4, "Delete"): confirmed with the red button
+ * (Enter), removed in parallel, then the listing reloads. A deleted entry that was on screen
+ * gives way to its folder unless the caller's `onDone` decides where to go.
+ */
+export function DeleteDialog({ dialog, onClose }: { dialog: OpenDialog; onClose: () => void }) {
+  const { t } = useTranslation();
+  const targets = useDialogTargets(dialog).filter((item) => item.path !== '/');
+  const remove = useResourceDeleteMutation();
+  const confirmRef = useInitialFocus<HTMLButtonElement>();
+  if (targets.length === 0)
+    return <NothingToActOn title={t('ops.deleteTitle')} onClose={onClose} />;
+
+  const handleSubmit = () => {
+    if (remove.isPending) return;
+    remove.mutate(
+      targets.map((item) => item.path),
+      {
+        onSuccess: async ({ deleted, error }) => {
+          onClose();
+          forgetSelected(deleted);
+          const shown = targets.find(
+            (item) => deleted.includes(item.path) && isOnScreen(item.path),
+          );
+          // Leave a deleted view before reloading, or it would show "not found".
+          if (!error && dialog.onDone) dialog.onDone();
+          else if (shown) await showPath(parentFolder(shown.path), true);
+          void reloadListings();
+          if (error) notifyError(operationErrorMessage(error));
+        },
+      },
+    );
+  };
+
+  const single = targets.length === 1;
+  return (
+    <Dialog
+      title={t('ops.deleteTitle')}
+      onClose={onClose}
+      onSubmit={handleSubmit}
+      actions={
+        <>
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            {t('buttons.cancel')}
+          </button>
+          <button
+            ref={confirmRef}
+            type="submit"
+            className="button button--danger"
+            disabled={remove.isPending}
+          >
+            {t('ops.delete')}
+          </button>
+        </>
+      }
+    >
+      <p>{single ? t('ops.deleteOne') : t('ops.deleteMany', { count: targets.length })}</p>
+      {single && <p className="operation__subject">{targets[0]!.name}</p>}
+    </Dialog>
+  );
+}

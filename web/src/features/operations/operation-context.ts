@@ -1,0 +1,88 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { Resource } from '@cabinet/protocol';
+import i18next from 'i18next';
+import { ApiError } from '../../api/api-error.ts';
+import { resourceKeys } from '../../api/resources/resource-keys.ts';
+import { fetchResource } from '../../api/resources/resource-query.ts';
+import { router } from '../../app/router.tsx';
+import { useSelectionStore } from '../../stores/selection-store.ts';
+import {
+  currentFolderOf,
+  isSamePath,
+  routeFromScopePath,
+  scopePathFromRoute,
+} from '../files/file-paths.ts';
+
+// Operations outlive the dialog that starts them (a clash prompt replaces it, a paste has none),
+// so they run outside React and reach the app's query cache through this binding, made by the
+// dialog host when it mounts.
+let boundClient: QueryClient | null = null;
+
+/** Makes the app's query client available to operations (DialogHost does it once). */
+export function bindQueryClient(client: QueryClient): void {
+  boundClient = client;
+}
+
+function queryClient(): QueryClient {
+  if (!boundClient) throw new Error('Cabinet: operations ran before the dialog host mounted');
+  return boundClient;
+}
+
+/** Reloads every listing and file view (the default follow-up of an operation). */
+export function reloadListings(): Promise<void> {
+  return queryClient().invalidateQueries({ queryKey: resourceKeys.all });
+}
+
+/** A folder's listing, read afresh (a clash check must not trust a cached one). */
+export function fetchFolderFresh(folder: string): Promise<Resource> {
+  return queryClient().fetchQuery({
+    queryKey: resourceKeys.detail(folder),
+    queryFn: ({ signal }) => fetchResource(folder, signal),
+    staleTime: 0,
+  });
+}
+
+/** The scope path on screen (a folder ends with "/"), or null outside /files. */
+export function pathOnScreen(): string | null {
+  const { pathname } = router.state.location;
+  return pathname === '/files' || pathname.startsWith('/files/')
+    ? scopePathFromRoute(pathname)
+    : null;
+}
+
+/** The folder on screen, or the folder of the file on screen ("/" outside /files). */
+export function folderOnScreen(): string {
+  return currentFolderOf(router.state.location.pathname);
+}
+
+/** Whether the view shows exactly this entry (a folder listing or a file view of it). */
+export function isOnScreen(path: string): boolean {
+  const shown = pathOnScreen();
+  return shown !== null && isSamePath(shown, path);
+}
+
+/** Opens a scope path in the files view. */
+export function showPath(path: string, isDir: boolean): Promise<void> {
+  return router.navigate(routeFromScopePath(path, isDir));
+}
+
+/** Drops entries that no longer exist where they were from the listing's selection. */
+export function forgetSelected(paths: readonly string[]): void {
+  const selection = useSelectionStore.getState();
+  const kept = selection.items.filter((item) => !paths.some((p) => isSamePath(p, item.path)));
+  if (kept.length !== selection.items.length) selection.setItems(kept);
+}
+
+/**
+ * The words an operation failure is shown with (SPEC.md section 8): refusals and network failures
+ * get the interface's own sentences; anything else the server's message.
+ */
+export function operationErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.kind === 'forbidden') return i18next.t('errors.forbidden');
+    if (error.kind === 'not-found') return i18next.t('errors.notFound');
+    if (error.kind === 'network') return i18next.t('errors.network');
+    if (error.kind === 'conflict') return i18next.t('ops.conflict');
+  }
+  return error instanceof Error ? error.message : String(error);
+}
