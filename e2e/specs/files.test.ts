@@ -24,6 +24,18 @@ beforeAll(async () => {
     'with space & ü/inner.txt': 'x',
     'one/two/three/four/five/deep.txt': 'deep',
   });
+  // These checks read the list view's columns; the views themselves are tested in listing-*.
+  const update = await server.fetch(`/api/users/${server.admin.user.id}`, {
+    method: 'PUT',
+    token: server.admin.token,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      what: 'user',
+      which: ['viewMode'],
+      data: { id: server.admin.user.id, viewMode: 'list' },
+    }),
+  });
+  expect(update.status).toBe(200);
 });
 
 afterAll(async () => {
@@ -55,10 +67,10 @@ describe('folder listing', () => {
     expect(await notesRow.locator('time').getAttribute('datetime')).toBeTruthy();
   });
 
-  it('opens a folder on click, encodes its name in the URL and titles the page with it', async () => {
+  it('opens a folder on double-click, encodes its name in the URL and titles the page with it', async () => {
     const page = await adminPage();
     const files = new FilesPage(page);
-    await files.entry('with space & ü').click();
+    await files.open('with space & ü');
     await page.waitForURL(`${server.url}/files/with%20space%20%26%20%C3%BC/`);
     await files.entry('inner.txt').waitFor();
     await expect.poll(() => page.title()).toBe('with space & ü - Cabinet');
@@ -105,7 +117,7 @@ describe('folder listing', () => {
   it('shows a file with its size and a download link', async () => {
     const page = await adminPage();
     const files = new FilesPage(page);
-    await files.entry('b-notes.txt').click();
+    await files.open('b-notes.txt');
     await page.waitForURL(`${server.url}/files/b-notes.txt`);
     await page.getByRole('heading', { name: 'b-notes.txt' }).waitFor();
     const download = page.getByRole('link', { name: 'Download' });

@@ -1,21 +1,51 @@
 import type { ResourceItem } from '@cabinet/protocol';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { formatFileSize } from '../../format/file-size.ts';
-import { FileIcon } from './FileIcon.tsx';
+import { EntryLink } from './EntryLink.tsx';
+import { EntryPreview } from './EntryPreview.tsx';
 import { ModifiedTime } from './ModifiedTime.tsx';
-import { routeFromScopePath } from './file-paths.ts';
+import { dropTargetHandlers, type DropRules } from './drop-target.ts';
+import { asFolderPath } from './listing-order.ts';
+import type { EntryActions } from './use-entry-actions.ts';
 
-/** One entry of the list view: icon and name (a link that opens it), size, last modified. */
-export function FileRow({ item }: { item: ResourceItem }) {
+/** What a listing view needs to draw one entry. */
+export interface EntryViewProps {
+  item: ResourceItem;
+  index: number;
+  isSelected: boolean;
+  isFocusable: boolean;
+  actions: EntryActions;
+  dropRules: DropRules;
+}
+
+/** One entry of the list view: icon (or thumbnail) and name, size, last modified. */
+export const FileRow = memo(function FileRow(
+  props: EntryViewProps & { isLast: boolean; offset: number; height: number },
+) {
+  const { item, index, isSelected, isFocusable, actions, dropRules, isLast } = props;
   const { i18n } = useTranslation();
+  const drop = item.isDir ? dropTargetHandlers(asFolderPath(item.path), dropRules) : undefined;
   return (
-    <div role="row" className="listing__row" data-dir={item.isDir}>
+    <div
+      role="row"
+      className="listing__row listing__row--entry"
+      aria-rowindex={index + 2}
+      aria-selected={isSelected}
+      data-dir={item.isDir}
+      data-last={isLast}
+      style={{ height: props.height, transform: `translateY(${props.offset}px)` }}
+      {...drop}
+    >
       <div role="cell" className="listing__cell listing__cell--name">
-        <FileIcon entry={item} />
-        <Link to={routeFromScopePath(item.path, item.isDir)} className="listing__link">
-          {item.name}
-        </Link>
+        <EntryPreview item={item} size="small" />
+        <EntryLink
+          item={item}
+          index={index}
+          isFocusable={isFocusable}
+          actions={actions}
+          className="listing__link"
+        />
       </div>
       <div role="cell" className="listing__cell listing__cell--size">
         {item.isDir ? <span aria-hidden="true">—</span> : formatFileSize(item.size, i18n.language)}
@@ -25,4 +55,4 @@ export function FileRow({ item }: { item: ResourceItem }) {
       </div>
     </div>
   );
-}
+});

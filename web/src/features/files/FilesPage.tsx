@@ -1,20 +1,24 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
 import { errorPageCode } from '../../api/api-error.ts';
 import { useResourceQuery } from '../../api/resources/resource-query.ts';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useSelectionStore } from '../../stores/selection-store.ts';
 import { ErrorPage } from '../errors/ErrorPage.tsx';
 import { FileView } from '../preview/FileView.tsx';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { FolderListing } from './FolderListing.tsx';
 import { ListingSkeleton } from './ListingSkeleton.tsx';
+import { SelectionBanner } from './SelectionBanner.tsx';
 import { isSamePath, routeFromScopePath, scopePathFromRoute } from './file-paths.ts';
 import './files.css';
 
 /**
  * /files/{path}: the folder listing, or a single file. A reply whose path is not the route's
  * (a late answer for a folder the user already left) is ignored; the page titles itself with the
- * item's name.
+ * item's name. Any route change resets the selection and multiple-selection mode (SPEC.md
+ * section 4).
  */
 export function FilesPage() {
   const { t } = useTranslation();
@@ -23,6 +27,10 @@ export function FilesPage() {
   const query = useResourceQuery(path);
   const resource = query.data && isSamePath(query.data.path, path) ? query.data : undefined;
   useDocumentTitle(resource?.name || t('files.title'));
+  useEffect(() => {
+    useSelectionStore.getState().clear();
+    return () => useSelectionStore.getState().clear();
+  }, [pathname]);
 
   // /files and /files/ match the same route (the router ignores a trailing slash): add it here.
   if (pathname === '/files') return <Navigate to="/files/" replace />;
@@ -35,11 +43,13 @@ export function FilesPage() {
     <div className="files">
       <div className="files__bar">
         <Breadcrumbs path={path} />
+        {resource?.isDir && <SelectionBanner />}
       </div>
       {!resource ? (
         <ListingSkeleton />
       ) : resource.isDir ? (
-        <FolderListing folder={resource} />
+        // Keyed by folder: scroll window, focus and shown count start afresh in each folder.
+        <FolderListing key={resource.path} folder={resource} />
       ) : (
         <FileView file={resource} />
       )}

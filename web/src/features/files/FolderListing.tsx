@@ -1,28 +1,100 @@
-import type { Resource } from '@cabinet/protocol';
+import { LIMITS, type Resource } from '@cabinet/protocol';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSelectionStore } from '../../stores/selection-store.ts';
+import { useCurrentUser } from '../../stores/session-store.ts';
 import { EmptyFolder } from './EmptyFolder.tsx';
-import { FileRow } from './FileRow.tsx';
-import { ListingHeader } from './ListingHeader.tsx';
+import { FilesToolbar } from './FilesToolbar.tsx';
+import { ListView } from './ListView.tsx';
+import { MosaicView } from './MosaicView.tsx';
+import { dropTargetHandlers } from './drop-target.ts';
+import { asFolderPath, orderEntries } from './listing-order.ts';
+import type { ListingViewProps } from './listing-view-props.ts';
+import { hasPerm } from './permissions.ts';
+import { useEntryActions } from './use-entry-actions.ts';
+import { useListingPreferences } from './use-listing-preferences.ts';
+import { useListingShortcuts } from './use-listing-shortcuts.ts';
 
-/** A folder's entries in list view: folders first, each group in the server's order. */
+const PAGE = LIMITS.listingPageSize;
+
+/**
+ * A folder's entries, folders first, in the user's view (list or mosaic) and sorting, with
+ * selection, keyboard navigation and shortcuts, the header toolbar, and drops: desktop files
+ * dropped anywhere on it upload into the folder.
+ *
+ * Entries are shown 50 at a time, 50 more whenever the last shown one comes near the viewport
+ * (SPEC.md section 9), and only the rows near the viewport are rendered at all.
+ */
 export function FolderListing({ folder }: { folder: Resource }) {
   const { t } = useTranslation();
-  const items = folder.items ?? [];
-  if (items.length === 0) return <EmptyFolder />;
-  const ordered = [...items.filter((i) => i.isDir), ...items.filter((i) => !i.isDir)];
+  const user = useCurrentUser();
+  const entries = useMemo(() => orderEntries(folder.items ?? []), [folder.items]);
+  const folderPath = asFolderPath(folder.path);
+  const { viewMode, setViewMode, sort, sortBy } = useListingPreferences(folder);
+  const [shown, setShown] = useState<number>(PAGE);
+  const [focusIndex, setFocusIndexState] = useState(0);
+  const selectedItems = useSelectionStore((s) => s.items);
+  const selected = useMemo(() => new Set(selectedItems.map((item) => item.path)), [selectedItems]);
+
+  const canMove = hasPerm(user, 'rename');
+  const canUpload = hasPerm(user, 'create');
+  const dropRules = useMemo(() => ({ canMove, canUpload }), [canMove, canUpload]);
+
+  const setFocusIndex = useCallback((index: number) => {
+    setFocusIndexState(index);
+    // Keyboard moves (End, long arrow runs) may go past the shown entries: show up to there.
+    setShown((old) => (index < old ? old : Math.ceil((index + 1) / PAGE) * PAGE));
+  }, []);
+  const total = entries.length;
+  const showMore = useCallback(() => {
+    setShown((old) => (old < total ? old + PAGE : old));
+  }, [total]);
+
+  const actions = useEntryActions({
+    entries,
+    singleClick: user?.singleClick ?? false,
+    canDrag: canMove,
+    setFocusIndex,
+  });
+  useListingShortcuts(folderPath, actions.selectAll);
+
+  // After a reload (delete, rename, upload) the selection keeps only entries that still exist.
+  useEffect(() => {
+    const { items, setItems } = useSelectionStore.getState();
+    if (items.length === 0) return;
+    const byPath = new Map(entries.map((entry) => [entry.path, entry]));
+    const kept = items.flatMap((item) => byPath.get(item.path) ?? []);
+    if (kept.length !== items.length || kept.some((item, i) => item !== items[i])) setItems(kept);
+  }, [entries]);
+
+  const viewProps: ListingViewProps = {
+    label: t('files.listingOf', { name: folder.name || t('files.home') }),
+    entries,
+    shown,
+    showMore,
+    selected,
+    // The focused entry may be gone after a reload: the last one takes its place.
+    focusIndex: Math.min(focusIndex, Math.max(entries.length - 1, 0)),
+    setFocusIndex,
+    actions,
+    dropRules,
+    sort,
+    onSort: sortBy,
+  };
+
   return (
     <div
-      role="table"
-      className="listing"
-      aria-label={t('files.listingOf', { name: folder.name || t('files.home') })}
-      aria-rowcount={ordered.length + 1}
+      className="folder-listing"
+      {...dropTargetHandlers(folderPath, { canMove: false, canUpload })}
     >
-      <ListingHeader />
-      <div role="rowgroup">
-        {ordered.map((item) => (
-          <FileRow key={item.path} item={item} />
-        ))}
-      </div>
+      <FilesToolbar folder={folderPath} viewMode={viewMode} onViewMode={setViewMode} />
+      {entries.length === 0 ? (
+        <EmptyFolder />
+      ) : viewMode === 'list' ? (
+        <ListView {...viewProps} />
+      ) : (
+        <MosaicView {...viewProps} />
+      )}
     </div>
   );
 }

@@ -1,0 +1,47 @@
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatFileSize } from '../../format/file-size.ts';
+import { EntryLink } from './EntryLink.tsx';
+import { EntryPreview } from './EntryPreview.tsx';
+import type { EntryViewProps } from './FileRow.tsx';
+import { ModifiedTime } from './ModifiedTime.tsx';
+import { dropTargetHandlers } from './drop-target.ts';
+import { asFolderPath } from './listing-order.ts';
+
+/** One entry of the mosaic view: a card with the thumbnail (or a big icon), name, size and date. */
+export const MosaicTile = memo(function MosaicTile(
+  props: EntryViewProps & {
+    column: number;
+  },
+) {
+  const { item, index, isSelected, isFocusable, actions, dropRules, column } = props;
+  const { i18n } = useTranslation();
+  const drop = item.isDir ? dropTargetHandlers(asFolderPath(item.path), dropRules) : undefined;
+  return (
+    <div
+      role="gridcell"
+      className="tile"
+      aria-colindex={column + 1}
+      aria-selected={isSelected}
+      data-dir={item.isDir}
+      {...drop}
+    >
+      <div className="tile__preview">
+        <EntryPreview item={item} size="large" />
+      </div>
+      <div className="tile__text">
+        <EntryLink
+          item={item}
+          index={index}
+          isFocusable={isFocusable}
+          actions={actions}
+          className="tile__name"
+        />
+        <span className="tile__meta">
+          {!item.isDir && <span>{formatFileSize(item.size, i18n.language)}</span>}
+          <ModifiedTime modified={item.modified} />
+        </span>
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,107 @@
+import { LIMITS } from '@cabinet/protocol';
+import { useLayoutEffect, useRef, useState } from 'react';
+import './mosaic.css';
+import { SortBar } from './ListingHeader.tsx';
+import { MosaicTile } from './MosaicTile.tsx';
+import { tabStopOf, type ListingViewProps } from './listing-view-props.ts';
+import { useListingKeyboard } from './use-listing-keyboard.ts';
+import { useVirtualRows } from './use-virtual-rows.ts';
+
+/** Height of a tile plus the gap below it, in px (mosaic.css draws the tile to match). */
+const TILE_ROW_HEIGHT = 196;
+
+/** Columns of the mosaic: the listing's width divided by 300 px, rounded down, at least 1. */
+export function mosaicColumns(width: number): number {
+  return Math.max(1, Math.floor(width / LIMITS.mosaicColumnPx));
+}
+
+/**
+ * The mosaic view: a grid of cards, virtualised by row of cards. The column count follows the
+ * listing's width; arrow keys move across and down the grid.
+ */
+export function MosaicView(props: ListingViewProps) {
+  const { entries, shown, selected, focusIndex, actions, dropRules } = props;
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = containerRef.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    setWidth(element.clientWidth);
+    return () => observer.disconnect();
+  }, []);
+
+  const columns = mosaicColumns(width);
+  const count = Math.min(shown, entries.length);
+  const rowCount = Math.ceil(count / columns);
+  const { bodyRef, virtualizer, rows, scrollMargin, totalSize } = useVirtualRows(
+    rowCount,
+    TILE_ROW_HEIGHT,
+    props.showMore,
+  );
+  const handleKeyDown = useListingKeyboard({
+    containerRef,
+    count: entries.length,
+    shownCount: count,
+    columns,
+    focusIndex,
+    setFocusIndex: props.setFocusIndex,
+    scrollToEntry: (index) => virtualizer.scrollToIndex(Math.floor(index / columns)),
+    actions,
+  });
+  const rendered = rows.flatMap((row) => {
+    const first = row.index * columns;
+    return Array.from({ length: Math.min(columns, count - first) }, (_, i) => first + i);
+  });
+  const tabStop = tabStopOf(focusIndex, rendered);
+
+  return (
+    <>
+      <SortBar sort={props.sort} onSort={props.onSort} />
+      <div
+        ref={containerRef}
+        role="grid"
+        className="mosaic"
+        aria-label={props.label}
+        aria-rowcount={Math.ceil(entries.length / columns)}
+        aria-colcount={columns}
+        aria-multiselectable="true"
+        data-columns={columns}
+        onKeyDown={handleKeyDown}
+      >
+        <div ref={bodyRef} role="rowgroup" className="mosaic__body" style={{ height: totalSize }}>
+          {rows.map((row) => {
+            const first = row.index * columns;
+            const items = entries.slice(first, Math.min(first + columns, count));
+            return (
+              <div
+                key={row.index}
+                role="row"
+                className="mosaic__row"
+                aria-rowindex={row.index + 1}
+                style={{
+                  gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
+                  transform: `translateY(${row.start - scrollMargin}px)`,
+                }}
+              >
+                {items.map((item, offset) => (
+                  <MosaicTile
+                    key={item.path}
+                    item={item}
+                    index={first + offset}
+                    column={offset}
+                    isSelected={selected.has(item.path)}
+                    isFocusable={first + offset === tabStop}
+                    actions={actions}
+                    dropRules={dropRules}
+                  />
+                ))}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </>
+  );
+}

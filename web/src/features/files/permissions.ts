@@ -1,0 +1,7 @@
+import type { Perm, TokenUser } from '@cabinet/protocol';
+
+/** Whether the user holds a permission; admin implies every other one (SPEC.md section 6). */
+export function hasPerm(user: TokenUser | null, name: keyof Perm): boolean {
+  if (!user) return false;
+  return user.perm.admin || user.perm[name];
+}
