@@ -1,0 +1,124 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useOperationsFixture } from '../support/operations-fixture.ts';
+
+const fixture = useOperationsFixture();
+const onDisk = (scopePath: string) => path.join(fixture.server.root, scopePath);
+
+describe('move', () => {
+  it('moves into a folder chosen in the picker and opens it', async () => {
+    await fixture.seed({ 'm1/file.txt': 'f', 'm1/target/': '', 'm1/other/': '' });
+    const ops = await fixture.open('m1/');
+    await ops.select('file.txt');
+    await ops.action('Move').click();
+    const dialog = ops.moveDialog;
+    // The destination starts as the folder the entry is in: moving there is pointless.
+    expect(await ops.button(dialog, 'Move').isDisabled()).toBe(true);
+    await ops.folderOption(dialog, 'target').click();
+    await dialog.getByText('Destination: /m1/target/').waitFor();
+    expect(await ops.button(dialog, 'Move').isEnabled()).toBe(true);
+    await ops.page.keyboard.press('Enter');
+    await ops.page.waitForURL(`${fixture.server.url}/files/m1/target/`);
+    await ops.files.entry('file.txt').waitFor();
+    expect(existsSync(onDisk('m1/file.txt'))).toBe(false);
+  });
+
+  it('browses the picker with the keyboard: down chooses, right opens, left goes up', async () => {
+    await fixture.seed({ 'm2/a/deep/': '', 'm2/b/': '', 'm2/item.txt': 'i' });
+    const ops = await fixture.open('m2/');
+    await ops.select('item.txt');
+    await ops.action('Move').click();
+    const dialog = ops.moveDialog;
+    const list = ops.folderList(dialog);
+    await ops.folderOption(dialog, 'a').waitFor();
+    expect(await list.evaluate((el) => el === document.activeElement)).toBe(true);
+    await ops.page.keyboard.press('ArrowDown');
+    expect(await ops.folderOption(dialog, 'a').getAttribute('aria-selected')).toBe('true');
+    await ops.page.keyboard.press('ArrowRight');
+    await ops.folderOption(dialog, 'deep').waitFor();
+    await dialog.getByText('Destination: /m2/a/').waitFor();
+    await ops.page.keyboard.press('ArrowLeft');
+    await ops.folderOption(dialog, 'b').waitFor();
+    await ops.goUp(dialog).click();
+    await ops.folderOption(dialog, 'm2').waitFor();
+    await ops.folderOption(dialog, 'm2').dblclick();
+    await ops.folderOption(dialog, 'b').click();
+    await ops.page.keyboard.press('Enter');
+    await ops.page.waitForURL(`${fixture.server.url}/files/m2/b/`);
+    await ops.files.entry('item.txt').waitFor();
+  });
+
+  it('on a clash, Replace overwrites the entry in the destination', async () => {
+    await fixture.seed({ 'm3/same.txt': 'moved', 'm3/dest/same.txt': 'was there' });
+    const ops = await fixture.open('m3/');
+    await ops.select('same.txt');
+    await ops.action('Move').click();
+    await ops.folderOption(ops.moveDialog, 'dest').click();
+    await ops.button(ops.moveDialog, 'Move').click();
+    await ops.button(ops.replaceRename, 'Replace').click();
+    await ops.page.waitForURL(`${fixture.server.url}/files/m3/dest/`);
+    await expect.poll(() => ops.files.entryNames()).toEqual(['same.txt']);
+    expect(await readFile(onDisk('m3/dest/same.txt'), 'utf8')).toBe('moved');
+  });
+
+  it('on a clash, Rename gives the moved entry the name "name(1).ext"', async () => {
+    await fixture.seed({ 'm4/same.txt': 'moved', 'm4/dest/same.txt': 'was there' });
+    const ops = await fixture.open('m4/');
+    await ops.select('same.txt');
+    await ops.action('Move').click();
+    await ops.folderOption(ops.moveDialog, 'dest').click();
+    await ops.button(ops.moveDialog, 'Move').click();
+    await ops.button(ops.replaceRename, 'Rename').click();
+    await ops.page.waitForURL(`${fixture.server.url}/files/m4/dest/`);
+    await expect
+      .poll(async () => (await ops.files.entryNames()).sort())
+      .toEqual(['same(1).txt', 'same.txt']);
+    expect(await readFile(onDisk('m4/dest/same(1).txt'), 'utf8')).toBe('moved');
+    expect(await readFile(onDisk('m4/dest/same.txt'), 'utf8')).toBe('was there');
+  });
+});
+
+describe('copy', () => {
+  it('copies into the same folder under a free name without asking, and stays', async () => {
+    await fixture.seed({ 'c1/doc.txt': 'doc' });
+    const ops = await fixture.open('c1/');
+    await ops.select('doc.txt');
+    await ops.action('Copy').click();
+    await ops.copyDialog.waitFor();
+    expect(await ops.button(ops.copyDialog, 'Copy').isEnabled()).toBe(true);
+    await ops.page.keyboard.press('Enter');
+    await expect
+      .poll(async () => (await ops.files.entryNames()).sort())
+      .toEqual(['doc(1).txt', 'doc.txt']);
+    expect(await ops.replaceRename.count()).toBe(0);
+    expect(ops.page.url()).toBe(`${fixture.server.url}/files/c1/`);
+  });
+
+  it('copies several entries into another folder and opens it', async () => {
+    await fixture.seed({ 'c2/x.txt': 'x', 'c2/y/inner.txt': 'in', 'c2/to/': '' });
+    const ops = await fixture.open('c2/');
+    await ops.select('y', 'x.txt');
+    await ops.action('Copy').click();
+    await ops.copyDialog.getByText('Choose where to copy 2 items.').waitFor();
+    await ops.folderOption(ops.copyDialog, 'to').click();
+    await ops.button(ops.copyDialog, 'Copy').click();
+    await ops.page.waitForURL(`${fixture.server.url}/files/c2/to/`);
+    await expect.poll(() => ops.files.entryNames()).toEqual(['y', 'x.txt']);
+    expect(await readFile(onDisk('c2/to/y/inner.txt'), 'utf8')).toBe('in');
+    expect(existsSync(onDisk('c2/x.txt'))).toBe(true);
+  });
+
+  it('shows the server refusing to copy a folder into itself', async () => {
+    await fixture.seed({ 'c3/loop/inside/': '' });
+    const ops = await fixture.open('c3/');
+    await ops.select('loop');
+    await ops.action('Copy').click();
+    await ops.folderOption(ops.copyDialog, 'loop').dblclick();
+    await ops.folderOption(ops.copyDialog, 'inside').click();
+    await ops.button(ops.copyDialog, 'Copy').click();
+    await ops.notifications.getByRole('alert').waitFor();
+    expect((await ops.errorMessages())[0]).toMatch(/source is parent/);
+  });
+});
