@@ -30,7 +30,7 @@ describe('info', () => {
     const dialog = ops.infoDialog;
     expect(await fact(dialog, 'Name')).toBe('fox.txt');
     expect(await fact(dialog, 'Size')).toBe('44 B');
-    expect(await fact(dialog, 'Type')).toBe('text');
+    expect(await fact(dialog, 'Type')).toBe('Text');
     expect(await fact(dialog, 'Last modified')).not.toBe('');
     await ops.button(dialog, 'Compute SHA-256').click();
     const expected = createHash('sha256').update(CONTENT).digest('hex');

@@ -1,6 +1,6 @@
 import { CHECKSUM_ALGORITHMS, type ChecksumAlgorithm, type ResourceItem } from '@cabinet/protocol';
 import { Copy } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useResourceChecksumQuery } from '../../api/resources/resource-checksum-query.ts';
 import { notifySuccess } from '../../stores/notification-store.ts';
@@ -30,36 +30,31 @@ function ChecksumRow({ file, algorithm }: { file: ResourceItem; algorithm: Check
   const [isWanted, setWanted] = useState(false);
   const query = useResourceChecksumQuery(file.path, file.modified, algorithm, isWanted);
   const label = LABELS[algorithm];
-  const fieldId = `checksum-${algorithm}`;
+  const labelId = `${useId()}-label`;
 
-  if (!isWanted) {
-    return (
-      <li className="checksums__row">
+  return (
+    <li className="checksums__row">
+      <span id={labelId} className="checksums__label">
+        {label}
+      </span>
+      {!isWanted ? (
         <button
           type="button"
-          className="button button--secondary button--small"
+          className="button button--secondary button--small checksums__compute"
           onClick={() => setWanted(true)}
         >
           {t('ops.computeChecksum', { algorithm: label })}
         </button>
-      </li>
-    );
-  }
-  return (
-    <li className="checksums__row">
-      <label htmlFor={fieldId} className="checksums__label">
-        {label}
-      </label>
-      {query.isError ? (
+      ) : query.isError ? (
         <p className="field__error" role="alert">
           {operationErrorMessage(query.error)}
         </p>
       ) : (
         <div className="checksums__value">
           <input
-            id={fieldId}
             className="input checksums__digest"
             readOnly
+            aria-labelledby={labelId}
             value={query.data ?? t('ops.calculating')}
             aria-busy={query.isPending}
             onFocus={(event) => event.currentTarget.select()}

@@ -12,6 +12,16 @@ import { NothingToActOn } from './NothingToActOn.tsx';
 import { useDialogTargets } from './use-dialog-targets.ts';
 import { useInitialFocus } from './use-initial-focus.ts';
 
+/** Words for the server's file types (SPEC.md section 3, Resource). */
+const TYPE_LABELS: Record<string, string> = {
+  image: 'ops.typeImage',
+  audio: 'ops.typeAudio',
+  video: 'ops.typeVideo',
+  pdf: 'ops.typePdf',
+  text: 'ops.typeText',
+  textImmutable: 'ops.typeText',
+};
+
 /** One "term: value" line of the info list. */
 function Fact({ term, children }: { term: string; children: React.ReactNode }) {
   return (
@@ -75,7 +85,7 @@ export function InfoDialog({ dialog, onClose }: { dialog: OpenDialog; onClose: (
           <>
             <Fact term={t('ops.name')}>{single.name || t('files.home')}</Fact>
             <Fact term={t('ops.type')}>
-              {single.isDir ? t('ops.typeFolder') : single.type || t('ops.typeOther')}
+              {t(single.isDir ? 'ops.typeFolder' : (TYPE_LABELS[single.type] ?? 'ops.typeOther'))}
             </Fact>
             <Fact term={t('ops.size')}>
               <TotalSize items={targets} />
