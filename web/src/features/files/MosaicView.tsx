@@ -5,10 +5,15 @@ import { SortBar } from './ListingHeader.tsx';
 import { MosaicTile } from './MosaicTile.tsx';
 import { tabStopOf, type ListingViewProps } from './listing-view-props.ts';
 import { useListingKeyboard } from './use-listing-keyboard.ts';
+import { usePhoneLayout } from './use-phone-layout.ts';
 import { useVirtualRows } from './use-virtual-rows.ts';
 
-/** Height of a tile plus the gap below it, in px (mosaic.css draws the tile to match). */
+/**
+ * Height of a tile plus the gap below it, in px (mosaic.css draws the tiles to match): cards with a
+ * preview on wide screens, compact cards with the preview at the side on phones.
+ */
 const TILE_ROW_HEIGHT = 196;
+const PHONE_TILE_ROW_HEIGHT = 80;
 
 /** Columns of the mosaic: the listing's width divided by 300 px, rounded down, at least 1. */
 export function mosaicColumns(width: number): number {
@@ -37,7 +42,7 @@ export function MosaicView(props: ListingViewProps) {
   const rowCount = Math.ceil(count / columns);
   const { bodyRef, virtualizer, rows, scrollMargin, totalSize } = useVirtualRows(
     rowCount,
-    TILE_ROW_HEIGHT,
+    usePhoneLayout() ? PHONE_TILE_ROW_HEIGHT : TILE_ROW_HEIGHT,
     props.showMore,
   );
   const handleKeyDown = useListingKeyboard({
