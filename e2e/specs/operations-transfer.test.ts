@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useOperationsFixture } from '../support/operations-fixture.ts';
@@ -110,15 +110,25 @@ describe('copy', () => {
     expect(existsSync(onDisk('c2/x.txt'))).toBe(true);
   });
 
-  it('shows the server refusing to copy a folder into itself', async () => {
-    await fixture.seed({ 'c3/loop/inside/': '' });
+  it('does not offer the copied folder itself as a destination', async () => {
+    await fixture.seed({ 'c3/loop/inside/': '', 'c3/elsewhere/': '' });
     const ops = await fixture.open('c3/');
     await ops.select('loop');
     await ops.action('Copy').click();
-    await ops.folderOption(ops.copyDialog, 'loop').dblclick();
-    await ops.folderOption(ops.copyDialog, 'inside').click();
+    await ops.folderOption(ops.copyDialog, 'elsewhere').waitFor();
+    expect(await ops.folderOption(ops.copyDialog, 'loop').count()).toBe(0);
+  });
+
+  it('shows an error when the destination disappeared before the copy', async () => {
+    await fixture.seed({ 'c4/file.txt': 'f', 'c4/gone/': '' });
+    const ops = await fixture.open('c4/');
+    await ops.select('file.txt');
+    await ops.action('Copy').click();
+    await ops.folderOption(ops.copyDialog, 'gone').click();
+    await rm(onDisk('c4/gone'), { recursive: true });
     await ops.button(ops.copyDialog, 'Copy').click();
     await ops.notifications.getByRole('alert').waitFor();
-    expect((await ops.errorMessages())[0]).toMatch(/source is parent/);
+    expect(await ops.errorMessages()).toEqual(["This location can't be reached."]);
+    expect(ops.page.url()).toBe(`${fixture.server.url}/files/c4/`);
   });
 });

@@ -13,7 +13,7 @@ export interface FolderPickerProps {
   onChoose: (path: string | null) => void;
   /** Browses into a folder (or up to the parent). */
   onBrowse: (folder: string) => void;
-  /** Folders that cannot be a destination (a folder cannot move into itself). */
+  /** Folders that cannot be a destination (a folder cannot go into itself). */
   excluded: readonly string[];
   /** Confirms the dialog (Enter). */
   onConfirm: () => void;

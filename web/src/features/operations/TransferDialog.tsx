@@ -11,7 +11,8 @@ import { useInitialFocus } from './use-initial-focus.ts';
 
 /**
  * Move and copy (SPEC.md section 4): a folder picker starting at the entries' folder chooses the
- * destination (the chosen subfolder, else the folder being browsed). Move is disabled while the
+ * destination (the chosen subfolder, else the folder being browsed); the entries themselves are
+ * not offered, since a folder cannot go into itself. Move is disabled while the
  * destination is where the entries already are; the transfer itself (clash prompt, requests,
  * navigation) goes on in transferItems.
  */
@@ -78,7 +79,7 @@ export function TransferDialog(props: {
           chosen={chosen}
           onChoose={setChosen}
           onBrowse={setFolder}
-          excluded={action === 'move' ? targets.map((item) => item.path) : []}
+          excluded={targets.map((item) => item.path)}
           onConfirm={handleSubmit}
         />
       </div>
