@@ -12,6 +12,7 @@ const fixture = useOperationsFixture({
   'i1/box/one.bin': 'x'.repeat(1000),
   'i1/box/deeper/two.bin': 'y'.repeat(2000),
   'i1/box/sub/': '',
+  'i1/odd, name +%20 ü.txt': 'odd',
 });
 const scratch = mkdtemp(path.join(os.tmpdir(), 'cabinet-e2e-dl-'));
 afterAll(async () => rm(await scratch, { recursive: true, force: true }));
@@ -79,9 +80,9 @@ describe('download', () => {
     expect(await ops.downloadDialog.count()).toBe(0);
   });
 
-  it('downloads a selection as a zip archive holding every selected entry', async () => {
+  it('downloads a selection as a zip archive holding every selected entry, odd names too', async () => {
     const ops = await fixture.open('i1/');
-    await ops.select('box', 'fox.txt');
+    await ops.select('box', 'fox.txt', 'odd, name +%20 ü.txt');
     await ops.action('Download').click();
     const formats = await ops.downloadDialog.getByRole('button').allTextContents();
     expect(formats).toEqual([
@@ -109,6 +110,7 @@ describe('download', () => {
     expect(await readFile(path.join(out, 'fox.txt'), 'utf8')).toBe(CONTENT);
     expect(await readFile(path.join(out, 'box/one.bin'), 'utf8')).toBe('x'.repeat(1000));
     expect(await readFile(path.join(out, 'box/deeper/two.bin'), 'utf8')).toBe('y'.repeat(2000));
+    expect(await readFile(path.join(out, 'odd, name +%20 ü.txt'), 'utf8')).toBe('odd');
   });
 
   it('downloads the folder on screen as tar.gz with Ctrl+S', async () => {

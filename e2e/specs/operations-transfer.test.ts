@@ -25,6 +25,18 @@ describe('move', () => {
     expect(existsSync(onDisk('m1/file.txt'))).toBe(false);
   });
 
+  it('moves entries whose names need encoding, into a folder whose name does too', async () => {
+    const odd = 'odd name +%20 ü, #1?.txt';
+    await fixture.seed({ [`m5/${odd}`]: 'odd', 'm5/dest & co %41/': '' });
+    const ops = await fixture.open('m5/');
+    await ops.select(odd);
+    await ops.action('Move').click();
+    await ops.folderOption(ops.moveDialog, 'dest & co %41').click();
+    await ops.page.keyboard.press('Enter');
+    await ops.files.entry(odd).waitFor();
+    expect(await readFile(onDisk(`m5/dest & co %41/${odd}`), 'utf8')).toBe('odd');
+  });
+
   it('browses the picker with the keyboard: down chooses, right opens, left goes up', async () => {
     await fixture.seed({ 'm2/a/deep/': '', 'm2/b/': '', 'm2/item.txt': 'i' });
     const ops = await fixture.open('m2/');
