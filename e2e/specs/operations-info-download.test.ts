@@ -53,6 +53,16 @@ describe('info', () => {
     expect(await ops.button(dialog, 'Compute MD5').count()).toBe(0);
   });
 
+  it('offers no checksums to a user who may not download', async () => {
+    const user = await fixture.server.createUser({ perm: { download: false } });
+    const ops = await fixture.open('i1/', { token: user.token });
+    await ops.select('fox.txt');
+    await ops.action('Info').click();
+    expect(await fact(ops.infoDialog, 'Size')).toBe('44 B');
+    expect(await ops.infoDialog.getByRole('heading', { name: 'Checksums' }).count()).toBe(0);
+    expect(await ops.infoDialog.getByRole('button', { name: /^Compute/ }).count()).toBe(0);
+  });
+
   it('sums up several selected entries', async () => {
     const ops = await fixture.open('i1/');
     await ops.select('box', 'fox.txt');
