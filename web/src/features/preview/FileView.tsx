@@ -1,8 +1,19 @@
-// SEAM (owned by the preview helper; replace this whole file).
 import type { Resource } from '@cabinet/protocol';
-import { FileDetails } from '../files/FileDetails.tsx';
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 
-/** A single file at /files/{path}: the viewer or editor for its type. */
+// Viewers, the editor's shell and their styles are a chunk of their own, fetched when the first
+// file opens, so the initial JavaScript of /login and /files does not carry them.
+const FileScreen = lazy(() => import('./FileScreen.tsx').then((m) => ({ default: m.FileScreen })));
+
+/** A single file at /files/{path}: the viewer or editor for its type (loaded on first use). */
 export function FileView({ file }: { file: Resource }) {
-  return <FileDetails file={file} />;
+  const { t } = useTranslation();
+  return (
+    <Suspense
+      fallback={<div className="file-view-loading" role="status" aria-label={t('files.loading')} />}
+    >
+      <FileScreen file={file} />
+    </Suspense>
+  );
 }

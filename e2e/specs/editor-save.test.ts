@@ -1,0 +1,134 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import { AppShell } from '../pages/app-shell.ts';
+import { PreviewPage } from '../pages/preview.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { loginThroughForm } from '../support/session.ts';
+import { seedFiles, startAppServer } from '../support/servers.ts';
+
+let browser: Browser;
+let server: TestServer;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startAppServer();
+  await seedFiles(server.root, {
+    'code/app.js': 'const answer = 42;\n',
+    'code/guard.txt': 'guarded\n',
+    'code/refused.txt': 'original\n',
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+async function open(
+  encodedPath: string,
+  name: string,
+  user = { username: 'admin', password: server.admin.password },
+): Promise<PreviewPage> {
+  ({ context, page } = await newPage(browser));
+  await loginThroughForm(page, server.url, user.username, user.password);
+  const preview = new PreviewPage(page);
+  await preview.goto(server.url, encodedPath);
+  await preview.waitFor(name);
+  await preview.editor.waitFor();
+  return preview;
+}
+
+const onDisk = (name: string) => readFile(path.join(server.root, name), 'utf8');
+
+describe('editing a text file', () => {
+  it('highlights by extension, saves with Ctrl+S and shows the new text after a reload', async () => {
+    const preview = await open('code/app.js', 'app.js');
+    expect(await preview.editorText()).toBe('const answer = 42;\n');
+    // The JavaScript grammar arrived: keywords and numbers are styled spans.
+    await expect.poll(() => page.locator('.cm-content span').count()).toBeGreaterThan(1);
+    expect(await page.locator('.cm-gutters .cm-lineNumbers').isVisible()).toBe(true);
+
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('console.log(answer);');
+    await preview.unsavedMarker.waitFor();
+    await expect.poll(() => page.title()).toMatch(/^● app\.js/);
+
+    await page.keyboard.press('Control+s');
+    await new AppShell(page).notifications.getByText('Saved').waitFor();
+    await preview.unsavedMarker.waitFor({ state: 'detached' });
+    await expect.poll(() => page.title()).toBe('app.js - Cabinet');
+    expect(await onDisk('code/app.js')).toBe('const answer = 42;\nconsole.log(answer);');
+
+    await page.reload();
+    await preview.editor.waitFor();
+    expect(await preview.editorText()).toBe('const answer = 42;\nconsole.log(answer);');
+  });
+
+  it('searches and replaces through the search panel', async () => {
+    const preview = await open('code/app.js', 'app.js');
+    await preview.search.click();
+    const find = page.getByRole('textbox', { name: 'Find' });
+    await find.fill('answer');
+    await page.getByRole('textbox', { name: 'Replace' }).fill('reply');
+    await page.getByRole('button', { name: 'replace all' }).click();
+    await expect.poll(() => preview.editorText()).toContain('const reply');
+    expect(await preview.editorText()).not.toContain('answer');
+    await preview.unsavedMarker.waitFor();
+  });
+
+  it('asks before leaving with unsaved changes, and stays or leaves as told', async () => {
+    const preview = await open('code/guard.txt', 'guard.txt');
+    await page.locator('.cm-content').click();
+    await page.keyboard.type('more ');
+    await preview.unsavedMarker.waitFor();
+
+    await preview.close.click();
+    await preview.unsavedDialog.waitFor();
+    await preview.unsavedDialog.getByRole('button', { name: 'Stay' }).click();
+    await preview.unsavedDialog.waitFor({ state: 'detached' });
+    expect(page.url()).toBe(`${server.url}/files/code/guard.txt`);
+    expect(await preview.editorText()).toContain('more ');
+
+    // Esc in the editor does not close it (the editor keeps Esc for its own panels).
+    await page.keyboard.press('Escape');
+    expect(page.url()).toBe(`${server.url}/files/code/guard.txt`);
+
+    await page.getByRole('link', { name: 'code' }).click();
+    await preview.unsavedDialog.waitFor();
+    await preview.unsavedDialog.getByRole('button', { name: 'Leave without saving' }).click();
+    await page.waitForURL(`${server.url}/files/code/`);
+    expect(await onDisk('code/guard.txt')).toBe('guarded\n');
+  });
+
+  it('keeps the text and says why when the server refuses the save', async () => {
+    const editor = await server.createUser({ perm: { modify: true } });
+    const preview = await open('code/refused.txt', 'refused.txt', {
+      username: editor.user.username,
+      password: editor.password,
+    });
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('precious work');
+
+    // An administrator takes the modify permission away while the file is open.
+    const record = (await server.ctx.store.users.byId(editor.user.id))!;
+    await server.ctx.store.users.update({ ...record, perm: { ...record.perm, modify: false } });
+
+    await page.keyboard.press('Control+s');
+    const error = new AppShell(page).notifications.getByText(/refused\.txt was not saved/);
+    await error.waitFor();
+    expect(await error.textContent()).toContain('Your changes are still in the editor.');
+    expect(await preview.editorText()).toBe('original\nprecious work');
+    await preview.unsavedMarker.waitFor();
+    expect(await onDisk('code/refused.txt')).toBe('original\n');
+  });
+});

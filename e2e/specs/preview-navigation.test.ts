@@ -1,0 +1,164 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import { png, silentMp3 } from '../fixtures/preview-fixtures.ts';
+import { FilesPage } from '../pages/files-page.ts';
+import { PreviewPage } from '../pages/preview.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { loginThroughForm } from '../support/session.ts';
+import { seedFiles, startAppServer } from '../support/servers.ts';
+
+let browser: Browser;
+let server: TestServer;
+let context: BrowserContext;
+let page: Page;
+
+// Listing order (by name): a.png, b.txt, c.pdf, d.mp3, e.bin, f.png. Text and PDF are skipped.
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startAppServer();
+  await seedFiles(server.root, {
+    'album/sub/': '',
+    'album/b.txt': 'text is skipped',
+    'album/c.pdf': '%PDF-1.4\n%%EOF\n',
+  });
+  const write = (name: string, data: Buffer) => writeFile(path.join(server.root, name), data);
+  await write('album/a.png', await png());
+  await write('album/d.mp3', silentMp3());
+  await write('album/e.bin', Buffer.from([0, 1, 2, 0]));
+  await write('album/f.png', await png());
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+async function open(
+  encodedPath: string,
+  name: string,
+  user = { username: 'admin', password: server.admin.password },
+): Promise<PreviewPage> {
+  ({ context, page } = await newPage(browser));
+  await loginThroughForm(page, server.url, user.username, user.password);
+  const preview = new PreviewPage(page);
+  await preview.goto(server.url, encodedPath);
+  await preview.waitFor(name);
+  return preview;
+}
+
+describe('moving between items', () => {
+  it('steps with Right, Enter and Left over images, audio and other files, skipping text and PDF', async () => {
+    const preview = await open('album/a.png', 'a.png');
+    expect(await preview.previous.count()).toBe(0);
+    await page.keyboard.press('ArrowRight');
+    await preview.waitFor('d.mp3');
+    expect(page.url()).toBe(`${server.url}/files/album/d.mp3`);
+    await page.keyboard.press('Enter');
+    await preview.waitFor('e.bin');
+    await page.keyboard.press('ArrowRight');
+    await preview.waitFor('f.png');
+    expect(await preview.next.count()).toBe(0);
+    await page.keyboard.press('ArrowLeft');
+    await preview.waitFor('e.bin');
+    await page.keyboard.press('ArrowLeft');
+    await preview.waitFor('d.mp3');
+    await page.keyboard.press('ArrowLeft');
+    await preview.waitFor('a.png');
+  });
+
+  it('steps from a PDF to its neighbours with the buttons', async () => {
+    const preview = await open('album/c.pdf', 'c.pdf');
+    await preview.next.click();
+    await preview.waitFor('d.mp3');
+    await preview.previous.click();
+    await preview.waitFor('a.png');
+  });
+
+  it('goes back to the folder with Esc and with the close button', async () => {
+    const preview = await open('album/e.bin', 'e.bin');
+    const files = new FilesPage(page);
+    await page.keyboard.press('Escape');
+    await page.waitForURL(`${server.url}/files/album/`);
+    await files.entry('a.png').waitFor();
+    await files.entry('e.bin').dblclick();
+    await preview.waitFor('e.bin');
+    await preview.close.click();
+    await page.waitForURL(`${server.url}/files/album/`);
+  });
+});
+
+describe('image zoom', () => {
+  it('zooms with the wheel in steps of 0.25 between 0.25 and 4', async () => {
+    const preview = await open('album/a.png', 'a.png');
+    await expect
+      .poll(() => preview.image.evaluate((img: HTMLImageElement) => img.complete))
+      .toBe(true);
+    expect(await preview.imageTransform()).toBe('translate(0px, 0px) scale(1)');
+    const box = (await preview.image.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -100);
+    await expect.poll(() => preview.imageTransform()).toBe('translate(0px, 0px) scale(1.25)');
+    for (let i = 0; i < 20; i += 1) await page.mouse.wheel(0, -100);
+    await expect.poll(() => preview.imageTransform()).toBe('translate(0px, 0px) scale(4)');
+    for (let i = 0; i < 30; i += 1) await page.mouse.wheel(0, 100);
+    await expect.poll(() => preview.imageTransform()).toBe('translate(0px, 0px) scale(0.25)');
+    // The page itself did not scroll.
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  it('cycles 1, 2, 4, 1 on double-click and pans by dragging', async () => {
+    const preview = await open('album/f.png', 'f.png');
+    await expect
+      .poll(() => preview.image.evaluate((img: HTMLImageElement) => img.complete))
+      .toBe(true);
+    const box = (await preview.image.boundingBox())!;
+    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await page.mouse.dblclick(centre.x, centre.y);
+    await expect.poll(() => preview.imageTransform()).toBe('translate(0px, 0px) scale(2)');
+    await page.mouse.dblclick(centre.x, centre.y);
+    await expect.poll(() => preview.imageTransform()).toBe('translate(0px, 0px) scale(4)');
+
+    await page.mouse.move(centre.x, centre.y);
+    await page.mouse.down();
+    await page.mouse.move(centre.x + 30, centre.y - 20, { steps: 3 });
+    await page.mouse.up();
+    await expect.poll(() => preview.imageTransform()).toBe('translate(30px, -20px) scale(4)');
+
+    await page.mouse.dblclick(centre.x + 30, centre.y - 20);
+    await expect.poll(() => preview.imageTransform()).toBe('translate(0px, 0px) scale(1)');
+  });
+});
+
+describe('file actions by permission', () => {
+  it('shows rename, delete, download and info to a user with every permission', async () => {
+    const preview = await open('album/a.png', 'a.png');
+    for (const button of [preview.rename, preview.delete, preview.download, preview.info]) {
+      expect(await button.isVisible()).toBe(true);
+    }
+    expect(await preview.download.getAttribute('href')).toMatch(/\/api\/raw\/album\/a\.png$/);
+  });
+
+  it('hides rename, delete and download from a user without those permissions', async () => {
+    const viewer = await server.createUser({
+      perm: { rename: false, delete: false, download: false, modify: false, create: false },
+    });
+    const preview = await open('album/e.bin', 'e.bin', {
+      username: viewer.user.username,
+      password: viewer.password,
+    });
+    expect(await preview.info.isVisible()).toBe(true);
+    expect(await preview.rename.count()).toBe(0);
+    expect(await preview.delete.count()).toBe(0);
+    expect(await preview.download.count()).toBe(0);
+    expect(await preview.downloadCard.textContent()).toContain(
+      "You don't have permission to download this file.",
+    );
+  });
+});

@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// Chunk report of a production build (run after `vite build`): every chunk's raw and gzipped
+// size, and the initial JavaScript of /login and /files — the entry module plus everything it
+// imports statically, i.e. what the browser must fetch before the first screen, before any
+// editor, viewer, settings or locale chunk. Fails (exit code 1) when that exceeds the budget.
+//
+//   node scripts/chunk-report.mjs [dist folder] [--budget-kb 150] [--warn-only]
+//
+// --warn-only reports an exceeded budget without failing (see docs/preview-and-editor.md).
+
+import console from 'node:console';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const args = process.argv.slice(2);
+const warnAt = args.indexOf('--warn-only');
+const isWarnOnly = warnAt >= 0;
+if (isWarnOnly) args.splice(warnAt, 1);
+const budgetAt = args.indexOf('--budget-kb');
+const budgetKb = budgetAt >= 0 ? Number(args.splice(budgetAt, 2)[1]) : 150;
+const dist = path.resolve(
+  args[0] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../dist'),
+);
+const assets = path.join(dist, 'assets');
+
+const kb = (bytes) => (bytes / 1000).toFixed(1).padStart(8);
+const sizes = new Map();
+/** Raw and gzipped (level 9, as servers and CDNs typically send) size of one asset. */
+function sizeOf(name) {
+  if (!sizes.has(name)) {
+    const bytes = readFileSync(path.join(assets, name));
+    sizes.set(name, { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
+  }
+  return sizes.get(name);
+}
+
+// Static imports in minified ES modules: `import{a}from"./x.js"` and `import"./x.js"`. Dynamic
+// `import("./x.js")` (lazy routes, the editor, locales) is deliberately not followed.
+const STATIC_IMPORT = /(?:\bfrom|\bimport)\s*"\.\/([^"]+\.js)"/g;
+function staticClosure(entry) {
+  const seen = new Set();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const name = queue.pop();
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const source = readFileSync(path.join(assets, name), 'utf8');
+    for (const [, imported] of source.matchAll(STATIC_IMPORT)) queue.push(imported);
+  }
+  return [...seen];
+}
+
+const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+const entry = /<script type="module"[^>]*src="[^"]*\/assets\/([^"]+\.js)"/.exec(html)?.[1];
+if (!entry) {
+  console.error(`chunk-report: no entry script in ${path.join(dist, 'index.html')}`);
+  process.exit(1);
+}
+const initial = staticClosure(entry);
+const initialCss = [...html.matchAll(/rel="stylesheet"[^>]*\/assets\/([^"]+\.css)"/g)].map(
+  (m) => m[1],
+);
+
+const files = readdirSync(assets).filter((name) => /\.(js|css)$/.test(name));
+const rows = files.map((name) => ({ name, ...sizeOf(name) })).sort((a, b) => b.gzip - a.gzip);
+
+console.log(`\nChunks of ${path.relative(process.cwd(), dist) || '.'} (kB = 1000 bytes)`);
+console.log(`${'raw kB'.padStart(8)} ${'gzip kB'.padStart(8)}  chunk`);
+for (const row of rows) {
+  const mark = initial.includes(row.name) || initialCss.includes(row.name) ? '  [initial]' : '';
+  console.log(`${kb(row.raw)} ${kb(row.gzip)}  ${row.name}${mark}`);
+}
+
+const total = (names) =>
+  names.reduce(
+    (sum, name) => {
+      const size = sizeOf(name);
+      return { raw: sum.raw + size.raw, gzip: sum.gzip + size.gzip };
+    },
+    { raw: 0, gzip: 0 },
+  );
+const js = total(initial);
+const css = total(initialCss);
+console.log(`\nInitial load of /login and /files (one entry serves both routes):`);
+console.log(
+  `  JavaScript: ${initial.length} chunks, ${kb(js.raw).trim()} kB raw, ${kb(js.gzip).trim()} kB gzipped`,
+);
+console.log(
+  `  CSS:        ${initialCss.length} files, ${kb(css.raw).trim()} kB raw, ${kb(css.gzip).trim()} kB gzipped`,
+);
+console.log(`  Budget:     ${budgetKb} kB gzipped JavaScript`);
+
+if (js.gzip > budgetKb * 1000) {
+  console.error(
+    `\nchunk-report: the initial JavaScript (${kb(js.gzip).trim()} kB gzipped) exceeds the ${budgetKb} kB budget`,
+  );
+  if (!isWarnOnly) process.exit(1);
+}

@@ -1,0 +1,23 @@
+import { apiUrl } from '../../api/client.ts';
+import { encodePath } from '../../api/encode-path.ts';
+
+// Media elements, frames and links cannot send X-Auth: the auth cookie (set at login, SameSite
+// Strict) authorises these URLs, so the token never appears in a URL, a log or the history.
+
+/** The file itself: `inline` shows it in the browser, otherwise it is downloaded. */
+export function rawUrl(path: string, inline = false): string {
+  return apiUrl(`/raw${encodePath(path)}${inline ? '?inline=true' : ''}`);
+}
+
+/**
+ * The big image preview (fitted inside 1080 px). The modification time in `key` gives a changed
+ * image a new URL, so the browser cache never shows an old version.
+ */
+export function bigPreviewUrl(path: string, modified: string): string {
+  return apiUrl(`/preview/big${encodePath(path)}?key=${encodeURIComponent(modified)}`);
+}
+
+/** A subtitle file converted to WebVTT by the server. */
+export function subtitleUrl(path: string): string {
+  return apiUrl(`/subtitle${encodePath(path)}?inline=true`);
+}

@@ -1,0 +1,48 @@
+import { useEffect, useRef } from 'react';
+import { useDialogStore } from '../../stores/dialog-store.ts';
+import type { PreviewNavigation } from './use-preview-navigation.ts';
+
+/** Elements whose own keys must win: fields, players (arrows seek), buttons and links (Enter). */
+function ownsKey(target: EventTarget | null, key: string): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target.closest('input, textarea, select, audio, video, .cm-editor')) return true;
+  return key === 'Enter' && target.closest('button, a, summary') !== null;
+}
+
+/**
+ * Preview keys of SPEC.md "Preview": Enter or Right for the next item, Left for the previous,
+ * Esc back to the folder. Nothing happens while a dialog is open (its Esc closes it) or while a
+ * field or player has focus.
+ */
+export function usePreviewKeys(navigation: PreviewNavigation, isEnabled = true): void {
+  const latest = useRef(navigation);
+  useEffect(() => {
+    latest.current = navigation;
+  });
+
+  useEffect(() => {
+    if (!isEnabled) return;
+    const handleKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.shiftKey || event.isComposing) return;
+      if (useDialogStore.getState().dialog || document.querySelector('dialog[open]')) return;
+      if (ownsKey(event.target, event.key)) return;
+      const nav = latest.current;
+      if (event.key === 'ArrowRight' || event.key === 'Enter') {
+        if (!nav.hasNext) return;
+        nav.goNext();
+      } else if (event.key === 'ArrowLeft') {
+        if (!nav.hasPrevious) return;
+        nav.goPrevious();
+      } else if (event.key === 'Escape') {
+        nav.close();
+      } else {
+        return;
+      }
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', handleKeyDown);
+    return () => window.removeEventListener('keydown', handleKeyDown);
+  }, [isEnabled]);
+}
