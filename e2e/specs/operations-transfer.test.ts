@@ -33,8 +33,26 @@ describe('move', () => {
     await ops.action('Move').click();
     await ops.folderOption(ops.moveDialog, 'dest & co %41').click();
     await ops.page.keyboard.press('Enter');
+    await ops.page.waitForURL(
+      `${fixture.server.url}/files/m5/${encodeURIComponent('dest & co %41')}/`,
+    );
     await ops.files.entry(odd).waitFor();
     expect(await readFile(onDisk(`m5/dest & co %41/${odd}`), 'utf8')).toBe('odd');
+  });
+
+  it('works on a phone, from the more-menu', async () => {
+    await fixture.seed({ 'm6/phone.txt': 'p', 'm6/inbox/': '' });
+    const ops = await fixture.open('m6/', { width: 390, height: 844 });
+    await ops.select('phone.txt');
+    await ops.page.getByRole('button', { name: 'More actions' }).click();
+    await ops.page.getByRole('menuitem', { name: 'Move' }).click();
+    const box = await ops.moveDialog.boundingBox();
+    // Nearly the full width on phones.
+    expect(box!.width).toBeGreaterThan(390 * 0.85);
+    await ops.folderOption(ops.moveDialog, 'inbox').click();
+    await ops.button(ops.moveDialog, 'Move').click();
+    await ops.page.waitForURL(`${fixture.server.url}/files/m6/inbox/`);
+    await ops.files.entry('phone.txt').waitFor();
   });
 
   it('browses the picker with the keyboard: down chooses, right opens, left goes up', async () => {
