@@ -60,7 +60,8 @@ export function dropTargetHandlers(folder: string, rules: DropRules) {
       event.stopPropagation();
       if (kind === 'entries') {
         const items = draggedEntries().map((entry) => ({ from: entry.path, name: entry.name }));
-        transferItems('move', items, folder).catch(reportFailure);
+        // The folder on screen stays; it reloads without the moved entries.
+        transferItems('move', items, folder, { followUp: 'reload' }).catch(reportFailure);
       } else {
         // Read synchronously: the DataTransfer is emptied once this handler returns.
         uploadDataTransfer(event.dataTransfer, folder).catch(reportFailure);

@@ -1,0 +1,91 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import { FilesPage } from '../pages/files-page.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { loginThroughForm } from '../support/session.ts';
+import { startAppServer } from '../support/servers.ts';
+
+const COUNT = 2500;
+const name = (i: number) => `file-${String(i).padStart(4, '0')}.txt`;
+
+let browser: Browser;
+let server: TestServer;
+let context: BrowserContext | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startAppServer();
+  await mkdir(`${server.root}/big`);
+  for (let i = 1; i <= COUNT; i++) await writeFile(`${server.root}/big/${name(i)}`, 'x');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+async function openBig(viewMode: string): Promise<{ page: Page; files: FilesPage }> {
+  const user = await server.createUser({ viewMode });
+  let page: Page;
+  ({ context, page } = await newPage(browser));
+  await loginThroughForm(page, server.url, user.user.username, user.password);
+  const files = new FilesPage(page);
+  await files.goto(server.url, 'big/');
+  await files.entry(name(1)).waitFor();
+  return { page, files };
+}
+
+/** Scrolls to the page bottom until `target` is rendered (50 more entries arrive each time). */
+async function scrollUntil(page: Page, files: FilesPage, target: string): Promise<number> {
+  for (let round = 1; round <= 200; round++) {
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    if ((await files.entry(target).count()) > 0) return round;
+  }
+  throw new Error(`${target} never appeared`);
+}
+
+describe(`a folder of ${COUNT} entries`, () => {
+  it('renders only a window of rows and reveals the last entry by scrolling', async () => {
+    const { page, files } = await openBig('list');
+    expect(await files.table.getAttribute('aria-rowcount')).toBe(String(COUNT + 1));
+    expect(await files.table.locator('[aria-selected]').count()).toBeLessThanOrEqual(50);
+    const rounds = await scrollUntil(page, files, name(COUNT));
+    // Shown 50 at a time (SPEC.md section 9): many pages were needed to get there.
+    expect(rounds).toBeGreaterThan(10);
+    expect(await files.entry(name(COUNT)).isVisible()).toBe(true);
+    const rendered = await files.table.locator('[aria-selected]').count();
+    expect(rendered).toBeLessThan(100);
+    expect(await files.item(name(COUNT)).getAttribute('aria-rowindex')).toBe(String(COUNT + 1));
+    expect(await files.entry(name(1)).count()).toBe(0);
+  });
+
+  it('End goes to the last entry from the keyboard, Ctrl+A selects all of them', async () => {
+    const { page, files } = await openBig('list');
+    await files.entry(name(1)).focus();
+    await page.keyboard.press('End');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe(name(COUNT));
+    expect(await files.entry(name(COUNT)).isVisible()).toBe(true);
+    await page.keyboard.press('Control+a');
+    expect(await files.selectionBanner.textContent()).toBe(`${COUNT} selected`);
+  });
+
+  it('virtualises the mosaic too', async () => {
+    const { page, files } = await openBig('mosaic');
+    const columns = Number(await files.mosaic.getAttribute('aria-colcount'));
+    expect(await files.mosaic.getAttribute('aria-rowcount')).toBe(
+      String(Math.ceil(COUNT / columns)),
+    );
+    await scrollUntil(page, files, name(COUNT));
+    expect(await files.mosaic.getByRole('gridcell').count()).toBeLessThan(120);
+  });
+});

@@ -1,0 +1,155 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import { FilesPage } from '../pages/files-page.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { loginThroughForm } from '../support/session.ts';
+import { seedFiles, startAppServer } from '../support/servers.ts';
+
+let browser: Browser;
+let server: TestServer;
+let context: BrowserContext | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startAppServer();
+  await seedFiles(server.root, { 'one.txt': '1', 'two.txt': '2', 'folder/': '' });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+async function login(
+  perm: Record<string, boolean> = {},
+  width = 1280,
+): Promise<{ page: Page; files: FilesPage }> {
+  const user = await server.createUser({ viewMode: 'list', perm });
+  let page: Page;
+  ({ context, page } = await newPage(browser, { width, height: width > 736 ? 800 : 844 }));
+  await loginThroughForm(page, server.url, user.user.username, user.password);
+  const files = new FilesPage(page);
+  await files.entry('one.txt').waitFor();
+  return { page, files };
+}
+
+const SELECTION_ACTIONS = ['Rename', 'Copy', 'Move', 'Delete'];
+const GENERAL_ACTIONS = ['Info', 'Download', 'Switch to mosaic view', 'Select multiple'];
+
+/** Names of the header's toolbar buttons that are shown. */
+async function shownActions(files: FilesPage): Promise<string[]> {
+  const names = [...SELECTION_ACTIONS, ...GENERAL_ACTIONS];
+  const shown: string[] = [];
+  for (const name of names) if ((await files.action(name).count()) > 0) shown.push(name);
+  if ((await files.header.getByRole('button', { name: /upload/i }).count()) > 0) {
+    shown.push('Upload');
+  }
+  return shown;
+}
+
+describe('toolbar gating (SPEC.md section 6)', () => {
+  it('offers selection actions by count: rename needs exactly one', async () => {
+    const { files } = await login();
+    expect(await shownActions(files)).toEqual([...GENERAL_ACTIONS, 'Upload']);
+    await files.entry('one.txt').click();
+    expect(await shownActions(files)).toEqual([...SELECTION_ACTIONS, ...GENERAL_ACTIONS, 'Upload']);
+    await files.entry('two.txt').click({ modifiers: ['Control'] });
+    expect(await shownActions(files)).toEqual([
+      'Copy',
+      'Move',
+      'Delete',
+      ...GENERAL_ACTIONS,
+      'Upload',
+    ]);
+  });
+
+  it('shows only what a restricted user may do', async () => {
+    const { page, files } = await login({
+      create: false,
+      rename: false,
+      delete: false,
+      download: false,
+    });
+    await files.entry('one.txt').click();
+    expect(await shownActions(files)).toEqual(['Info', 'Switch to mosaic view', 'Select multiple']);
+    // Dragging an entry onto a folder is a move, which needs rename: the folder refuses it.
+    await files.entry('one.txt').dragTo(files.entry('folder'));
+    await files.open('folder');
+    await files.emptyMessage.waitFor();
+    expect(await page.getByRole('button', { name: 'New folder' }).count()).toBe(0);
+  });
+
+  it.each<[Record<string, boolean>, string[]]>([
+    [{ create: false, delete: false }, ['Rename', 'Move']],
+    [{ rename: false, delete: false }, ['Copy']],
+    [{ create: false, rename: false }, ['Delete']],
+  ])('with %j a selected entry offers %j', async (perm, actions) => {
+    const { files } = await login(perm);
+    await files.entry('one.txt').click();
+    const shown = await shownActions(files);
+    expect(shown.filter((name) => SELECTION_ACTIONS.includes(name))).toEqual(actions);
+    expect(shown.includes('Upload')).toBe(perm.create !== false);
+  });
+});
+
+describe('more-menu on phones', () => {
+  it('holds the actions at 390 px, works from the keyboard and closes with Esc', async () => {
+    const { page, files } = await login({}, 390);
+    expect(await files.action('Info').count()).toBe(0);
+    await files.entry('one.txt').click();
+
+    await files.moreActions.click();
+    await files.moreMenu.waitFor();
+    expect(await files.moreActions.getAttribute('aria-expanded')).toBe('true');
+    const items = await files.moreMenu
+      .locator('[role="menuitem"], [role="menuitemcheckbox"]')
+      .allTextContents();
+    expect(items).toEqual([...SELECTION_ACTIONS, ...GENERAL_ACTIONS]);
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    expect(await focused()).toBe('Rename');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('Copy');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await focused()).toBe('Select multiple');
+    await page.keyboard.press('Escape');
+    await files.moreMenu.waitFor({ state: 'detached' });
+    expect(await files.moreActions.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Esc closed the menu only: the selection stays.
+    expect(await files.selectedNames()).toEqual(['one.txt']);
+
+    await page.keyboard.press('Enter');
+    await files.menuItem('Info').click();
+    await page.getByRole('dialog', { name: 'Info' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    await files.moreActions.click();
+    await files.moreMenu.getByRole('menuitemcheckbox', { name: 'Select multiple' }).click();
+    await files.moreActions.click();
+    expect(
+      await files.moreMenu
+        .getByRole('menuitemcheckbox', { name: 'Select multiple' })
+        .getAttribute('aria-checked'),
+    ).toBe('true');
+    // A tap elsewhere closes the menu.
+    await page.mouse.click(200, 600);
+    await files.moreMenu.waitFor({ state: 'detached' });
+  });
+
+  it('gates the menu like the toolbar', async () => {
+    const { files } = await login({ create: false, rename: false, delete: false }, 390);
+    await files.entry('one.txt').click();
+    await files.moreActions.click();
+    const items = await files.moreMenu
+      .locator('[role="menuitem"], [role="menuitemcheckbox"]')
+      .allTextContents();
+    expect(items).toEqual(GENERAL_ACTIONS);
+    expect(await files.header.getByRole('button', { name: /upload/i }).count()).toBe(0);
+  });
+});
