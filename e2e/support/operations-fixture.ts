@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import type { TestServer, TestServerOptions } from '../../server/test/helpers/test-server.ts';
 import { OperationDialogs } from '../pages/dialogs.ts';
 import { launchBrowser, type PageOptions } from './browser.ts';
 import { seedFiles, startAppServer } from './servers.ts';
@@ -16,14 +16,17 @@ export interface OperationsFixture {
 }
 
 /** Sets up the spec file's server (seeded with `entries`) and browser, and closes them after. */
-export function useOperationsFixture(entries: Record<string, string> = {}): OperationsFixture {
+export function useOperationsFixture(
+  entries: Record<string, string> = {},
+  serverOptions: TestServerOptions = {},
+): OperationsFixture {
   let browser: Browser;
   let server: TestServer;
   let context: BrowserContext | undefined;
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    server = await startAppServer();
+    server = await startAppServer(serverOptions);
     await seedFiles(server.root, entries);
   });
   afterEach(async () => {

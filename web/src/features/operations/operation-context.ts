@@ -5,6 +5,7 @@ import { ApiError } from '../../api/api-error.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { fetchResource } from '../../api/resources/resource-query.ts';
 import { router } from '../../app/router.tsx';
+import { baseURL } from '../../config/page-config.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
 import {
   currentFolderOf,
@@ -42,9 +43,19 @@ export function fetchFolderFresh(folder: string): Promise<Resource> {
   });
 }
 
+/**
+ * The route on screen, below the base URL: the router's own state keeps the base URL in the path
+ * (only the hooks strip it).
+ */
+function routePathname(): string {
+  const { pathname } = router.state.location;
+  if (!baseURL || !pathname.startsWith(baseURL)) return pathname;
+  return pathname.slice(baseURL.length) || '/';
+}
+
 /** The scope path on screen (a folder ends with "/"), or null outside /files. */
 export function pathOnScreen(): string | null {
-  const { pathname } = router.state.location;
+  const pathname = routePathname();
   return pathname === '/files' || pathname.startsWith('/files/')
     ? scopePathFromRoute(pathname)
     : null;
@@ -52,7 +63,7 @@ export function pathOnScreen(): string | null {
 
 /** The folder on screen, or the folder of the file on screen ("/" outside /files). */
 export function folderOnScreen(): string {
-  return currentFolderOf(router.state.location.pathname);
+  return currentFolderOf(routePathname());
 }
 
 /** Whether the view shows exactly this entry (a folder listing or a file view of it). */
