@@ -2,10 +2,11 @@ import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
+import { UploadPanel } from '../upload/UploadPanel.tsx';
 import './layout.css';
 
 /** Header on top, sidebar beside the page with the footer at its foot (a drawer at 736 px and
- * below). */
+ * below); the upload panel floats at the bottom right while uploads run. */
 export function AppLayout() {
   const { t } = useTranslation();
   return (
@@ -22,6 +23,7 @@ export function AppLayout() {
           <Outlet />
         </main>
       </div>
+      <UploadPanel />
     </div>
   );
 }

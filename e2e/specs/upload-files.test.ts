@@ -1,0 +1,144 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext } from 'playwright-core';
+import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import { launchBrowser } from '../support/browser.ts';
+import { seedFiles, startAppServer } from '../support/servers.ts';
+import {
+  desktopFolder,
+  openFilesAs,
+  randomDesktopFile,
+  type UploadSession,
+} from '../support/upload-fixtures.ts';
+
+let browser: Browser;
+let server: TestServer;
+let context: BrowserContext | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startAppServer();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+/** A user (list view) whose scope is a fresh folder holding `entries`. */
+async function signIn(
+  entries: Record<string, string>,
+  perm: Record<string, boolean> = {},
+): Promise<UploadSession & { root: string }> {
+  const scope = `/scopes/${Math.random().toString(36).slice(2)}`;
+  const root = path.join(server.root, scope);
+  await mkdir(root, { recursive: true });
+  await seedFiles(root, entries);
+  const user = await server.createUser({ viewMode: 'list', scope, perm });
+  const session = await openFilesAs(browser, server.url, user.user.username, user.password);
+  context = session.context;
+  return { ...session, root };
+}
+
+describe('uploading files with the Upload button', () => {
+  it('uploads several files, lists them with their sizes and stores their bytes', async () => {
+    const { files, uploads, root, page } = await signIn({ 'old.txt': 'old' });
+    const desktop = await desktopFolder({ 'notes.txt': 'hello upload', 'empty.txt': '' });
+    const photo = await randomDesktopFile(desktop, 'photo.bin', 3 * 1024 * 1024 + 17);
+    await uploads.uploadFiles([
+      path.join(desktop, 'notes.txt'),
+      path.join(desktop, 'empty.txt'),
+      photo.file,
+    ]);
+
+    await page.getByRole('status').filter({ hasText: 'Upload complete' }).waitFor();
+    await files.entry('photo.bin').waitFor();
+    expect((await files.entryNames()).sort()).toEqual([
+      'empty.txt',
+      'notes.txt',
+      'old.txt',
+      'photo.bin',
+    ]);
+    expect(await files.item('photo.bin').getByRole('cell').nth(1).textContent()).toBe('3.0 MiB');
+    expect(await files.item('notes.txt').getByRole('cell').nth(1).textContent()).toBe('12 B');
+    expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('hello upload');
+    expect(await readFile(path.join(root, 'empty.txt'), 'utf8')).toBe('');
+    expect((await readFile(path.join(root, 'photo.bin'))).equals(photo.content)).toBe(true);
+    // The run is over: the panel leaves with its progress.
+    await uploads.panel.waitFor({ state: 'hidden' });
+  });
+
+  it('offers files and folder in a menu operable from the keyboard', async () => {
+    const { page, uploads } = await signIn({});
+    await uploads.uploadButton.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu', { name: 'Upload' });
+    await menu.waitFor();
+    expect(await uploads.uploadButton.getAttribute('aria-expanded')).toBe('true');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Upload files');
+    await page.keyboard.press('ArrowDown');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Upload folder');
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Upload');
+  });
+
+  it('asks before replacing: Cancel keeps the original, Replace overwrites it', async () => {
+    const { page, files, uploads, root } = await signIn({ 'report.txt': 'original' });
+    const desktop = await desktopFolder({ 'report.txt': 'the new version' });
+    const replace = page.getByRole('dialog', { name: 'Replace?' });
+
+    await uploads.uploadFiles([path.join(desktop, 'report.txt')]);
+    await replace.getByRole('button', { name: 'Cancel' }).click();
+    await replace.waitFor({ state: 'hidden' });
+    expect(await uploads.panel.count()).toBe(0);
+    expect(await readFile(path.join(root, 'report.txt'), 'utf8')).toBe('original');
+
+    await uploads.uploadFiles([path.join(desktop, 'report.txt')]);
+    await replace.getByRole('button', { name: 'Replace' }).click();
+    await page.getByRole('status').filter({ hasText: 'Upload complete' }).waitFor();
+    expect(await readFile(path.join(root, 'report.txt'), 'utf8')).toBe('the new version');
+    await expect
+      .poll(() => files.item('report.txt').getByRole('cell').nth(1).textContent())
+      .toBe('15 B');
+  });
+
+  it('shows a failed file in the panel and an error notice while the others go on', async () => {
+    // Without modify, replacing is refused by the server (403) even after the user said yes.
+    const { page, uploads, root } = await signIn({ 'locked.txt': 'keep me' }, { modify: false });
+    const desktop = await desktopFolder({ 'locked.txt': 'overwrite', 'fresh.txt': 'fresh' });
+    await uploads.uploadFiles([path.join(desktop, 'locked.txt'), path.join(desktop, 'fresh.txt')]);
+    await page
+      .getByRole('dialog', { name: 'Replace?' })
+      .getByRole('button', { name: 'Replace' })
+      .click();
+
+    await page.getByRole('alert').filter({ hasText: 'locked.txt was not uploaded' }).waitFor();
+    await uploads
+      .row('locked.txt')
+      .filter({ hasText: /403|permission/i })
+      .waitFor();
+    await expect.poll(() => readFile(path.join(root, 'fresh.txt'), 'utf8')).toBe('fresh');
+    expect(await readFile(path.join(root, 'locked.txt'), 'utf8')).toBe('keep me');
+    await uploads.dismiss('locked.txt').click();
+    await uploads.panel.waitFor({ state: 'hidden' });
+  });
+
+  it('has no Upload button for a user without the create permission', async () => {
+    const { files, uploads } = await signIn({ 'a.txt': 'a' }, { create: false });
+    await files.entry('a.txt').waitFor();
+    expect(await uploads.uploadButton.count()).toBe(0);
+  });
+});

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { FilesPage } from '../pages/files-page.ts';
+import { UploadPanel } from '../pages/upload-panel.ts';
+import { newPage, type PageOptions } from './browser.ts';
+import { seedFiles } from './servers.ts';
+import { loginThroughForm } from './session.ts';
+
+/** A folder on "the user's computer" holding the given entries (keys as for seedFiles). */
+export async function desktopFolder(entries: Record<string, string>): Promise<string> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'cabinet-e2e-desktop-'));
+  await seedFiles(folder, entries);
+  return folder;
+}
+
+/** Writes `size` random bytes into a file of a desktop folder and returns its path and bytes. */
+export async function randomDesktopFile(
+  folder: string,
+  name: string,
+  size: number,
+): Promise<{ file: string; content: Buffer }> {
+  const content = randomBytes(size);
+  const file = path.join(folder, name);
+  await writeFile(file, content);
+  return { file, content };
+}
+
+/** A signed-in page on the files view, with its page objects. */
+export interface UploadSession {
+  context: BrowserContext;
+  page: Page;
+  files: FilesPage;
+  uploads: UploadPanel;
+}
+
+/** Logs a user in and waits for the listing of their home folder. */
+export async function openFilesAs(
+  browser: Browser,
+  serverUrl: string,
+  username: string,
+  password: string,
+  options: PageOptions = {},
+): Promise<UploadSession> {
+  const { context, page } = await newPage(browser, options);
+  await loginThroughForm(page, serverUrl, username, password);
+  const files = new FilesPage(page);
+  await files.listing.or(files.emptyMessage).waitFor();
+  return { context, page, files, uploads: new UploadPanel(page) };
+}
+
+/** Slows the page's network so that progress can be watched (bytes per second each way). */
+export async function throttle(page: Page, bytesPerSecond: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
+}

@@ -1,0 +1,84 @@
+import { DetailedError, Upload } from 'tus-js-client';
+import { ApiError } from '../../api/api-error.ts';
+import { apiUrl, renewSession } from '../../api/client.ts';
+import { encodePath } from '../../api/encode-path.ts';
+import { pageConfig } from '../../config/page-config.ts';
+import { useSessionStore } from '../../stores/session-store.ts';
+import { retryDelays } from './retry-delays.ts';
+
+/** A running transfer: settles when the file is complete; cancel stops it. */
+export interface Transfer {
+  done: Promise<void>;
+  /** Stops sending and removes what the server holds of it, so no partial file is left. */
+  cancel(): Promise<void>;
+}
+
+export interface TransferOptions {
+  /** Replace an existing file of the same name (needs the modify permission). */
+  override: boolean;
+  /** Bytes the server has taken so far. */
+  onProgress(loaded: number): void;
+}
+
+/**
+ * Retries what a retry can fix: no reply at all, a 5xx or 423. A 4xx is the server's answer
+ * (409 is a name clash at creation, or an offset mismatch that resending would not cure).
+ * Unlike tus-js-client's default this also retries while the browser says it is offline, so a
+ * short network cut does not fail the upload.
+ */
+function shouldRetry(error: DetailedError): boolean {
+  const status = error.originalResponse?.getStatus() ?? 0;
+  return status === 0 || status === 423 || status >= 500;
+}
+
+/** The server's text for a failed tus request, as an ApiError the panel can show. */
+function toApiError(error: Error): ApiError {
+  if (error instanceof DetailedError) {
+    const response = error.originalResponse;
+    if (response) {
+      const status = response.getStatus();
+      const body = response.getBody()?.trim();
+      return new ApiError(status, body || `${status}`);
+    }
+    return new ApiError(0, error.causingError?.message ?? error.message, 'network');
+  }
+  return new ApiError(0, error.message, 'network');
+}
+
+/**
+ * Sends one non-empty file through the resumable tus routes (docs/uploads.md), in chunks of the
+ * server's TusSettings.chunkSize, with the session's X-Auth on every request.
+ */
+export function startTusTransfer(path: string, file: File, options: TransferOptions): Transfer {
+  let upload: Upload;
+  const done = new Promise<void>((resolve, reject) => {
+    upload = new Upload(file, {
+      endpoint: apiUrl(`/tus${encodePath(path)}?override=${options.override}`),
+      chunkSize: pageConfig.TusSettings.chunkSize,
+      retryDelays: retryDelays(pageConfig.TusSettings.retryCount),
+      parallelUploads: 1,
+      // Resuming works within the page's life (retries); a new page starts a new upload, which
+      // the server allows for the same user and path.
+      storeFingerprintForResuming: false,
+      metadata: { filename: file.name, filetype: file.type },
+      onBeforeRequest(request) {
+        // Read at each request: the token may have been renewed during a long upload.
+        const token = useSessionStore.getState().token;
+        if (token) request.setHeader('X-Auth', token);
+      },
+      onAfterResponse(_request, response) {
+        if (response.getHeader('X-Renew-Token') === 'true') void renewSession();
+      },
+      onShouldRetry: shouldRetry,
+      onProgress: (sent) => options.onProgress(sent),
+      onSuccess: () => resolve(),
+      onError: (error) => reject(toApiError(error)),
+    });
+    upload.start();
+  });
+  return {
+    done,
+    // abort(true) also sends DELETE for an upload the server already knows.
+    cancel: () => upload.abort(true),
+  };
+}
