@@ -105,6 +105,7 @@ export function FolderPicker(props: FolderPickerProps) {
           chosen !== null && folders[activeIndex] ? optionId(activeIndex) : undefined
         }
         aria-busy={query.isPending}
+        aria-describedby={`${listId}-hint`}
         onKeyDown={handleKeyDown}
       >
         {folders.map((item, index) => {
@@ -136,7 +137,9 @@ export function FolderPicker(props: FolderPickerProps) {
           {query.error.message}
         </p>
       )}
-      <p className="folder-picker__hint">{t('ops.pickerHint')}</p>
+      <p id={`${listId}-hint`} className="folder-picker__hint">
+        {t('ops.pickerHint')}
+      </p>
     </div>
   );
 }
