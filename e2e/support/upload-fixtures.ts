@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { FilesPage } from '../pages/files-page.ts';
 import { UploadPanel } from '../pages/upload-panel.ts';
 import { newPage, type PageOptions } from './browser.ts';
@@ -61,4 +61,22 @@ export async function throttle(page: Page, bytesPerSecond: number): Promise<void
     downloadThroughput: -1,
     uploadThroughput: bytesPerSecond,
   });
+}
+
+/**
+ * Drops files and folders of the local disk on an element, as a drag from the desktop would:
+ * Chromium's input layer builds the DataTransfer from the real paths, folders included (with
+ * their entries), which a DataTransfer made in the page cannot hold.
+ */
+export async function dropFromDesktop(page: Page, target: Locator, paths: string[]): Promise<void> {
+  const box = await target.boundingBox();
+  if (!box) throw new Error('the drop target is not visible');
+  const x = box.x + Math.min(20, box.width / 2);
+  const y = box.y + box.height / 2;
+  const data = { items: [], files: paths, dragOperationsMask: 1 };
+  const cdp = await page.context().newCDPSession(page);
+  for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
+    await cdp.send('Input.dispatchDragEvent', { type, x, y, data });
+  }
+  await cdp.detach();
 }
