@@ -134,6 +134,32 @@ describe('image zoom', () => {
     await page.mouse.dblclick(centre.x + 30, centre.y - 20);
     await expect.poll(() => preview.imageTransform()).toBe('translate(0px, 0px) scale(1)');
   });
+
+  it('pinches with two fingers and ignores the last finger for a moment after a pinch', async () => {
+    const preview = await open('album/a.png', 'a.png');
+    await expect
+      .poll(() => preview.image.evaluate((img: HTMLImageElement) => img.complete))
+      .toBe(true);
+    await page.locator('.image-viewer').evaluate((stage) => {
+      const fire = (type: string, pointerId: number, clientX: number) =>
+        stage.dispatchEvent(
+          new PointerEvent(type, {
+            pointerId,
+            pointerType: 'touch',
+            clientX,
+            clientY: 200,
+            bubbles: true,
+          }),
+        );
+      fire('pointerdown', 1, 100);
+      fire('pointerdown', 2, 200);
+      fire('pointermove', 2, 300); // fingers twice as far apart
+      fire('pointerup', 2, 300);
+      fire('pointermove', 1, 160); // the remaining finger moves right after the pinch
+      fire('pointerup', 1, 160);
+    });
+    await expect.poll(() => preview.imageTransform()).toBe('translate(0px, 0px) scale(2)');
+  });
 });
 
 describe('file actions by permission', () => {

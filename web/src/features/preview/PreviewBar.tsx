@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
-import { routeFromScopePath } from '../files/file-paths.ts';
+import { isSamePath, parentFolder, routeFromScopePath } from '../files/file-paths.ts';
 import { rawUrl } from './preview-urls.ts';
 import type { PreviewNavigation } from './use-preview-navigation.ts';
 
@@ -44,6 +44,18 @@ export function PreviewBar({ file, navigation, status, children }: PreviewBarPro
     openDialog('delete', {
       targets: [file],
       onDone: () => {
+        // Drop the file from the cached listing at once: the next preview computes its own
+        // neighbours from it, and must not step back onto the deleted file before the refetch.
+        queryClient.setQueryData<Resource>(
+          resourceKeys.detail(parentFolder(file.path)),
+          (folder) =>
+            folder?.items
+              ? {
+                  ...folder,
+                  items: folder.items.filter((item) => !isSamePath(item.path, file.path)),
+                }
+              : folder,
+        );
         void refresh();
         navigation.leaveDeleted();
       },

@@ -60,7 +60,12 @@ export function useZoomGestures(stageRef: RefObject<HTMLElement | null>): {
     };
     const handlePointerDown = (event: PointerEvent) => {
       if (event.pointerType === 'mouse' && event.button !== 0) return;
-      stage.setPointerCapture(event.pointerId);
+      try {
+        // Keeps the drag going when the pointer leaves the stage.
+        stage.setPointerCapture(event.pointerId);
+      } catch {
+        // A pointer the browser no longer tracks (lifted already): nothing to capture.
+      }
       pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
       if (pointers.size === 2) startPinch();
     };
