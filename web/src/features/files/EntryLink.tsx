@@ -24,6 +24,7 @@ export function EntryLink({ item, index, isFocusable, actions, className }: Entr
       tabIndex={isFocusable ? 0 : -1}
       draggable
       data-entry-index={index}
+      onFocus={() => actions.focus(index)}
       onClick={(event) => actions.click(index, event)}
       onDoubleClick={() => actions.doubleClick(index)}
       onPointerDown={(event) => actions.pointerDown(index, event)}

@@ -36,6 +36,8 @@ export interface EntryActions {
   contextMenu(event: MouseEvent): void;
   dragStart(index: number, event: DragEvent): void;
   dragEnd(): void;
+  /** Focus arrived on an entry (Tab, a click, a script): it becomes the listing's tab stop. */
+  focus(index: number): void;
   open(index: number): void;
   toggle(index: number): void;
   selectAll(): void;
@@ -179,6 +181,9 @@ export function useEntryActions(options: EntryActionsOptions): EntryActions {
       dragEnd() {
         endEntryDrag();
         clearDropHighlight();
+      },
+      focus(index) {
+        latest.current.setFocusIndex(index);
       },
       open,
       toggle,
