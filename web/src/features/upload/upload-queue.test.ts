@@ -22,7 +22,14 @@ function fakeTransfer(path: string, options: TransferOptions): FakeTransfer {
     resolve = res;
     reject = rej;
   });
-  const transfer = { path, options, done, resolve, reject, cancel: vi.fn<() => Promise<void>>(async () => {}) };
+  const transfer = {
+    path,
+    options,
+    done,
+    resolve,
+    reject,
+    cancel: vi.fn<() => Promise<void>>(async () => {}),
+  };
   started.push(transfer);
   return transfer;
 }
