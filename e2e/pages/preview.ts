@@ -75,4 +75,24 @@ export class PreviewPage {
       return lines.join('\n');
     });
   }
+
+  /**
+   * Controls of the page without an accessible name, as Chromium's accessibility tree computes
+   * it (roles button, link, textbox, checkbox, slider); each as "role: HTML id or class".
+   */
+  async unnamedControls(): Promise<string[]> {
+    const session = await this.page.context().newCDPSession(this.page);
+    try {
+      const { nodes } = (await session.send('Accessibility.getFullAXTree')) as {
+        nodes: { ignored: boolean; role?: { value: string }; name?: { value: string } }[];
+      };
+      const controls = new Set(['button', 'link', 'textbox', 'checkbox', 'slider', 'combobox']);
+      return nodes
+        .filter((node) => !node.ignored && controls.has(node.role?.value ?? ''))
+        .filter((node) => !node.name?.value?.trim())
+        .map((node) => node.role?.value ?? '?');
+    } finally {
+      await session.detach();
+    }
+  }
 }

@@ -1,0 +1,109 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import { png, silentMp3, webmClip } from '../fixtures/preview-fixtures.ts';
+import { PreviewPage } from '../pages/preview.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { loginThroughForm } from '../support/session.ts';
+import { seedFiles, startAppServer } from '../support/servers.ts';
+
+let browser: Browser;
+let server: TestServer;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startAppServer();
+  await seedFiles(server.root, { 'a/notes.md': '# Notes\n', 'a/code.ts': 'let x = 1;\n' });
+  const write = (name: string, data: Buffer) => writeFile(path.join(server.root, name), data);
+  await write('a/1.png', await png());
+  await write('a/2.mp3', silentMp3());
+  await write('a/3.webm', await webmClip());
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+async function open(encodedPath: string, name: string, width = 1280): Promise<PreviewPage> {
+  ({ context, page } = await newPage(browser, { width }));
+  await loginThroughForm(page, server.url, 'admin', server.admin.password);
+  const preview = new PreviewPage(page);
+  await preview.goto(server.url, encodedPath);
+  await preview.waitFor(name);
+  return preview;
+}
+
+const isFocused = (locator: ReturnType<Page['locator']>) =>
+  locator.evaluate((element) => element === document.activeElement);
+
+describe('preview accessibility', () => {
+  it('names every control of each viewer and of the editor', async () => {
+    const preview = await open('a/1.png', '1.png');
+    expect(await preview.unnamedControls()).toEqual([]);
+    for (const [file, name] of [
+      ['a/2.mp3', '2.mp3'],
+      ['a/3.webm', '3.webm'],
+      ['a/notes.md', 'notes.md'],
+      ['a/code.ts', 'code.ts'],
+    ]) {
+      await preview.goto(server.url, file!);
+      await preview.waitFor(name!);
+      expect(await preview.unnamedControls()).toEqual([]);
+    }
+    await preview.editor.waitFor();
+    await preview.search.click();
+    await page.getByRole('textbox', { name: 'Find' }).waitFor();
+    expect(await preview.unnamedControls()).toEqual([]);
+  });
+
+  it('is operable from the keyboard with a visible focus ring', async () => {
+    const preview = await open('a/2.mp3', '2.mp3');
+    await preview.close.focus();
+    await page.keyboard.press('Tab');
+    // Tab moves along the bar; the focused control shows a ring.
+    const focusedOutline = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement;
+      return [element.getAttribute('aria-label'), getComputedStyle(element).outlineStyle];
+    });
+    expect(focusedOutline[0]).toBeTruthy();
+    expect(focusedOutline[1]).not.toBe('none');
+
+    // Enter on a focused Next button presses it once: the preview keys leave it alone.
+    await preview.next.focus();
+    await page.keyboard.press('Enter');
+    await preview.waitFor('3.webm');
+    expect(page.url()).toBe(`${server.url}/files/a/3.webm`);
+    // Arrow keys on a focused player belong to the player (seeking), not to the preview.
+    await preview.video.focus();
+    await page.keyboard.press('ArrowLeft');
+    expect(page.url()).toBe(`${server.url}/files/a/3.webm`);
+    expect(await isFocused(preview.video)).toBe(true);
+  });
+
+  it('keeps every bar control within a phone-sized screen', async () => {
+    const preview = await open('a/code.ts', 'code.ts', 390);
+    await preview.editor.waitFor();
+    const boxes = await preview.toolbar.locator('button, a').evaluateAll((elements) =>
+      elements.map((element) => {
+        const box = element.getBoundingClientRect();
+        return [box.left, box.right, box.width, box.height];
+      }),
+    );
+    expect(boxes.length).toBeGreaterThanOrEqual(6);
+    for (const [left, right, width, height] of boxes) {
+      expect(left).toBeGreaterThanOrEqual(0);
+      expect(right).toBeLessThanOrEqual(390);
+      expect(width).toBeGreaterThanOrEqual(40);
+      expect(height).toBeGreaterThanOrEqual(40);
+    }
+  });
+});
