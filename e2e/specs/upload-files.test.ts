@@ -130,6 +130,14 @@ describe('uploading files with the Upload button', () => {
       .row('locked.txt')
       .filter({ hasText: /403|permission/i })
       .waitFor();
+    // The panel sits above the notification, never over it.
+    const toasts = page.getByRole('region', { name: 'Notifications' });
+    await expect
+      .poll(async () => {
+        const panel = (await uploads.panel.boundingBox())!;
+        return (await toasts.boundingBox())!.y - (panel.y + panel.height);
+      })
+      .toBeGreaterThanOrEqual(0);
     await expect.poll(() => readFile(path.join(root, 'fresh.txt'), 'utf8')).toBe('fresh');
     expect(await readFile(path.join(root, 'locked.txt'), 'utf8')).toBe('keep me');
     await uploads.dismiss('locked.txt').click();
