@@ -175,10 +175,17 @@ async function failJob(job: QueuedJob, transfer: Transfer, error: unknown): Prom
     pump();
     return;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = failureMessage(error);
   setJob(job.id, { status: 'failed', speed: 0, error: message });
   notifyError(i18next.t('upload.failed', { name: job.label, message }));
   pump();
+}
+
+/** What the panel says about a failure: the server's text, in words for the usual causes. */
+function failureMessage(error: unknown): string {
+  if (error instanceof ApiError && error.kind === 'forbidden') return i18next.t('errors.forbidden');
+  if (error instanceof ApiError && error.kind === 'network') return i18next.t('errors.network');
+  return error instanceof Error ? error.message : String(error);
 }
 
 function stopRunning(id: number): void {
