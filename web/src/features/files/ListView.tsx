@@ -1,7 +1,8 @@
 import { useRef } from 'react';
 import { FileRow } from './FileRow.tsx';
 import { ListingHeader } from './ListingHeader.tsx';
-import { tabStopOf, type ListingViewProps } from './listing-view-props.ts';
+import { tabStopOf } from './listing-layout.ts';
+import type { ListingViewProps } from './listing-view-props.ts';
 import { useListingKeyboard } from './use-listing-keyboard.ts';
 import { usePhoneLayout } from './use-phone-layout.ts';
 import { useVirtualRows } from './use-virtual-rows.ts';

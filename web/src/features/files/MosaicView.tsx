@@ -1,9 +1,9 @@
-import { LIMITS } from '@cabinet/protocol';
 import { useLayoutEffect, useRef, useState } from 'react';
 import './mosaic.css';
 import { SortBar } from './ListingHeader.tsx';
 import { MosaicTile } from './MosaicTile.tsx';
-import { tabStopOf, type ListingViewProps } from './listing-view-props.ts';
+import { mosaicColumns, tabStopOf } from './listing-layout.ts';
+import type { ListingViewProps } from './listing-view-props.ts';
 import { useListingKeyboard } from './use-listing-keyboard.ts';
 import { usePhoneLayout } from './use-phone-layout.ts';
 import { useVirtualRows } from './use-virtual-rows.ts';
@@ -14,11 +14,6 @@ import { useVirtualRows } from './use-virtual-rows.ts';
  */
 const TILE_ROW_HEIGHT = 196;
 const PHONE_TILE_ROW_HEIGHT = 80;
-
-/** Columns of the mosaic: the listing's width divided by 300 px, rounded down, at least 1. */
-export function mosaicColumns(width: number): number {
-  return Math.max(1, Math.floor(width / LIMITS.mosaicColumnPx));
-}
 
 /**
  * The mosaic view: a grid of cards, virtualised by row of cards. The column count follows the

@@ -22,8 +22,3 @@ export interface ListingViewProps {
   sort: SortState;
   onSort(column: SortColumn): void;
 }
-
-/** The tab stop: the focused entry when it is rendered, else the first rendered one. */
-export function tabStopOf(focusIndex: number, renderedIndexes: readonly number[]): number {
-  return renderedIndexes.includes(focusIndex) ? focusIndex : (renderedIndexes[0] ?? -1);
-}
