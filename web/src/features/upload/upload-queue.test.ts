@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/api-error.ts';
 import { useNotificationStore } from '../../stores/notification-store.ts';
+import { useSessionStore } from '../../stores/session-store.ts';
 import { useUploadStore } from '../../stores/upload-store.ts';
 import type { Transfer, TransferOptions } from './tus-transfer.ts';
 
@@ -44,9 +45,13 @@ vi.mock('./post-transfer.ts', () => ({
 const answers: boolean[] = [];
 vi.mock('./ask-replace.ts', () => ({ askReplace: async () => answers.shift() ?? false }));
 
-// The queue warns before leaving through window; node has none.
-const page = new EventTarget();
-vi.stubGlobal('window', page);
+// The queue warns before leaving through window (and the page configuration reads it); node has
+// none, so a stand-in is installed before any import runs.
+const page = vi.hoisted(() => {
+  const target = new EventTarget();
+  vi.stubGlobal('window', target);
+  return target;
+});
 
 const { cancelUpload, enqueueUploads, isUploading, onUploadsFinished } =
   await import('./upload-queue.ts');
@@ -163,5 +168,14 @@ describe('the upload queue', () => {
     started[1]!.resolve();
     await settle();
     expect(useNotificationStore.getState().notifications.map((n) => n.kind)).toEqual(['success']);
+  });
+
+  it('stops every upload when the user signs out', () => {
+    useSessionStore.setState({ token: 'a.b.c' });
+    enqueueUploads([request('/a'), request('/b')]);
+    useSessionStore.setState({ token: null });
+    expect(started.every((transfer) => transfer.cancel.mock.calls.length === 1)).toBe(true);
+    expect(useUploadStore.getState().jobs).toEqual([]);
+    expect(isUploading()).toBe(false);
   });
 });

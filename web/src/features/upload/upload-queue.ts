@@ -2,6 +2,7 @@ import i18next from 'i18next';
 import { LIMITS } from '@cabinet/protocol';
 import { ApiError } from '../../api/api-error.ts';
 import { notifyError, notifySuccess } from '../../stores/notification-store.ts';
+import { useSessionStore } from '../../stores/session-store.ts';
 import { useUploadStore, type UploadJob } from '../../stores/upload-store.ts';
 import { askReplace } from './ask-replace.ts';
 import { startPostTransfer } from './post-transfer.ts';
@@ -41,6 +42,12 @@ let flushTimer: ReturnType<typeof setTimeout> | null = null;
 let succeeded = 0;
 let nextId = 1;
 const finishedListeners = new Set<() => void>();
+
+// Signing out ends the session the uploads run under: stop them now rather than let each one
+// fail on its next request (on the login page, with nobody to read why).
+useSessionStore.subscribe((state, previous) => {
+  if (previous.token && !state.token && isUploading()) cancelAllUploads();
+});
 
 /** Queues files and folders; folders first, so empty ones exist before anything lands in them. */
 export function enqueueUploads(requests: UploadRequest[]): void {
