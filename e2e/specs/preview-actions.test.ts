@@ -64,10 +64,12 @@ async function deleteFromPreview(preview: PreviewPage): Promise<void> {
 describe('actions in the preview', () => {
   it('deleting moves to the next item, then the previous, then back to the folder', async () => {
     const preview = await open('trip/2.png', '2.png');
+    await preview.next.waitFor();
     await deleteFromPreview(preview);
     await preview.waitFor('3.png');
     expect(await exists('trip/2.png')).toBe(false);
     expect(page.url()).toBe(`${server.url}/files/trip/3.png`);
+    await preview.previous.waitFor();
 
     await deleteFromPreview(preview);
     await preview.waitFor('1.png');
@@ -91,6 +93,7 @@ describe('actions in the preview', () => {
 
   it('shows the file in the info dialog, and preview keys wait while a dialog is open', async () => {
     const preview = await open('keys/a.png', 'a.png');
+    await preview.next.waitFor();
     const dialogs = new OperationDialogs(page);
     await preview.info.click();
     await dialogs.infoDialog.waitFor();

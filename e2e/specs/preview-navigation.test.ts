@@ -56,6 +56,8 @@ async function open(
 describe('moving between items', () => {
   it('steps with Right, Enter and Left over images, audio and other files, skipping text and PDF', async () => {
     const preview = await open('album/a.png', 'a.png');
+    // The neighbours come from the folder's listing: Next shows once it is known.
+    await preview.next.waitFor();
     expect(await preview.previous.count()).toBe(0);
     await page.keyboard.press('ArrowRight');
     await preview.waitFor('d.mp3');
