@@ -199,9 +199,9 @@ describe('selection on touch', () => {
   it('a tap selects, a double tap opens', async () => {
     const { page, files } = await login({}, true);
     await files.entry('a.txt').tap();
-    expect(await files.selectedNames()).toEqual(['a.txt']);
+    await expect.poll(() => files.selectedNames()).toEqual(['a.txt']);
     await files.entry('b.txt').tap();
-    expect(await files.selectedNames()).toEqual(['b.txt']);
+    await expect.poll(() => files.selectedNames()).toEqual(['b.txt']);
     // Two taps sent back to back, so a busy machine cannot stretch them past the 300 ms window.
     const box = (await files.item('inbox').boundingBox())!;
     const point = { x: box.x + 40, y: box.y + box.height / 2 };
@@ -224,7 +224,7 @@ describe('selection on touch', () => {
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     // Now in multiple mode, a tap adds.
     await files.entry('a.txt').tap();
-    expect(await files.selectedNames()).toEqual(['a.txt', 'c.txt']);
+    await expect.poll(() => files.selectedNames()).toEqual(['a.txt', 'c.txt']);
     expect(await files.selectionBanner.textContent()).toBe('2 selected');
   });
 });

@@ -123,7 +123,9 @@ export function useEntryActions(options: EntryActionsOptions): EntryActions {
         const isPlain = !modifiers.toggle && !modifiers.range && !multiple;
         if (isPlain && latest.current.singleClick) return open(index);
         if (pointerType.current === 'touch') {
-          const now = Date.now();
+          // When the tap happened, not when this handler got to run: a busy page must not turn
+          // a quick double tap into two single ones.
+          const now = event.timeStamp;
           const previous = lastTap.current;
           lastTap.current = { index, time: now };
           if (previous?.index === index && now - previous.time <= LIMITS.doubleTapMs) {
