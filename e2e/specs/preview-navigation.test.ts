@@ -115,6 +115,18 @@ describe('image zoom', () => {
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });
 
+  it('zooms from the keyboard with +, - and 0', async () => {
+    const preview = await open('album/a.png', 'a.png');
+    await preview.image.waitFor();
+    await page.keyboard.press('+');
+    await page.keyboard.press('+');
+    await expect.poll(() => preview.imageTransform()).toBe('translate(0px, 0px) scale(1.5)');
+    await page.keyboard.press('-');
+    await expect.poll(() => preview.imageTransform()).toBe('translate(0px, 0px) scale(1.25)');
+    await page.keyboard.press('0');
+    await expect.poll(() => preview.imageTransform()).toBe('translate(0px, 0px) scale(1)');
+  });
+
   it('cycles 1, 2, 4, 1 on double-click and pans by dragging', async () => {
     const preview = await open('album/f.png', 'f.png');
     await expect

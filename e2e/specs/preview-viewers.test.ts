@@ -42,6 +42,7 @@ beforeAll(async () => {
   await write('docs/paper.pdf', pdf());
   await write('docs/logo.svg', HOSTILE_SVG);
   await write('docs/data.bin', Buffer.from([0, 1, 2, 3, 0xff, 0xfe, 0, 0, 7]));
+  await write('media/damaged.mp4', Buffer.from('not a video at all, just some bytes'));
 });
 
 afterAll(async () => {
@@ -162,6 +163,15 @@ describe('audio and video', () => {
       )
       .toBe('Hello subtitles');
     for (const url of await mediaUrls(page)) expect(url).not.toMatch(/auth=|jwt|token/i);
+  });
+});
+
+describe('media the browser cannot play', () => {
+  it('offers the file for download instead of a dead player', async () => {
+    const preview = await open('media/damaged.mp4', 'damaged.mp4');
+    await preview.downloadCard.getByText('This browser cannot play this file.').waitFor();
+    expect(await preview.video.count()).toBe(0);
+    await preview.downloadCard.getByRole('link', { name: 'Download damaged.mp4' }).waitFor();
   });
 });
 

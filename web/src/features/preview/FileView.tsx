@@ -11,7 +11,20 @@ export function FileView({ file }: { file: Resource }) {
   const { t } = useTranslation();
   return (
     <Suspense
-      fallback={<div className="file-view-loading" role="status" aria-label={t('files.loading')} />}
+      fallback={
+        // Base styles only: the preview's own stylesheet arrives with its chunk.
+        <div
+          className="skeleton"
+          style={{
+            display: 'block',
+            width: '100%',
+            height: 'min(60vh, 480px)',
+            borderRadius: 'var(--radius-dialog)',
+          }}
+          role="status"
+          aria-label={t('files.loading')}
+        />
+      }
     >
       <FileScreen file={file} />
     </Suspense>

@@ -1,14 +1,11 @@
 import type { Resource } from '@cabinet/protocol';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pageConfig } from '../../config/page-config.ts';
 import { FileFallback } from './FileFallback.tsx';
+import { hasBigPreviews } from './image-source.ts';
 import { bigPreviewUrl, rawUrl } from './preview-urls.ts';
 import { useZoomGestures } from './use-zoom-gestures.ts';
 import { zoomTransform } from './zoom.ts';
-
-/** Whether the server makes big previews; without them the viewer always shows the original. */
-export const hasBigPreviews = pageConfig.ResizePreview;
 
 /**
  * An image, zoomable and draggable. `<img>` never runs script, so an SVG with script is shown

@@ -1,5 +1,8 @@
 import type { Resource } from '@cabinet/protocol';
 import { Music } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FileFallback } from './FileFallback.tsx';
 import { rawUrl, subtitleUrl } from './preview-urls.ts';
 
 /** The file name of a subtitle path, without the folder. */
@@ -8,8 +11,8 @@ function baseName(path: string): string {
 }
 
 /**
- * A subtitle track's label and language: "movie.de.srt" → "movie.de.srt" labelled, language "de"
- * (a two- or three-letter segment before the extension is taken as a language code).
+ * A subtitle track's label and language: "movie.de.srt" is labelled with its name and has the
+ * language "de" (a two- or three-letter segment before the extension is taken as a language).
  */
 export function subtitleTrack(path: string): { label: string; language?: string } {
   const name = baseName(path);
@@ -17,19 +20,45 @@ export function subtitleTrack(path: string): { label: string; language?: string 
   return { label: name, language };
 }
 
+/**
+ * A file the browser cannot play (a codec it lacks, a damaged file) is offered for download
+ * instead of leaving a dead player on screen.
+ */
+function usePlaybackFailure<Media extends HTMLMediaElement>(file: Resource) {
+  const { t } = useTranslation();
+  const [hasFailed, setFailed] = useState(false);
+  const ref = useRef<Media | null>(null);
+  useEffect(() => {
+    const media = ref.current;
+    if (!media) return;
+    // Listened to directly: the error can come before React's handler is attached, so an
+    // error already recorded on the element counts too.
+    const handleError = () => setFailed(true);
+    media.addEventListener('error', handleError);
+    if (media.error) setFailed(true);
+    return () => media.removeEventListener('error', handleError);
+  }, []);
+  const fallback = hasFailed ? (
+    <FileFallback file={file} reason={t('preview.mediaFailed')} />
+  ) : null;
+  return { fallback, ref };
+}
+
 /** An audio file: the browser's player under a large icon. */
 export function AudioViewer({ file }: { file: Resource }) {
+  const { fallback, ref } = usePlaybackFailure<HTMLAudioElement>(file);
+  if (fallback) return fallback;
   return (
     <div className="media-viewer media-viewer--audio">
       <Music size={96} aria-hidden="true" className="media-viewer__icon" />
       <audio
+        ref={ref}
         className="media-viewer__audio"
         src={rawUrl(file.path, true)}
         controls
         preload="metadata"
-      >
-        <a href={rawUrl(file.path)}>{file.name}</a>
-      </audio>
+        aria-label={file.name}
+      />
     </div>
   );
 }
@@ -39,9 +68,12 @@ export function AudioViewer({ file }: { file: Resource }) {
  * The first track shows by default; the player's menu switches between them.
  */
 export function VideoViewer({ file }: { file: Resource }) {
+  const { fallback, ref } = usePlaybackFailure<HTMLVideoElement>(file);
+  if (fallback) return fallback;
   return (
     <div className="media-viewer">
       <video
+        ref={ref}
         className="media-viewer__video"
         src={rawUrl(file.path, true)}
         controls

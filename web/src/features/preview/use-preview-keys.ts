@@ -11,6 +11,17 @@ function ownsKey(target: EventTarget | null, key: string): boolean {
 }
 
 /**
+ * Whether a key press is free for the preview: no modifier, no dialog open, and not aimed at an
+ * element that handles it itself.
+ */
+export function isPreviewKey(event: KeyboardEvent): boolean {
+  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return false;
+  if (event.isComposing) return false;
+  if (useDialogStore.getState().dialog || document.querySelector('dialog[open]')) return false;
+  return !ownsKey(event.target, event.key);
+}
+
+/**
  * Preview keys of SPEC.md "Preview": Enter or Right for the next item, Left for the previous,
  * Esc back to the folder. Nothing happens while a dialog is open (its Esc closes it) or while a
  * field or player has focus.
@@ -24,10 +35,7 @@ export function usePreviewKeys(navigation: PreviewNavigation, isEnabled = true):
   useEffect(() => {
     if (!isEnabled) return;
     const handleKeyDown = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
-      if (event.shiftKey || event.isComposing) return;
-      if (useDialogStore.getState().dialog || document.querySelector('dialog[open]')) return;
-      if (ownsKey(event.target, event.key)) return;
+      if (event.shiftKey || !isPreviewKey(event)) return;
       const nav = latest.current;
       if (event.key === 'ArrowRight' || event.key === 'Enter') {
         if (!nav.hasNext) return;

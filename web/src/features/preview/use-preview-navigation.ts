@@ -5,7 +5,9 @@ import { useNavigate } from 'react-router';
 import { fetchResource, useResourceQuery } from '../../api/resources/resource-query.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { parentFolder, routeFromScopePath } from '../files/file-paths.ts';
+import { hasBigPreviews } from './image-source.ts';
 import { neighboursOf } from './neighbours.ts';
+import { bigPreviewUrl, rawUrl } from './preview-urls.ts';
 
 /** Where a preview can go: its neighbours in the parent folder, and back to that folder. */
 export interface PreviewNavigation {
@@ -40,6 +42,12 @@ export function usePreviewNavigation(file: Resource): PreviewNavigation {
         queryKey: resourceKeys.detail(item.path),
         queryFn: ({ signal }) => fetchResource(item.path, signal),
       });
+      // The browser caches the image, so the next photo appears without a spinner.
+      if (item.type === 'image') {
+        new Image().src = hasBigPreviews
+          ? bigPreviewUrl(item.path, item.modified)
+          : rawUrl(item.path, true);
+      }
     }
   }, [queryClient, previous, next]);
 

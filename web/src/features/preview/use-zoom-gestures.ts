@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
+import { isPreviewKey } from './use-preview-keys.ts';
 import {
   doubleClickZoom,
   INITIAL_ZOOM,
@@ -19,7 +20,7 @@ const distance = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y);
  * Zoom and pan of the image inside `stageRef` (SPEC.md section 9): wheel steps of 0.25 between
  * 0.25 and 4, double-click cycling 1, 2, 4, 1, dragging with a mouse or one finger pans, two
  * fingers pinch. Pointer events cover mouse, pen and touch alike; the stage sets
- * `touch-action: none` so the browser leaves pinches to us.
+ * `touch-action: none` so the browser leaves pinches to us. The keys +, - and 0 zoom too.
  */
 export function useZoomGestures(stageRef: RefObject<HTMLElement | null>): {
   zoom: ZoomState;
@@ -103,6 +104,18 @@ export function useZoomGestures(stageRef: RefObject<HTMLElement | null>): {
       );
     };
 
+    // Keyboard zoom, for people who cannot use a wheel or a pinch: + and - step, 0 resets.
+    const handleKeyDown = (event: KeyboardEvent) => {
+      if (!isPreviewKey(event)) return;
+      const { scale } = zoomRef.current;
+      if (event.key === '+' || event.key === '=')
+        update({ ...zoomRef.current, scale: wheelScale(scale, -1) });
+      else if (event.key === '-') update({ ...zoomRef.current, scale: wheelScale(scale, 1) });
+      else if (event.key === '0') update(INITIAL_ZOOM);
+      else return;
+      event.preventDefault();
+    };
+
     stage.addEventListener('wheel', handleWheel, { passive: false });
     stage.addEventListener('dblclick', handleDoubleClick);
     stage.addEventListener('pointerdown', handlePointerDown);
@@ -110,7 +123,9 @@ export function useZoomGestures(stageRef: RefObject<HTMLElement | null>): {
     stage.addEventListener('pointerup', handlePointerEnd);
     stage.addEventListener('pointercancel', handlePointerEnd);
     window.addEventListener('resize', handleResize);
+    window.addEventListener('keydown', handleKeyDown);
     return () => {
+      window.removeEventListener('keydown', handleKeyDown);
       clearTimeout(resizeTimer);
       stage.removeEventListener('wheel', handleWheel);
       stage.removeEventListener('dblclick', handleDoubleClick);
