@@ -192,6 +192,10 @@ describe('documents', () => {
     expect(await preview.markdown.getByRole('table').isVisible()).toBe(true);
     const safe = preview.markdown.getByRole('link', { name: 'safe link' });
     expect(await safe.getAttribute('rel')).toBe('noopener noreferrer');
+    // A relative image is read from beside the document, authorised by the cookie.
+    const logo = preview.markdown.getByRole('img', { name: 'the logo' });
+    expect(await logo.getAttribute('src')).toMatch(/\/api\/raw\/docs\/logo\.svg\?inline=true$/);
+    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
 
     // Give a handler every chance: click the links, let the broken image fail.
     const clickMe = preview.markdown.getByText('click me');

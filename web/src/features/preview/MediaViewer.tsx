@@ -4,21 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FileFallback } from './FileFallback.tsx';
 import { rawUrl, subtitleUrl } from './preview-urls.ts';
-
-/** The file name of a subtitle path, without the folder. */
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-/**
- * A subtitle track's label and language: "movie.de.srt" is labelled with its name and has the
- * language "de" (a two- or three-letter segment before the extension is taken as a language).
- */
-export function subtitleTrack(path: string): { label: string; language?: string } {
-  const name = baseName(path);
-  const language = /\.([a-z]{2,3}(?:-[a-z]{2,4})?)\.[^.]+$/i.exec(name)?.[1];
-  return { label: name, language };
-}
+import { subtitleTrack } from './subtitle-track.ts';
 
 /**
  * A file the browser cannot play (a codec it lacks, a damaged file) is offered for download

@@ -1,15 +1,7 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+import { isAbsoluteUrl, resolveScopePath } from './markdown-links.ts';
 import { rawUrl } from './preview-urls.ts';
-
-/** Whether a URL has a scheme ("https:", "mailto:") or is protocol-relative ("//host"). */
-const isAbsolute = (url: string) => /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(url);
-
-/** Resolves a relative reference against a folder's scope path: ("/docs/", "../a.png") → "/a.png". */
-export function resolveScopePath(folder: string, reference: string): string {
-  const base = new URL(`file://${folder}`);
-  return decodeURIComponent(new URL(reference, base).pathname);
-}
 
 let currentFolder = '/';
 
@@ -18,10 +10,10 @@ let currentFolder = '/';
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   if (node.tagName === 'IMG') {
     const src = node.getAttribute('src') ?? '';
-    if (src && !isAbsolute(src) && !src.startsWith('#')) {
+    if (src && !isAbsoluteUrl(src) && !src.startsWith('#')) {
       node.setAttribute('src', rawUrl(resolveScopePath(currentFolder, src), true));
     }
-  } else if (node.tagName === 'A' && isAbsolute(node.getAttribute('href') ?? '')) {
+  } else if (node.tagName === 'A' && isAbsoluteUrl(node.getAttribute('href') ?? '')) {
     node.setAttribute('target', '_blank');
     node.setAttribute('rel', 'noopener noreferrer');
   }
