@@ -99,8 +99,16 @@ describe('editing a text file', () => {
     expect(await preview.editorText()).toContain('more ');
 
     // Esc in the editor does not close it (the editor keeps Esc for its own panels).
+    await page.locator('.cm-content').click();
     await page.keyboard.press('Escape');
+    expect(await preview.unsavedDialog.count()).toBe(0);
     expect(page.url()).toBe(`${server.url}/files/code/guard.txt`);
+    // Outside the text, Esc closes, and the guard asks again.
+    await preview.save.focus();
+    await page.keyboard.press('Escape');
+    await preview.unsavedDialog.waitFor();
+    await preview.unsavedDialog.getByRole('button', { name: 'Stay' }).click();
+    await preview.unsavedDialog.waitFor({ state: 'detached' });
 
     await page.getByRole('link', { name: 'code' }).click();
     await preview.unsavedDialog.waitFor();

@@ -7,6 +7,7 @@ import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { notifyError, notifySuccess } from '../../stores/notification-store.ts';
 import { parentFolder } from '../files/file-paths.ts';
 import { PreviewBar } from '../preview/PreviewBar.tsx';
+import { usePreviewKeys } from '../preview/use-preview-keys.ts';
 import type { PreviewNavigation } from '../preview/use-preview-navigation.ts';
 import type { EditorHandle } from './codemirror-editor.ts';
 import { saveFile } from './save-file.ts';
@@ -31,6 +32,8 @@ export function TextEditor({ file, navigation, ...props }: TextEditorProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<EditorHandle | null>(null);
   const theme = useThemeName();
+  // Esc closes from the bar; inside the editor it stays with CodeMirror (search panel, selection).
+  usePreviewKeys(navigation, 'escape');
   const themeRef = useRef(theme);
   const [status, setStatus] = useState<'loading' | 'ready' | 'failed'>('loading');
   const [isDirty, setDirty] = useState(false);

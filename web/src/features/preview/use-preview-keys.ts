@@ -24,19 +24,22 @@ export function isPreviewKey(event: KeyboardEvent): boolean {
 /**
  * Preview keys of SPEC.md "Preview": Enter or Right for the next item, Left for the previous,
  * Esc back to the folder. Nothing happens while a dialog is open (its Esc closes it) or while a
- * field or player has focus.
+ * field, the editor or a player has focus. The editor's page uses only Esc (`keys: 'escape'`).
  */
-export function usePreviewKeys(navigation: PreviewNavigation, isEnabled = true): void {
+export function usePreviewKeys(
+  navigation: PreviewNavigation,
+  keys: 'all' | 'escape' = 'all',
+): void {
   const latest = useRef(navigation);
   useEffect(() => {
     latest.current = navigation;
   });
 
   useEffect(() => {
-    if (!isEnabled) return;
     const handleKeyDown = (event: KeyboardEvent) => {
       if (event.shiftKey || !isPreviewKey(event)) return;
       const nav = latest.current;
+      if (keys === 'escape' && event.key !== 'Escape') return;
       if (event.key === 'ArrowRight' || event.key === 'Enter') {
         if (!nav.hasNext) return;
         nav.goNext();
@@ -52,5 +55,5 @@ export function usePreviewKeys(navigation: PreviewNavigation, isEnabled = true):
     };
     window.addEventListener('keydown', handleKeyDown);
     return () => window.removeEventListener('keydown', handleKeyDown);
-  }, [isEnabled]);
+  }, [keys]);
 }
