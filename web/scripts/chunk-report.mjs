@@ -93,6 +93,23 @@ console.log(
 );
 console.log(`  Budget:     ${budgetKb} kB gzipped JavaScript`);
 
+// What opening a file adds on demand: each lazily loaded root with the chunks it imports that
+// are not already loaded (grammars for syntax highlighting come on top, one per language).
+const ON_DEMAND = {
+  preview: 'FileScreen-',
+  markdown: 'render-markdown-',
+  editor: 'codemirror-editor-',
+};
+console.log(`\nOn demand (chunk and its own static imports):`);
+for (const [label, prefix] of Object.entries(ON_DEMAND)) {
+  const root = files.find((name) => name.startsWith(prefix) && name.endsWith('.js'));
+  if (!root) continue;
+  const size = total(staticClosure(root).filter((name) => !initial.includes(name)));
+  console.log(
+    `  ${label.padEnd(10)}  ${kb(size.raw).trim()} kB raw, ${kb(size.gzip).trim()} kB gzipped`,
+  );
+}
+
 if (js.gzip > budgetKb * 1000) {
   console.error(
     `\nchunk-report: the initial JavaScript (${kb(js.gzip).trim()} kB gzipped) exceeds the ${budgetKb} kB budget`,
