@@ -175,7 +175,7 @@ describe('renewal', () => {
     });
     expect(update.status).toBe(200);
     const renewal = page.waitForRequest((r) => r.url().endsWith('/api/renew'));
-    await files.entry('renewer-folder').click();
+    await files.open('renewer-folder');
     await renewal;
     await expect.poll(async () => decodeUser(await storedToken(page)).hideDotfiles).toBe(true);
   });

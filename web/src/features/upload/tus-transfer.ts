@@ -1,4 +1,4 @@
-import { DetailedError, Upload } from 'tus-js-client';
+import type { DetailedError, Upload } from 'tus-js-client';
 import { ApiError } from '../../api/api-error.ts';
 import { apiUrl, renewSession } from '../../api/client.ts';
 import { encodePath } from '../../api/encode-path.ts';
@@ -32,8 +32,8 @@ function shouldRetry(error: DetailedError): boolean {
 }
 
 /** The server's text for a failed tus request, as an ApiError the panel can show. */
-function toApiError(error: Error): ApiError {
-  if (error instanceof DetailedError) {
+function toApiError(error: Error | DetailedError): ApiError {
+  if ('originalResponse' in error) {
     const response = error.originalResponse;
     if (response) {
       const status = response.getStatus();
@@ -50,35 +50,48 @@ function toApiError(error: Error): ApiError {
  * server's TusSettings.chunkSize, with the session's X-Auth on every request.
  */
 export function startTusTransfer(path: string, file: File, options: TransferOptions): Transfer {
-  let upload: Upload;
-  const done = new Promise<void>((resolve, reject) => {
-    upload = new Upload(file, {
-      endpoint: apiUrl(`/tus${encodePath(path)}?override=${options.override}`),
-      chunkSize: pageConfig.TusSettings.chunkSize,
-      retryDelays: retryDelays(pageConfig.TusSettings.retryCount),
-      parallelUploads: 1,
-      // Resuming works within the page's life (retries); a new page starts a new upload, which
-      // the server allows for the same user and path.
-      storeFingerprintForResuming: false,
-      metadata: { filename: file.name, filetype: file.type },
-      onBeforeRequest(request) {
-        // Read at each request: the token may have been renewed during a long upload.
-        const token = useSessionStore.getState().token;
-        if (token) request.setHeader('X-Auth', token);
-      },
-      onAfterResponse(_request, response) {
-        if (response.getHeader('X-Renew-Token') === 'true') void renewSession();
-      },
-      onShouldRetry: shouldRetry,
-      onProgress: (sent) => options.onProgress(sent),
-      onSuccess: () => resolve(),
-      onError: (error) => reject(toApiError(error)),
-    });
-    upload.start();
-  });
+  let upload: Upload | undefined;
+  let isCancelled = false;
+  // tus-js-client (~17 KB gzipped with its helpers) is loaded with the first upload, not with the
+  // app: most visits never upload.
+  const done = import('tus-js-client').then(
+    (tus) =>
+      new Promise<void>((resolve, reject) => {
+        if (isCancelled) {
+          reject(new ApiError(0, 'cancelled', 'network'));
+          return;
+        }
+        upload = new tus.Upload(file, {
+          endpoint: apiUrl(`/tus${encodePath(path)}?override=${options.override}`),
+          chunkSize: pageConfig.TusSettings.chunkSize,
+          retryDelays: retryDelays(pageConfig.TusSettings.retryCount),
+          parallelUploads: 1,
+          // Resuming works within the page's life (retries); a new page starts a new upload,
+          // which the server allows for the same user and path.
+          storeFingerprintForResuming: false,
+          metadata: { filename: file.name, filetype: file.type },
+          onBeforeRequest(request) {
+            // Read at each request: the token may have been renewed during a long upload.
+            const token = useSessionStore.getState().token;
+            if (token) request.setHeader('X-Auth', token);
+          },
+          onAfterResponse(_request, response) {
+            if (response.getHeader('X-Renew-Token') === 'true') void renewSession();
+          },
+          onShouldRetry: shouldRetry,
+          onProgress: (sent) => options.onProgress(sent),
+          onSuccess: () => resolve(),
+          onError: (error) => reject(toApiError(error)),
+        });
+        upload.start();
+      }),
+  );
   return {
     done,
-    // abort(true) also sends DELETE for an upload the server already knows.
-    cancel: () => upload.abort(true),
+    cancel: async () => {
+      isCancelled = true;
+      // abort(true) also sends DELETE for an upload the server already knows.
+      await upload?.abort(true);
+    },
   };
 }
