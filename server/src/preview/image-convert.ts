@@ -1,9 +1,21 @@
-import sharp from 'sharp';
+import type SharpModule from 'sharp';
 import { errors } from '../errors.ts';
 
-// libvips' operation cache holds decoded images between calls; every preview is a different
-// image, so it only costs memory.
-sharp.cache(false);
+let loadedSharp: Promise<typeof SharpModule> | undefined;
+
+/**
+ * sharp and libvips (~30 MiB resident) are loaded with the first preview, not at start-up: many
+ * instances never convert an image.
+ */
+function loadSharp(): Promise<typeof SharpModule> {
+  loadedSharp ??= import('sharp').then(({ default: sharp }) => {
+    // libvips' operation cache holds decoded images between calls; every preview is a different
+    // image, so it only costs memory.
+    sharp.cache(false);
+    return sharp;
+  });
+  return loadedSharp;
+}
 
 /** The two preview sizes of API.md 3.8. */
 export type PreviewSize = 'thumb' | 'big';
@@ -73,6 +85,7 @@ export async function convertImage(
   name: string,
   size: PreviewSize,
 ): Promise<ConvertedImage> {
+  const sharp = await loadSharp();
   const options = { limitInputPixels: MAX_PIXELS, failOn: 'error' as const };
   let width: number | undefined;
   let height: number | undefined;
