@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Body of POST /api/login with the json method. Missing fields read as empty strings. */
 export const LoginRequest = z.object({
-  username: z.string().default(''),
-  password: z.string().default(''),
-  recaptcha: z.string().default(''),
+  username: z._default(z.string(), ''),
+  password: z._default(z.string(), ''),
+  recaptcha: z._default(z.string(), ''),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** The page configuration the server embeds as window.FileBrowser (API.md section 1.2). */
 export const PageConfig = z.object({
@@ -16,8 +16,8 @@ export const PageConfig = z.object({
   LoginPage: z.boolean(),
   CSS: z.boolean(),
   ReCaptcha: z.boolean(),
-  ReCaptchaHost: z.string().optional(),
-  ReCaptchaKey: z.string().optional(),
+  ReCaptchaHost: z.optional(z.string()),
+  ReCaptchaKey: z.optional(z.string()),
   Theme: z.string(),
   EnableThumbs: z.boolean(),
   ResizePreview: z.boolean(),

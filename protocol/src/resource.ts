@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Sorting } from './user.ts';
 
 /** Kinds of file the server reports in `type` ("" for folders). */
@@ -26,19 +26,19 @@ export const ResourceItem = z.object({
   isDir: z.boolean(),
   isSymlink: z.boolean(),
   type: z.string(),
-  subtitles: z.array(z.string()).optional(),
+  subtitles: z.optional(z.array(z.string())),
 });
 export type ResourceItem = z.infer<typeof ResourceItem>;
 
 /** Reply of GET /api/resources/{path}: a folder with items, or a file with optional content. */
-export const Resource = ResourceItem.extend({
-  content: z.string().optional(),
-  checksums: z.record(z.string(), z.string()).optional(),
-  token: z.string().optional(),
-  items: z.array(ResourceItem).optional(),
-  numDirs: z.number().optional(),
-  numFiles: z.number().optional(),
-  sorting: Sorting.optional(),
+export const Resource = z.extend(ResourceItem, {
+  content: z.optional(z.string()),
+  checksums: z.optional(z.record(z.string(), z.string())),
+  token: z.optional(z.string()),
+  items: z.optional(z.array(ResourceItem)),
+  numDirs: z.optional(z.number()),
+  numFiles: z.optional(z.number()),
+  sorting: z.optional(Sorting),
 });
 export type Resource = z.infer<typeof Resource>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Perm, Rule, Sorting } from './user.ts';
 
 /** The hook events a settings `commands` map always carries. */
@@ -32,8 +32,8 @@ export const Branding = z.object({
 export type Branding = z.infer<typeof Branding>;
 
 export const TusSettings = z.object({
-  chunkSize: z.number().int().nonnegative(),
-  retryCount: z.number().int().nonnegative(),
+  chunkSize: z.int().check(z.nonnegative()),
+  retryCount: z.int().check(z.nonnegative()),
 });
 
 /** The global settings object of GET and PUT /api/settings (API.md section 3d). */
@@ -41,7 +41,7 @@ export const Settings = z.object({
   signup: z.boolean(),
   hideLoginButton: z.boolean(),
   createUserDir: z.boolean(),
-  minimumPasswordLength: z.number().int().nonnegative(),
+  minimumPasswordLength: z.int().check(z.nonnegative()),
   userHomeBasePath: z.string(),
   defaults: UserDefaults,
   authMethod: z.string(),

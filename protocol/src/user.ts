@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** The eight permission flags of a user; admin implies every other one. */
 export const Perm = z.object({
@@ -12,11 +12,11 @@ export const Perm = z.object({
   download: z.boolean(),
 });
 export type Perm = z.infer<typeof Perm>;
-export const PERM_NAMES = Perm.keyof().options;
+export const PERM_NAMES = z.keyof(Perm).options;
 
 /** Listing order. Note the inverted flag for name sorting: asc:false means A→Z (API.md section 9). */
 export const Sorting = z.object({
-  by: z.string().max(32),
+  by: z.string().check(z.maxLength(32)),
   asc: z.boolean(),
 });
 export type Sorting = z.infer<typeof Sorting>;
@@ -25,17 +25,14 @@ export type Sorting = z.infer<typeof Sorting>;
 export const Rule = z.object({
   regex: z.boolean(),
   allow: z.boolean(),
-  path: z.string().max(4096),
-  regexp: z
-    .object({ raw: z.string().max(4096) })
-    .nullable()
-    .optional(),
+  path: z.string().check(z.maxLength(4096)),
+  regexp: z.optional(z.nullable(z.object({ raw: z.string().check(z.maxLength(4096)) }))),
 });
 export type Rule = z.infer<typeof Rule>;
 
 /** Fields a user record carries on the wire. `password` is always "" in replies. */
 export const User = z.object({
-  id: z.number().int().nonnegative(),
+  id: z.int().check(z.nonnegative()),
   username: z.string(),
   password: z.string(),
   scope: z.string(),
@@ -57,11 +54,11 @@ export type User = z.infer<typeof User>;
 /** Write envelope for POST and PUT /api/users (API.md section 3c). Fields of `data` may be partial. */
 export const UserWriteRequest = z.object({
   what: z.string(),
-  which: z.array(z.string()).default([]),
-  current_password: z.string().optional(),
-  data: User.partial().extend({
-    perm: Perm.partial().optional(),
-    sorting: Sorting.partial().optional(),
+  which: z._default(z.array(z.string()), []),
+  current_password: z.optional(z.string()),
+  data: z.extend(z.partial(User), {
+    perm: z.optional(z.partial(Perm)),
+    sorting: z.optional(z.partial(Sorting)),
   }),
 });
 export type UserWriteRequest = z.infer<typeof UserWriteRequest>;
@@ -96,9 +93,9 @@ export type TokenUser = z.infer<typeof TokenUser>;
 /** Claims of a Cabinet token: the filebrowser v2 shape plus a session id. */
 export const TokenClaims = z.object({
   user: TokenUser,
-  iss: z.string().optional(),
+  iss: z.optional(z.string()),
   iat: z.number(),
   exp: z.number(),
-  jti: z.string().optional(),
+  jti: z.optional(z.string()),
 });
 export type TokenClaims = z.infer<typeof TokenClaims>;

@@ -94,7 +94,11 @@ describe('settings API', () => {
       /invalid rule regex: \(\?U\)a\+: unsupported inline flag "U"/,
     ],
     ['a missing field', (s: Settings) => ({ ...s, tus: undefined }), /^400 Bad Request \(tus: /],
-    ['a wrong type', (s: Settings) => ({ ...s, signup: 'yes' }), /^400 Bad Request \(signup: /],
+    [
+      'a wrong type',
+      (s: Settings) => ({ ...s, signup: 'yes' }),
+      /^400 Bad Request \(signup: Invalid input: expected boolean, received string\)/,
+    ],
     [
       'an unknown theme',
       (s: Settings) => ({ ...s, branding: { ...s.branding, theme: 'neon' } }),

@@ -1,10 +1,14 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ZodError } from 'zod';
+import * as z from 'zod/mini';
 import { AppError } from '../errors.ts';
 import { sendStatus } from './reply.ts';
 
+// The protocol's schemas are zod/mini, which carries no messages of its own (the web bundle stays
+// small); the server loads the English ones so that a 400 says why.
+z.config(z.locales.en());
+
 /** Summarises a zod failure as one readable sentence for a 400 body. */
-export function describeZodError(error: ZodError): string {
+export function describeZodError(error: z.core.$ZodError): string {
   return error.issues
     .slice(0, 3)
     .map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`)
@@ -25,7 +29,7 @@ export function handleError(
       request.log.error({ err: error.cause ?? error }, error.reason ?? error.code);
     return sendStatus(reply, error.status, error.reason);
   }
-  if (error instanceof ZodError) return sendStatus(reply, 400, describeZodError(error));
+  if (error instanceof z.core.$ZodError) return sendStatus(reply, 400, describeZodError(error));
   const fastifyError = error as FastifyError;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendStatus(reply, 413);
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendStatus(reply, 415);

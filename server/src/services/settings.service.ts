@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { HOOK_KEYS, Settings } from '@cabinet/protocol';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { describeZodError } from '../http/error-handler.ts';
@@ -12,7 +12,7 @@ export { compileRule, compileRulePattern, validateRules } from './rules-validati
  * Body of PUT /api/settings: the whole settings object. authMethod may be sent (clients echo what
  * they read) but is ignored, because the method is chosen by the server's configuration.
  */
-const SettingsUpdate = Settings.extend({ authMethod: z.string().optional() });
+const SettingsUpdate = z.extend(Settings, { authMethod: z.optional(z.string()) });
 
 const THEMES = ['', 'light', 'dark'];
 const MAX_PASSWORD_LENGTH = 1024;

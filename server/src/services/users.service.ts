@@ -1,5 +1,5 @@
 import { UserWriteRequest, type User } from '@cabinet/protocol';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { verifyPassword } from '../auth/password.ts';
@@ -107,7 +107,7 @@ export async function updateUserFromRequest(
   }
 }
 
-const DeleteRequest = z.object({ current_password: z.string().optional() });
+const DeleteRequest = z.object({ current_password: z.optional(z.string()) });
 
 /**
  * DELETE /api/users/{id}: self or admin; a JSON body (at least `{}`) is required. The last

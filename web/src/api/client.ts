@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { baseURL } from '../config/page-config.ts';
 import { useSessionStore } from '../stores/session-store.ts';
 import { ApiError } from './api-error.ts';
@@ -65,7 +65,7 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
 }
 
 /** A call whose reply is JSON, checked against the protocol schema (never trusted blindly). */
-export async function apiJson<Schema extends z.ZodType>(
+export async function apiJson<Schema extends z.ZodMiniType>(
   path: string,
   schema: Schema,
   options?: ApiRequestOptions,

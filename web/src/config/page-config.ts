@@ -1,4 +1,5 @@
 import { DEFAULT_TUS, PageConfig } from '@cabinet/protocol';
+import * as z from 'zod/mini';
 
 declare global {
   interface Window {
@@ -39,7 +40,7 @@ function readPageConfig(): PageConfig {
       console.warn('Cabinet: no page configuration embedded; using defaults');
     return DEV_DEFAULTS;
   }
-  const parsed = PageConfig.partial().safeParse(raw);
+  const parsed = z.partial(PageConfig).safeParse(raw);
   if (!parsed.success) {
     console.warn('Cabinet: the embedded page configuration is malformed; using defaults');
     return DEV_DEFAULTS;
