@@ -16,6 +16,7 @@ describe('operations under a base URL', () => {
     expect(ops.page.url()).toBe(`${fixture.server.url}/files/b/`);
     await ops.select('doc.txt');
     await ops.action('Copy').click();
+    await ops.copyDialog.waitFor();
     await ops.page.keyboard.press('Enter');
     await expect
       .poll(async () => (await ops.files.entryNames()).sort())

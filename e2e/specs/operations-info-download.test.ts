@@ -94,6 +94,7 @@ describe('download', () => {
     const ops = await fixture.open('i1/');
     await ops.select('box', 'fox.txt', 'odd, name +%20 ü.txt');
     await ops.action('Download').click();
+    await ops.downloadDialog.waitFor();
     const formats = await ops.downloadDialog.getByRole('button').allTextContents();
     expect(formats).toEqual([
       'zip',

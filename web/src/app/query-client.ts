@@ -16,7 +16,7 @@ declare module '@tanstack/react-query' {
  * failures become error pages where they are rendered. Mutations show the server's message in an
  * error notification unless the caller handles it (SPEC.md section 8).
  */
-export function createQueryClient(): QueryClient {
+function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
@@ -34,3 +34,9 @@ export function createQueryClient(): QueryClient {
     }),
   });
 }
+
+/**
+ * The app's one query client. Operations and uploads outlive the components that start them, so
+ * they reach the cache through this module rather than through React context.
+ */
+export const queryClient = createQueryClient();

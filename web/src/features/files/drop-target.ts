@@ -1,7 +1,7 @@
 import type { DragEvent } from 'react';
+import { loadTransfers, loadUploads } from '../../app/on-demand.ts';
 import { notifyError } from '../../stores/notification-store.ts';
-import { transferItems } from '../operations/transfer.ts';
-import { uploadDataTransfer } from '../upload/upload-actions.ts';
+import { readDroppedItems } from '../upload/upload-sources.ts';
 import { draggedEntries, dropKind } from './drag-items.ts';
 import { isSamePath } from './file-paths.ts';
 
@@ -61,10 +61,17 @@ export function dropTargetHandlers(folder: string, rules: DropRules) {
       if (kind === 'entries') {
         const items = draggedEntries().map((entry) => ({ from: entry.path, name: entry.name }));
         // The folder on screen stays; it reloads without the moved entries.
-        transferItems('move', items, folder, { followUp: 'reload' }).catch(reportFailure);
+        loadTransfers()
+          .then((transfers) =>
+            transfers.transferItems('move', items, folder, { followUp: 'reload' }),
+          )
+          .catch(reportFailure);
       } else {
         // Read synchronously: the DataTransfer is emptied once this handler returns.
-        uploadDataTransfer(event.dataTransfer, folder).catch(reportFailure);
+        const dropped = readDroppedItems(event.dataTransfer);
+        loadUploads()
+          .then((uploads) => uploads.uploadDroppedItems(dropped, folder))
+          .catch(reportFailure);
       }
     },
   };

@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
+import { loadTransfers } from '../../app/on-demand.ts';
 import { useClipboardStore } from '../../stores/clipboard-store.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { notifyError } from '../../stores/notification-store.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
-import { pasteClipboard } from '../operations/transfer.ts';
 import { hasPerm } from './permissions.ts';
 
 /** Whether a key press belongs to a text field (typing there must not trigger shortcuts). */
@@ -93,9 +93,11 @@ export function useListingShortcuts(folder: string, selectAll: () => void): void
           if (clipboard.items.length === 0) return;
           if (!hasPerm(user, clipboard.key === 'x' ? 'rename' : 'create')) return;
           run(() => {
-            pasteClipboard(folder).catch((error: unknown) =>
-              notifyError(error instanceof Error ? error.message : String(error)),
-            );
+            loadTransfers()
+              .then((transfers) => transfers.pasteClipboard(folder))
+              .catch((error: unknown) =>
+                notifyError(error instanceof Error ? error.message : String(error)),
+              );
           });
           return;
         }

@@ -1,14 +1,25 @@
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
+import { lazyComponent } from '../../app/load-chunk.ts';
+import { loadUploadPanel, preloadFilesUi } from '../../app/on-demand.ts';
+import { useUploadStore } from '../../stores/upload-store.ts';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
-import { UploadPanel } from '../upload/UploadPanel.tsx';
 import './layout.css';
 
+const UploadPanel = lazyComponent(loadUploadPanel, (m) => m.UploadPanel);
+
 /** Header on top, sidebar beside the page with the footer at its foot (a drawer at 736 px and
- * below); the upload panel floats at the bottom right while uploads run. */
+ * below); the upload panel floats at the bottom right from the first upload on. Once the page is
+ * idle, the dialogs and the upload code are fetched ahead of their first use. */
 export function AppLayout() {
   const { t } = useTranslation();
+  const hasUploads = useUploadStore((s) => s.jobs.length > 0);
+  // Once shown, the panel stays mounted (it hides itself when the queue is empty).
+  const [showsUploads, setShowsUploads] = useState(false);
+  if (hasUploads && !showsUploads) setShowsUploads(true);
+  useEffect(() => preloadFilesUi(), []);
   return (
     <div className="app-layout">
       <a className="skip-link" href="#main">
@@ -23,7 +34,11 @@ export function AppLayout() {
           <Outlet />
         </main>
       </div>
-      <UploadPanel />
+      {showsUploads && (
+        <Suspense fallback={null}>
+          <UploadPanel />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,9 +1,9 @@
-import type { QueryClient } from '@tanstack/react-query';
 import type { Resource } from '@cabinet/protocol';
 import i18next from 'i18next';
 import { ApiError } from '../../api/api-error.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { fetchResource } from '../../api/resources/resource-query.ts';
+import { queryClient } from '../../app/query-client.ts';
 import { router } from '../../app/router.tsx';
 import { baseURL } from '../../config/page-config.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
@@ -15,28 +15,16 @@ import {
 } from '../files/file-paths.ts';
 
 // Operations outlive the dialog that starts them (a clash prompt replaces it, a paste has none),
-// so they run outside React and reach the app's query cache through this binding, made by the
-// dialog host when it mounts.
-let boundClient: QueryClient | null = null;
-
-/** Makes the app's query client available to operations (DialogHost does it once). */
-export function bindQueryClient(client: QueryClient): void {
-  boundClient = client;
-}
-
-function queryClient(): QueryClient {
-  if (!boundClient) throw new Error('Cabinet: operations ran before the dialog host mounted');
-  return boundClient;
-}
+// so they run outside React and reach the app's query cache through its module.
 
 /** Reloads every listing and file view (the default follow-up of an operation). */
 export function reloadListings(): Promise<void> {
-  return queryClient().invalidateQueries({ queryKey: resourceKeys.all });
+  return queryClient.invalidateQueries({ queryKey: resourceKeys.all });
 }
 
 /** A folder's listing, read afresh (a clash check must not trust a cached one). */
 export function fetchFolderFresh(folder: string): Promise<Resource> {
-  return queryClient().fetchQuery({
+  return queryClient.fetchQuery({
     queryKey: resourceKeys.detail(folder),
     queryFn: ({ signal }) => fetchResource(folder, signal),
     staleTime: 0,

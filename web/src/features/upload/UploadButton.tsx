@@ -1,8 +1,8 @@
 import { FilePlus, FolderPlus, Upload } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { loadUploads } from '../../app/on-demand.ts';
 import { notifyError } from '../../stores/notification-store.ts';
-import { uploadFiles } from './upload-actions.ts';
 import './upload.css';
 
 /** Hands the chosen files to the queue and empties the input, so the same choice works twice. */
@@ -10,9 +10,9 @@ function handleChosen(event: ChangeEvent<HTMLInputElement>, folder: string) {
   const input = event.currentTarget;
   const files = Array.from(input.files ?? []);
   input.value = '';
-  uploadFiles(files, folder).catch((error: unknown) =>
-    notifyError(error instanceof Error ? error.message : String(error)),
-  );
+  loadUploads()
+    .then((uploads) => uploads.uploadFiles(files, folder))
+    .catch((error: unknown) => notifyError(error instanceof Error ? error.message : String(error)));
 }
 
 /**

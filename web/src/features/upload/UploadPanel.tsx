@@ -1,12 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { ChevronDown, ChevronUp } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { useUploadStore, type UploadJob, type UploadStatus } from '../../stores/upload-store.ts';
 import { ProgressBar } from './ProgressBar.tsx';
 import { UploadRow } from './UploadRow.tsx';
-import { cancelAllUploads, onUploadsFinished } from './upload-queue.ts';
+import { cancelAllUploads } from './upload-queue.ts';
 import { totalPercent } from './upload-progress.ts';
 import './upload.css';
 
@@ -46,16 +44,9 @@ export function UploadPanel() {
   const jobs = useUploadStore((s) => s.jobs);
   const isCollapsed = useUploadStore((s) => s.isCollapsed);
   const setCollapsed = useUploadStore((s) => s.setCollapsed);
-  const queryClient = useQueryClient();
   const toastHeight = useToastStackHeight();
   const listId = useId();
   const titleId = useId();
-
-  useEffect(
-    () =>
-      onUploadsFinished(() => void queryClient.invalidateQueries({ queryKey: resourceKeys.all })),
-    [queryClient],
-  );
 
   if (jobs.length === 0) return null;
   const active = jobs.filter((job) => job.status !== 'failed');

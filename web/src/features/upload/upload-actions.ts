@@ -1,13 +1,18 @@
+import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { fetchResource } from '../../api/resources/resource-query.ts';
+import { queryClient } from '../../app/query-client.ts';
 import { askReplace } from './ask-replace.ts';
-import { enqueueUploads } from './upload-queue.ts';
+import { enqueueUploads, onUploadsFinished } from './upload-queue.ts';
 import {
-  readDroppedItems,
   sourcesFromDroppedItems,
   sourcesFromFiles,
   topLevelName,
+  type DroppedItem,
   type UploadSource,
 } from './upload-sources.ts';
+
+// Every upload starts here, so this is where the listings learn that a run ended.
+onUploadsFinished(() => void queryClient.invalidateQueries({ queryKey: resourceKeys.all }));
 
 /** Queues files (from an <input type=file> or a drop) for upload into a folder (scope path). */
 export function uploadFiles(files: File[], folder: string): Promise<void> {
@@ -15,11 +20,10 @@ export function uploadFiles(files: File[], folder: string): Promise<void> {
 }
 
 /**
- * Queues what was dropped from the desktop (files and folders) for upload into a folder. Must be
- * called synchronously inside the drop handler: it reads the DataTransfer before awaiting.
+ * Queues what was dropped from the desktop (files and folders) for upload into a folder: the
+ * items readDroppedItems took from the drop event.
  */
-export function uploadDataTransfer(data: DataTransfer, folder: string): Promise<void> {
-  const items = readDroppedItems(data);
+export function uploadDroppedItems(items: DroppedItem[], folder: string): Promise<void> {
   return sourcesFromDroppedItems(items).then((sources) => queueSources(sources, folder));
 }
 

@@ -25,7 +25,7 @@ export function sourcesFromFiles(files: Iterable<File>): UploadSource[] {
 }
 
 /** What a drop holds, read before the browser empties the DataTransfer. */
-type DroppedItem = { entry: FileSystemEntry } | { file: File };
+export type DroppedItem = { entry: FileSystemEntry } | { file: File };
 
 /**
  * Reads the dropped items at once: the browser empties a DataTransfer as soon as the drop
