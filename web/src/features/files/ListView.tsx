@@ -20,7 +20,7 @@ export function ListView(props: ListingViewProps) {
   const { entries, shown, selected, focusIndex, actions, dropRules } = props;
   const rowHeight = usePhoneLayout() ? PHONE_ROW_HEIGHT : ROW_HEIGHT;
   const count = Math.min(shown, entries.length);
-  const { bodyRef, virtualizer, rows, scrollMargin, totalSize } = useVirtualRows(
+  const { bodyRef, rows, scrollMargin, scrollToIndex, totalSize } = useVirtualRows(
     count,
     rowHeight,
     props.showMore,
@@ -33,7 +33,7 @@ export function ListView(props: ListingViewProps) {
     columns: 1,
     focusIndex,
     setFocusIndex: props.setFocusIndex,
-    scrollToEntry: (index) => virtualizer.scrollToIndex(index),
+    scrollToEntry: scrollToIndex,
     actions,
   });
   const tabStop = tabStopOf(

@@ -35,7 +35,7 @@ export function MosaicView(props: ListingViewProps) {
   const columns = mosaicColumns(width);
   const count = Math.min(shown, entries.length);
   const rowCount = Math.ceil(count / columns);
-  const { bodyRef, virtualizer, rows, scrollMargin, totalSize } = useVirtualRows(
+  const { bodyRef, rows, scrollMargin, scrollToIndex, totalSize } = useVirtualRows(
     rowCount,
     usePhoneLayout() ? PHONE_TILE_ROW_HEIGHT : TILE_ROW_HEIGHT,
     props.showMore,
@@ -47,7 +47,7 @@ export function MosaicView(props: ListingViewProps) {
     columns,
     focusIndex,
     setFocusIndex: props.setFocusIndex,
-    scrollToEntry: (index) => virtualizer.scrollToIndex(Math.floor(index / columns)),
+    scrollToEntry: (index) => scrollToIndex(Math.floor(index / columns)),
     actions,
   });
   const rendered = rows.flatMap((row) => {

@@ -1,6 +1,6 @@
 import type { ResourceItem } from '@cabinet/protocol';
 import { describe, expect, it } from 'vitest';
-import { mosaicColumns, tabStopOf } from './listing-layout.ts';
+import { mosaicColumns, rowRange, scrollToRow, tabStopOf } from './listing-layout.ts';
 import { asFolderPath, orderEntries, viewModeOf } from './listing-order.ts';
 
 const entry = (name: string, isDir: boolean): ResourceItem => ({
@@ -34,6 +34,50 @@ describe('tabStopOf', () => {
     expect(tabStopOf(5, [3, 4, 5, 6])).toBe(5);
     expect(tabStopOf(0, [40, 41])).toBe(40);
     expect(tabStopOf(0, [])).toBe(-1);
+  });
+});
+
+describe('rowRange', () => {
+  const view = (scrollY: number, height = 400) => ({ scrollY, height });
+
+  it('renders the rows in view plus the overscan on each side', () => {
+    // Rows of 40 px from 100 px down: at the top of the page rows 0–7 show (100 + 8 × 40 = 420).
+    expect(rowRange(1000, 40, 100, view(0), 8)).toEqual({ first: 0, last: 15 });
+    // Scrolled to 2100: rows 50 (2100–2140) to 59 (2460–2500) show.
+    expect(rowRange(1000, 40, 100, view(2100), 8)).toEqual({ first: 42, last: 67 });
+    expect(rowRange(1000, 40, 100, view(2110), 0)).toEqual({ first: 50, last: 60 });
+  });
+
+  it('stays within the rows', () => {
+    expect(rowRange(5, 40, 100, view(0), 8)).toEqual({ first: 0, last: 4 });
+    // Scrolled past the end: the last screenful.
+    expect(rowRange(100, 40, 0, view(1_000_000), 2)).toEqual({ first: 88, last: 99 });
+  });
+
+  it('renders nothing without rows or a window', () => {
+    expect(rowRange(0, 40, 0, view(0), 8)).toBeNull();
+    expect(rowRange(10, 40, 0, view(0, 0), 8)).toBeNull();
+  });
+});
+
+describe('scrollToRow', () => {
+  const view = { scrollY: 1000, height: 400 };
+
+  it('does not move for a row in view', () => {
+    expect(scrollToRow(26, 40, 0, view)).toBeNull();
+    expect(scrollToRow(0, 40, 100, { scrollY: 50, height: 400 })).toBeNull();
+  });
+
+  it('brings a row below the window to its bottom edge, one above to its top edge', () => {
+    expect(scrollToRow(40, 40, 0, view)).toBe(1240);
+    expect(scrollToRow(10, 40, 0, view)).toBe(400);
+    expect(scrollToRow(0, 40, 100, { scrollY: 150, height: 400 })).toBe(100);
+  });
+
+  it('counts a row cut by an edge as out of view', () => {
+    expect(scrollToRow(34, 40, 0, view)).toBe(1000);
+    expect(scrollToRow(25, 40, 0, view)).toBe(1000);
+    expect(scrollToRow(24, 40, 0, view)).toBe(960);
   });
 });
 

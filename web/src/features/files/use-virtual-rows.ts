@@ -1,12 +1,31 @@
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
+import { rowRange, scrollToRow, type RowWindow } from './listing-layout.ts';
 
 /** Rows rendered beyond each edge of the window, so fast scrolling never shows a blank gap. */
 const OVERSCAN_ROWS = 8;
 
+function subscribeToWindow(onChange: () => void): () => void {
+  window.addEventListener('scroll', onChange, { passive: true });
+  window.addEventListener('resize', onChange);
+  return () => {
+    window.removeEventListener('scroll', onChange);
+    window.removeEventListener('resize', onChange);
+  };
+}
+
+const windowView = (): RowWindow => ({ scrollY: window.scrollY, height: window.innerHeight });
+
 /**
  * Window-scrolled virtual rows of a fixed height: only the rows near the viewport are in the DOM.
  * `onNearEnd` fires when the last row comes into range (the listing then shows 50 more entries).
+ * Each row's `start` is its offset from the top of the document.
  */
 export function useVirtualRows(rowCount: number, rowHeight: number, onNearEnd: () => void) {
   const bodyRef = useRef<HTMLDivElement>(null);
@@ -27,19 +46,28 @@ export function useVirtualRows(rowCount: number, rowHeight: number, onNearEnd: (
     return () => observer.disconnect();
   }, []);
 
-  const virtualizer = useWindowVirtualizer({
-    count: rowCount,
-    estimateSize: () => rowHeight,
-    overscan: OVERSCAN_ROWS,
-    scrollMargin,
+  // A scroll re-renders only when it changes which rows are in range.
+  const range = useSyncExternalStore(subscribeToWindow, () => {
+    const rows = rowRange(rowCount, rowHeight, scrollMargin, windowView(), OVERSCAN_ROWS);
+    return rows ? `${rows.first}:${rows.last}` : '';
   });
+  const [first = 0, last = -1] = range ? range.split(':').map(Number) : [];
+  const rows: { index: number; start: number }[] = [];
+  for (let index = first; index <= last; index++) {
+    rows.push({ index, start: scrollMargin + index * rowHeight });
+  }
 
-  useEffect(() => {
-    virtualizer.measure();
-  }, [virtualizer, rowHeight]);
+  /** Scrolls the window as little as it takes to show a row (none when it shows already). */
+  const scrollToIndex = useCallback(
+    (index: number) => {
+      const row = Math.max(0, Math.min(index, rowCount - 1));
+      const top = scrollToRow(row, rowHeight, scrollMargin, windowView());
+      if (top !== null) window.scrollTo({ top });
+    },
+    [rowCount, rowHeight, scrollMargin],
+  );
 
-  const rows = virtualizer.getVirtualItems();
-  const lastIndex = rows.length > 0 ? rows[rows.length - 1]!.index : -1;
+  const lastIndex = last;
   const latestNearEnd = useRef(onNearEnd);
   useEffect(() => {
     latestNearEnd.current = onNearEnd;
@@ -48,5 +76,5 @@ export function useVirtualRows(rowCount: number, rowHeight: number, onNearEnd: (
     if (rowCount > 0 && lastIndex >= rowCount - 1) latestNearEnd.current();
   }, [lastIndex, rowCount]);
 
-  return { bodyRef, virtualizer, rows, scrollMargin, totalSize: virtualizer.getTotalSize() };
+  return { bodyRef, rows, scrollMargin, scrollToIndex, totalSize: rowCount * rowHeight };
 }
