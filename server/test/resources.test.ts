@@ -116,6 +116,61 @@ describe('GET /api/resources (folders)', () => {
     }
   });
 
+  it('streams a big folder as the same JSON document, in the user order, with every entry', async () => {
+    const count = 2500;
+    await Promise.all(
+      Array.from({ length: count }, (_, i) => put(`big/item ${count - i}.txt`, 'x'.repeat(i % 7))),
+    );
+    await put('big/zz-dir/inside.txt');
+    const res = await server.fetch('/api/resources/big', { token: server.admin.token });
+    expect(res.status).toBe(200);
+    // Big listings are written as they are produced, without a Content-Length.
+    expect(res.headers.get('content-length')).toBeNull();
+    const body = await json(res);
+    expect(body).toMatchObject({ path: '/big', name: 'big', isDir: true, type: '' });
+    expect(body.numDirs).toBe(1);
+    expect(body.numFiles).toBe(count);
+    expect(body.items).toHaveLength(count + 1);
+    expect(body.items![0]!.name).toBe('zz-dir');
+    expect(body.items!.slice(1, 4).map((i) => i.name)).toEqual([
+      'item 1.txt',
+      'item 2.txt',
+      'item 3.txt',
+    ]);
+    expect(body.items!.at(-1)!.name).toBe(`item ${count}.txt`);
+    expect(body.items![5]).toEqual({
+      path: '/big/item 5.txt',
+      name: 'item 5.txt',
+      size: (count - 5) % 7,
+      extension: '.txt',
+      modified: expect.stringMatching(/^\d{4}-/),
+      mode: expect.any(Number),
+      isDir: false,
+      isSymlink: false,
+      type: 'text',
+    });
+  });
+
+  it('types listing entries by name, and by their first bytes only when the name says nothing', async () => {
+    await put('typed/plain', 'just words\n');
+    await put('typed/elf', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x00]));
+    await put('typed/main.go', 'package main\n');
+    await put('typed/notes.zip', 'text inside a file named .zip');
+    await put('typed/clip.ts', Buffer.from([0x47, ...Buffer.alloc(187), 0x47]));
+    const body = await json(
+      await server.fetch('/api/resources/typed', { token: server.admin.token }),
+    );
+    const types = Object.fromEntries(body.items!.map((i) => [i.name, i.type]));
+    expect(types).toEqual({
+      plain: 'text',
+      elf: 'blob',
+      'main.go': 'text',
+      // A registered non-text type is trusted in listings; the file's own GET sniffs.
+      'notes.zip': 'blob',
+      'clip.ts': 'video',
+    });
+  });
+
   it('answers 401 without a token and 404 for a missing folder', async () => {
     expect((await server.fetch('/api/resources/list')).status).toBe(401);
     expect((await server.fetch('/api/resources/nope/', { token: server.admin.token })).status).toBe(

@@ -1,4 +1,4 @@
-import type { Stats } from 'node:fs';
+import type { EntryStat } from './entry-stat.ts';
 import mime from 'mime-types';
 
 /** Largest file reported as text (and whose content is sent for editing). */
@@ -11,11 +11,31 @@ export const SNIFF_BYTES = 512;
 export type DetectedType = 'video' | 'audio' | 'image' | 'pdf' | 'text' | 'blob';
 
 /**
- * Names whose registered MIME type misleads a file manager: source code registered under other
- * meanings (`.rs` is an XML format in the registry) and subtitle formats that are plain text.
+ * Names whose registered MIME type misleads a file manager, or that the registry does not know:
+ * source code (`.rs` is an XML format in the registry; `.go` and `.py` are not registered at all),
+ * configuration and subtitle formats that are plain text. Known names are typed without opening
+ * the file, which keeps listings of source trees fast.
  */
 const OVERRIDES: Record<string, string> = {
   '.rs': 'text/x-rust',
+  '.go': 'text/x-go',
+  '.py': 'text/x-python',
+  '.rb': 'text/x-ruby',
+  '.kt': 'text/x-kotlin',
+  '.kts': 'text/x-kotlin',
+  '.swift': 'text/x-swift',
+  '.scala': 'text/x-scala',
+  '.dart': 'text/x-dart',
+  '.lua': 'text/x-lua',
+  '.pl': 'text/x-perl',
+  '.tsx': 'text/tsx',
+  '.mts': 'text/typescript',
+  '.cts': 'text/typescript',
+  '.vue': 'text/x-vue',
+  '.svelte': 'text/x-svelte',
+  '.gradle': 'text/x-groovy',
+  '.cfg': 'text/plain',
+  '.env': 'text/plain',
   '.srt': 'text/plain',
   '.ass': 'text/plain',
   '.ssa': 'text/plain',
@@ -87,15 +107,16 @@ function typeByMime(type: string | undefined): DetectedType | 'textual' | undefi
 }
 
 /**
- * True when a listing should read an entry's first bytes to type it: the name leaves the kind
- * open and the file is small enough to be text. `.ts` is sniffed to tell MPEG transport streams
- * from TypeScript.
+ * True when a listing should read an entry's first bytes to type it: the name has no registered
+ * type at all and the file is small enough to be text. `.ts` is sniffed to tell MPEG transport
+ * streams from TypeScript. A registered non-text type (`.zip`, `.docx`, `.bin`) is trusted in
+ * listings, as every file manager does: opening one file per entry made big folders slow, and
+ * the file's own GET still sniffs (docs/files-api.md, "Types").
  */
-export function needsSniff(name: string, stat: Stats): boolean {
+export function needsSniff(name: string, stat: EntryStat): boolean {
   if (!stat.isFile() || stat.size > TEXT_LIMIT_BYTES) return false;
   if (extensionOf(name).toLowerCase() === '.ts') return true;
-  const known = typeByMime(mimeOf(name));
-  return known === undefined;
+  return mimeOf(name) === undefined;
 }
 
 /**
@@ -117,7 +138,7 @@ export function looksBinary(head: Uint8Array): boolean {
  * specials are blobs; video, audio, image and pdf by MIME; text when the MIME is textual or the
  * bytes are not binary, and the file is at most 10 MiB; blob otherwise.
  */
-export function detectType(name: string, stat: Stats, head?: Uint8Array): DetectedType {
+export function detectType(name: string, stat: EntryStat, head?: Uint8Array): DetectedType {
   if (!stat.isFile()) return 'blob';
   const ext = extensionOf(name).toLowerCase();
   if (ext === '.ts' && head && head.length > 0) {

@@ -15,6 +15,7 @@ import {
   virtualOfReal,
 } from './canonical-path.ts';
 import { AtomicWrite } from './atomic-write.ts';
+import { SlimStat, type EntryStat } from './entry-stat.ts';
 import { planCopy, runCopyPlan } from './copy-plan.ts';
 import type { FileRoot } from './file-root.ts';
 import { errorCode, mapFsErrors, toAppError } from './fs-errors.ts';
@@ -24,6 +25,7 @@ import { isTempName, type TempKind } from './temp-files.ts';
 
 /** File stats as ScopedFs returns them (services may not import node:fs). */
 export type { Stats } from 'node:fs';
+export type { EntryStat } from './entry-stat.ts';
 
 /** A virtual path resolved inside one user's scope. Only ScopedFs creates these. */
 export interface Resolved {
@@ -43,7 +45,50 @@ export interface Resolved {
   readonly isSymlink: boolean;
 }
 
-/** One child in a listing or a walk. */
+/** One child in a folder listing (`ScopedFs.list`): slim stats, paths built when read. */
+export interface ListEntry {
+  readonly name: string;
+  /** Canonical virtual path. */
+  readonly path: string;
+  /** Real path of the target. */
+  readonly real: string;
+  /** Stat of the target; null for a broken (dangling) symlink. */
+  readonly stat: EntryStat | null;
+  readonly isSymlink: boolean;
+  /** For symlinks: the link's own lstat (what a broken link reports). */
+  readonly linkStat?: EntryStat;
+  /** First bytes of the file, when the listing asked for them. */
+  head?: Buffer;
+}
+
+/**
+ * A ListEntry that shares its folder's paths instead of holding two strings per child: big
+ * folders are listed with a few small objects per entry.
+ */
+class FolderChild implements ListEntry {
+  head?: Buffer;
+  constructor(
+    private readonly folder: { readonly path: string; readonly real: string },
+    readonly name: string,
+    readonly stat: EntryStat | null,
+    readonly isSymlink = false,
+    readonly linkStat?: EntryStat,
+    private readonly target?: string,
+  ) {}
+
+  get path(): string {
+    return joinVirtual(this.folder.path, this.name);
+  }
+
+  get real(): string {
+    return this.target ?? joinReal(this.folder.real, this.name);
+  }
+}
+
+const joinReal = (dir: string, name: string) =>
+  dir === path.sep ? `${path.sep}${name}` : `${dir}${path.sep}${name}`;
+
+/** One child in a walk. */
 export interface Entry {
   name: string;
   /** Canonical virtual path. */
@@ -80,8 +125,10 @@ export interface ScopedFsOptions {
 
 export interface ListOptions {
   /** Which regular files to read the first bytes of (type sniffing); `headBytes` bytes are read. */
-  wantHead?: (name: string, stat: Stats) => boolean;
+  wantHead?: (name: string, stat: EntryStat) => boolean;
   headBytes?: number;
+  /** Name order (the default); false when the caller sorts the entries itself. */
+  sorted?: boolean;
 }
 
 export interface WalkOptions {
@@ -240,18 +287,20 @@ export class ScopedFs {
   async list(
     virtual: string | Resolved,
     options: ListOptions = {},
-  ): Promise<{ dir: Resolved & { stat: Stats }; entries: Entry[] }> {
+  ): Promise<{ dir: Resolved & { stat: Stats }; entries: ListEntry[] }> {
     const dir = await this.stat(virtual);
     if (!dir.stat.isDirectory()) throw errors.badRequest('path is not a directory');
-    const names = (await mapFsErrors(() => readdir(dir.real))).sort();
-    const entries: Entry[] = [];
+    const names = await mapFsErrors(() => readdir(dir.real));
+    if (options.sorted ?? true) names.sort();
+    const folder = { path: dir.path, real: dir.real };
+    const entries: ListEntry[] = [];
     const links: string[] = [];
+    const headBytes = options.headBytes ?? 512;
     for (let i = 0; i < names.length; i++) {
       if (i > 0 && i % STAT_BATCH === 0) await yieldToEventLoop();
       const name = names[i]!;
-      const childPath = joinVirtual(dir.path, name);
-      if (!this.isCanonicalAllowed(childPath)) continue;
-      const real = dir.real === path.sep ? `${path.sep}${name}` : `${dir.real}${path.sep}${name}`;
+      if (!this.isCanonicalAllowed(joinVirtual(dir.path, name))) continue;
+      const real = joinReal(dir.real, name);
       let info: Stats | undefined;
       try {
         info = lstatSync(real, { throwIfNoEntry: false });
@@ -263,30 +312,32 @@ export class ScopedFs {
         links.push(name);
         continue;
       }
-      const item: Entry = {
-        name,
-        path: childPath,
-        real,
-        entry: real,
-        stat: info,
-        isSymlink: false,
-        allowed: true,
-        depth: 1,
-      };
-      if (info.isFile() && options.wantHead?.(name, info)) {
-        item.head = readHeadSync(real, options.headBytes ?? 512);
-      }
+      const stat = SlimStat.of(info);
+      const item = new FolderChild(folder, name, stat);
+      if (stat.isFile() && options.wantHead?.(name, stat))
+        item.head = readHeadSync(real, headBytes);
       entries.push(item);
     }
     for (const name of links) {
-      const item = await this.linkEntry(dir, name, 1);
-      if (!item) continue;
-      if (item.stat?.isFile() && options.wantHead?.(name, item.stat)) {
-        item.head = readHeadSync(item.real, options.headBytes ?? 512);
+      const link = await this.linkEntry(dir, name, 1);
+      if (!link) continue;
+      const stat = link.stat && SlimStat.of(link.stat);
+      const item = new FolderChild(
+        folder,
+        name,
+        stat,
+        true,
+        link.linkStat && SlimStat.of(link.linkStat),
+        link.real,
+      );
+      if (stat?.isFile() && options.wantHead?.(name, stat)) {
+        item.head = readHeadSync(link.real, headBytes);
       }
       entries.push(item);
     }
-    if (links.length > 0) entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (links.length > 0 && (options.sorted ?? true)) {
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    }
     return { dir, entries };
   }
 

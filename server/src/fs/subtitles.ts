@@ -1,5 +1,5 @@
 import { joinVirtual } from './canonical-path.ts';
-import type { Entry, ScopedFs } from './scoped-fs.ts';
+import type { ListEntry, ScopedFs } from './scoped-fs.ts';
 
 /** Subtitle formats the app can show (converted to WebVTT by the subtitle route). */
 export const SUBTITLE_EXTENSIONS = ['.vtt', '.srt', '.ass', '.ssa'];
@@ -23,15 +23,15 @@ const baseName = (name: string) => {
  * per call and shared by all videos of the folder.
  */
 export class SubtitleFinder {
-  private readonly folders = new Map<string, Promise<Entry[]>>();
+  private readonly folders = new Map<string, Promise<ListEntry[]>>();
 
   /** Subtitle files and subtitle folders among the siblings, picked out once per folder. */
-  private readonly subtitleFiles: Entry[] = [];
-  private readonly subtitleFolders: Entry[] = [];
+  private readonly subtitleFiles: ListEntry[] = [];
+  private readonly subtitleFolders: ListEntry[] = [];
 
   constructor(
     private readonly fs: ScopedFs,
-    siblings: readonly Entry[],
+    siblings: readonly ListEntry[],
   ) {
     // One pass here keeps a listing linear: `find` runs once per video and must not rescan every
     // sibling (100,000 entries with a few thousand videos made that quadratic).
@@ -64,7 +64,7 @@ export class SubtitleFinder {
     return found;
   }
 
-  private children(path: string): Promise<Entry[]> {
+  private children(path: string): Promise<ListEntry[]> {
     let pending = this.folders.get(path);
     if (!pending) {
       pending = this.fs.list(path).then(

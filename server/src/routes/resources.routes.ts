@@ -1,9 +1,11 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError, errors } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
 import { ResourcesService } from '../services/resources.service.ts';
+import { listingJson, type Listing } from '../services/resources/listing.ts';
 
 interface Wildcard {
   Params: { '*': string };
@@ -17,6 +19,17 @@ function clientGone(reply: FastifyReply): AbortSignal {
     if (!reply.raw.writableFinished) controller.abort();
   });
   return controller.signal;
+}
+
+/** Listings this small are sent as one string with a Content-Length; bigger ones stream. */
+const STREAM_LISTING_ABOVE = 1000;
+
+/** A folder listing as JSON, written chunk by chunk as the client reads it when it is big. */
+function sendListing(reply: FastifyReply, listing: Listing): FastifyReply {
+  void reply.type('application/json; charset=utf-8');
+  if (listing.rows.length <= STREAM_LISTING_ABOVE)
+    return reply.send([...listingJson(listing)].join(''));
+  return reply.send(Readable.from(listingJson(listing), { objectMode: false }));
 }
 
 /**
@@ -67,6 +80,7 @@ export async function resourcesRoutes(app: FastifyInstance, ctx: AppContext): Pr
       rawText: request.headers['x-encoding'] === 'true',
     });
     if (result.kind === 'accepted') return sendStatus(reply, 202);
+    if (result.kind === 'listing') return sendListing(reply, result.listing);
     if (result.kind === 'raw') {
       return reply
         .type('application/octet-stream')

@@ -5,22 +5,22 @@ import {
   type ChecksumAlgorithm,
   type Perm,
   type Resource,
-  type ResourceItem,
 } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
-import { canonicalPath, virtualBaseName, virtualParent } from '../fs/canonical-path.ts';
-import { detectType, needsSniff, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../fs/file-type.ts';
-import { ScopedFs, type Entry, type Resolved } from '../fs/scoped-fs.ts';
+import { canonicalPath, virtualParent } from '../fs/canonical-path.ts';
+import { detectType, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../fs/file-type.ts';
+import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
 import { SubtitleFinder } from '../fs/subtitles.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { etagOf, fileInfo, formatTime } from './resources/file-info.ts';
 import { freeName } from './resources/free-name.ts';
-import { sortItems } from './resources/sort-items.ts';
+import { readListing, type Listing } from './resources/listing.ts';
 
 /** What GET /api/resources answers: JSON, raw bytes (X-Encoding), or 202 without download. */
 export type ResourceReply =
   | { kind: 'json'; body: Resource }
+  | { kind: 'listing'; listing: Listing }
   | { kind: 'raw'; stream: Readable; size: number }
   | { kind: 'accepted' };
 
@@ -60,7 +60,7 @@ export class ResourcesService {
     const target = await fs.stat(rawPath);
     const shownPath = target.path + (target.trailingSlash ? '/' : '');
     if (target.stat.isDirectory()) {
-      return { kind: 'json', body: await this.listing(fs, user, target, shownPath) };
+      return { kind: 'listing', listing: await readListing(fs, target, shownPath, user.sorting) };
     }
     if (options.checksum !== undefined) {
       if (!can(user, 'download')) return { kind: 'accepted' };
@@ -99,66 +99,6 @@ export class ResourcesService {
       if (content !== '') body.content = content;
     }
     return { kind: 'json', body };
-  }
-
-  private async listing(
-    fs: ScopedFs,
-    user: UserRecord,
-    dir: Resolved & { stat: NonNullable<Resolved['stat']> },
-    shownPath: string,
-  ): Promise<Resource> {
-    const { entries } = await fs.list(dir, { wantHead: needsSniff, headBytes: SNIFF_BYTES });
-    const subtitles = new SubtitleFinder(fs, entries);
-    const items: ResourceItem[] = [];
-    let numDirs = 0;
-    let numFiles = 0;
-    for (const entry of entries) {
-      const item = await this.listingItem(entry, subtitles);
-      if (!item) continue;
-      if (item.isDir) numDirs++;
-      else numFiles++;
-      items.push(item);
-    }
-    const sorting = user.sorting;
-    return {
-      ...fileInfo({
-        path: shownPath,
-        name: virtualBaseName(dir.path),
-        stat: dir.stat,
-        isSymlink: dir.isSymlink,
-        type: '',
-      }),
-      items: sortItems(items, sorting),
-      numDirs,
-      numFiles,
-      sorting,
-    };
-  }
-
-  private async listingItem(entry: Entry, subtitles: SubtitleFinder): Promise<ResourceItem | null> {
-    if (!entry.stat) {
-      if (!entry.linkStat) return null;
-      return fileInfo({
-        path: entry.path,
-        name: entry.name,
-        stat: entry.linkStat,
-        isSymlink: true,
-        type: 'invalid_link',
-      });
-    }
-    const type = entry.stat.isDirectory() ? '' : detectType(entry.name, entry.stat, entry.head);
-    const item = fileInfo({
-      path: entry.path,
-      name: entry.name,
-      stat: entry.stat,
-      isSymlink: entry.isSymlink,
-      type,
-    });
-    if (type === 'video') {
-      const found = await subtitles.find(entry.name);
-      if (found.length > 0) item.subtitles = found;
-    }
-    return item;
   }
 
   private async checksum(

@@ -1,6 +1,6 @@
 import type { ResourceItem } from '@cabinet/protocol';
 import { extensionOf } from '../../fs/file-type.ts';
-import type { Stats } from '../../fs/scoped-fs.ts';
+import type { EntryStat } from '../../fs/scoped-fs.ts';
 
 /** Go's os.FileMode type bits, as filebrowser clients receive them (API.md section 0.4). */
 const GO_MODE = {
@@ -16,7 +16,7 @@ const GO_MODE = {
 };
 
 /** A stat's mode as Go's os.FileMode number: permission bits plus Go's type bits. */
-export function goFileMode(stat: Stats): number {
+export function goFileMode(stat: EntryStat): number {
   let mode = stat.mode & 0o777;
   if (stat.isDirectory()) mode += GO_MODE.dir;
   else if (stat.isSymbolicLink()) mode += GO_MODE.symlink;
@@ -51,7 +51,7 @@ export function formatTime(ms: number): string {
 }
 
 /** The ETag filebrowser sends after a write: `"<hex mtime ns><hex size>"`. */
-export function etagOf(stat: Stats): string {
+export function etagOf(stat: EntryStat): string {
   const nanos = BigInt(Math.round(stat.mtimeMs * 1000)) * 1000n;
   return `"${nanos.toString(16)}${stat.size.toString(16)}"`;
 }
@@ -61,7 +61,7 @@ export function fileInfo(input: {
   path: string;
   name: string;
   /** Target stat; for a broken link the link's own stat. */
-  stat: Stats;
+  stat: EntryStat;
   isSymlink: boolean;
   type: string;
 }): ResourceItem {

@@ -1,6 +1,6 @@
 import type { ResourceItem, Sorting } from '@cabinet/protocol';
 
-const CHUNKS = /(\d+)|(\D+)/g;
+const isDigit = (code: number) => code >= 48 && code <= 57;
 
 /**
  * A string whose plain comparison is the natural order: text runs end with NUL (so a shorter run
@@ -8,14 +8,20 @@ const CHUNKS = /(\d+)|(\D+)/g;
  * longer numbers sort after shorter ones). Computed once per item, not once per comparison.
  */
 function naturalKey(name: string): string {
+  const lower = name.toLowerCase();
   let key = '';
-  for (const run of name.toLowerCase().match(CHUNKS) ?? []) {
-    const code = run.charCodeAt(0);
-    if (code >= 48 && code <= 57) {
-      const digits = run.replace(/^0+/, '');
-      key += `0${String.fromCharCode(0x100 + digits.length)}${digits}`;
+  let i = 0;
+  while (i < lower.length) {
+    const start = i;
+    if (isDigit(lower.charCodeAt(i))) {
+      while (i < lower.length && lower.charCodeAt(i) === 48) i++;
+      const significant = i;
+      while (i < lower.length && isDigit(lower.charCodeAt(i))) i++;
+      // A run of zeros only is the number 0: length 0, no digits.
+      key += `0${String.fromCharCode(0x100 + i - significant)}${lower.slice(significant, i)}`;
     } else {
-      key += `${run}\0`;
+      while (i < lower.length && !isDigit(lower.charCodeAt(i))) i++;
+      key += `${lower.slice(start, i)}\0`;
     }
   }
   return key;
@@ -31,45 +37,67 @@ export function naturalCompare(a: string, b: string): number {
   return byCodeUnits(naturalKey(a), naturalKey(b)) || byCodeUnits(a, b);
 }
 
-const keys = new WeakMap<ResourceItem, string>();
-function keyOf(item: ResourceItem): string {
-  let key = keys.get(item);
-  if (key === undefined) {
-    key = naturalKey(item.name);
-    keys.set(item, key);
-  }
-  return key;
+/** How to read the sorted fields of one item. */
+export interface SortFields<T> {
+  name(item: T): string;
+  isDir(item: T): boolean;
+  size(item: T): number;
+  modifiedMs(item: T): number;
 }
 
-const compareNames = (a: ResourceItem, b: ResourceItem) =>
-  byCodeUnits(keyOf(a), keyOf(b)) || byCodeUnits(a.name, b.name);
-
-const byName = (a: ResourceItem, b: ResourceItem) =>
-  a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : compareNames(a, b);
-
-/** Folders first in both directions; only the names reverse (the UI shows folders first anyway). */
-const byNameDescending = (a: ResourceItem, b: ResourceItem) =>
-  a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : compareNames(b, a);
-
 /**
- * Sorts listing items in place by the user's sorting (API.md section 9). Name order keeps folders
- * first and has the reference's inverted flag: `asc: false` is A→Z.
+ * Sorts items by the user's sorting (API.md section 9) and returns them in a new array. Name order
+ * keeps folders first in both directions and has the reference's inverted flag (`asc: false` is
+ * A→Z); size puts folders first ascending, modified mixes them, and both reverse everything
+ * descending. Keys are
+ * computed once per item, then indices are sorted, so 100,000 entries sort in tens of
+ * milliseconds.
  */
-export function sortItems(items: ResourceItem[], sorting: Sorting): ResourceItem[] {
-  switch (sorting.by) {
-    case 'name':
-      return items.sort(sorting.asc ? byNameDescending : byName);
-    case 'size': {
-      const ascending = (a: ResourceItem, b: ResourceItem) =>
-        a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : a.size - b.size || byName(a, b);
-      return items.sort((a, b) => (sorting.asc ? ascending(a, b) : ascending(b, a)));
-    }
-    case 'modified': {
-      const older = (a: ResourceItem, b: ResourceItem) =>
-        Date.parse(a.modified) - Date.parse(b.modified) || byName(a, b);
-      return items.sort((a, b) => (sorting.asc ? older(a, b) : older(b, a)));
-    }
-    default:
-      return sorting.asc ? items.sort(byNameDescending) : items;
+export function sortBy<T>(items: readonly T[], sorting: Sorting, fields: SortFields<T>): T[] {
+  const known = sorting.by === 'name' || sorting.by === 'size' || sorting.by === 'modified';
+  if (!known && !sorting.asc) return [...items];
+  const count = items.length;
+  const names = new Array<string>(count);
+  const keys = new Array<string>(count);
+  const dirs = new Array<boolean>(count);
+  const order = new Array<number>(count);
+  for (let i = 0; i < count; i++) {
+    const item = items[i]!;
+    names[i] = fields.name(item);
+    keys[i] = naturalKey(names[i]!);
+    dirs[i] = fields.isDir(item);
+    order[i] = i;
   }
+  const compareNames = (a: number, b: number) =>
+    byCodeUnits(keys[a]!, keys[b]!) || byCodeUnits(names[a]!, names[b]!);
+  const folderFirst = (a: number, b: number) => (dirs[a] ? -1 : 1) * (dirs[a] !== dirs[b] ? 1 : 0);
+  const byName = (a: number, b: number) => folderFirst(a, b) || compareNames(a, b);
+  let compare: (a: number, b: number) => number;
+  if (sorting.by === 'size' || sorting.by === 'modified') {
+    const values = new Float64Array(count);
+    const read = sorting.by === 'size' ? fields.size : fields.modifiedMs;
+    for (let i = 0; i < count; i++) values[i] = read(items[i]!);
+    // Size keeps folders together; modified mixes them, as the reference does.
+    const grouped = sorting.by === 'size';
+    const ascending = (a: number, b: number) =>
+      (grouped ? folderFirst(a, b) : 0) || values[a]! - values[b]! || byName(a, b);
+    compare = sorting.asc ? ascending : (a, b) => ascending(b, a);
+  } else {
+    // Name order; an unknown sorting with asc: true is reversed names, as the reference does.
+    compare = sorting.asc ? (a, b) => folderFirst(a, b) || compareNames(b, a) : byName;
+  }
+  order.sort(compare);
+  return order.map((i) => items[i]!);
+}
+
+const itemFields: SortFields<ResourceItem> = {
+  name: (item) => item.name,
+  isDir: (item) => item.isDir,
+  size: (item) => item.size,
+  modifiedMs: (item) => Date.parse(item.modified),
+};
+
+/** sortBy for wire items (the reply of a listing already built as objects). */
+export function sortItems(items: ResourceItem[], sorting: Sorting): ResourceItem[] {
+  return sortBy(items, sorting, itemFields);
 }
