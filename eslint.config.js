@@ -41,7 +41,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**/*.mjs', '.ci/**/*.mjs', 'eslint.config.js'],
+    files: [
+      'scripts/**/*.mjs',
+      'server/scripts/**/*.mjs',
+      'server/bin/*.js',
+      '.ci/**/*.mjs',
+      'eslint.config.js',
+    ],
     languageOptions: { globals: globals.node },
   },
   {

@@ -1,6 +1,15 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources through tsx's loader, so there is no separate server build step.
-import { register } from 'tsx/esm/api';
+// Runs the server from its esbuild bundle, built on the first start and again whenever a source
+// changed (server/scripts/bundle.mjs); from the TypeScript sources through tsx's loader when the
+// bundle cannot be written (a read-only install) or CABINET_FROM_SOURCES=1 is set.
+import { pathToFileURL } from 'node:url';
+import { ensureBundle } from '../scripts/bundle.mjs';
 
-register();
-await import('../src/main.ts');
+const bundle = process.env.CABINET_FROM_SOURCES === '1' ? null : await ensureBundle();
+if (bundle) {
+  await import(pathToFileURL(bundle).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/main.ts');
+}

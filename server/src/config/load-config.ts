@@ -4,7 +4,21 @@ import { fileURLToPath } from 'node:url';
 import { parseDuration } from './duration.ts';
 import { OPTIONS, type OptionSpec, type ServerConfig } from './options.ts';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/**
+ * The checkout this module runs from: the folder holding `server/package.json`, found upwards
+ * from here, since the code runs both from server/src/config and bundled in server/dist.
+ */
+function findRepoRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'server/package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+  return dir;
+}
+
+const REPO_ROOT = findRepoRoot();
 
 /** Values from flags, keyed by ServerConfig key; undefined means "not given". */
 export type FlagValues = Partial<Record<keyof ServerConfig, unknown>>;

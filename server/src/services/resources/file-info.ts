@@ -32,22 +32,59 @@ export function goFileMode(stat: EntryStat): number {
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** Caches for formatTime: listings format one time per entry, mostly of a few days and zones. */
+const offsetByHour = new Map<number, number>();
+const dateByDay = new Map<number, string>();
+const CACHE_LIMIT = 10_000;
+
+/** The server's UTC offset in minutes at an instant (it changes at most on the hour). */
+function offsetAt(ms: number): number {
+  const hour = Math.floor(ms / HOUR_MS);
+  let offset = offsetByHour.get(hour);
+  if (offset === undefined) {
+    offset = -new Date(hour * HOUR_MS).getTimezoneOffset();
+    if (offsetByHour.size >= CACHE_LIMIT) offsetByHour.clear();
+    offsetByHour.set(hour, offset);
+  }
+  return offset;
+}
+
+/** `YYYY-MM-DDT` of a day counted from the epoch (wall clock already shifted). */
+function datePart(day: number): string {
+  let text = dateByDay.get(day);
+  if (text === undefined) {
+    const iso = new Date(day * DAY_MS).toISOString();
+    text = iso.slice(0, iso.indexOf('T') + 1);
+    if (dateByDay.size >= CACHE_LIMIT) dateByDay.clear();
+    dateByDay.set(day, text);
+  }
+  return text;
+}
+
 /**
  * RFC 3339 with fractional seconds (trailing zeros trimmed) in the server's local offset, `Z` for
  * UTC, like Go's time.Time JSON.
  */
 export function formatTime(ms: number): string {
   const whole = Math.floor(ms);
-  const offset = -new Date(whole).getTimezoneOffset();
-  // toISOString of the shifted instant gives the local wall-clock fields in one native call.
-  const local = new Date(whole + offset * 60_000).toISOString().slice(0, 19);
-  const micros = Math.round(ms * 1000) % 1_000_000;
+  const offset = offsetAt(whole);
+  const local = whole + offset * 60_000;
+  const day = Math.floor(local / DAY_MS);
+  const seconds = Math.floor((local - day * DAY_MS) / 1000);
+  const clock = `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}`;
+  // Sub-second part from the floored time, so times before 1970 keep theirs too.
+  const micros = Math.min(
+    999_999,
+    Math.round((local - day * DAY_MS - seconds * 1000 + ms - whole) * 1000),
+  );
   const fraction = micros > 0 ? `.${pad(micros, 6)}`.replace(/0+$/, '') : '';
   const zone =
     offset === 0
       ? 'Z'
       : `${offset > 0 ? '+' : '-'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
-  return `${local}${fraction}${zone}`;
+  return `${datePart(day)}${clock}${fraction}${zone}`;
 }
 
 /** The ETag filebrowser sends after a write: `"<hex mtime ns><hex size>"`. */

@@ -1,30 +1,42 @@
 import type { ResourceItem, Sorting } from '@cabinet/protocol';
 
-const isDigit = (code: number) => code >= 48 && code <= 57;
+/** Length characters of digit runs, made once (runs of up to 64 digits). */
+const RUN_LENGTHS = Array.from({ length: 64 }, (_, n) => String.fromCharCode(0x100 + n));
 
 /**
  * A string whose plain comparison is the natural order: text runs end with NUL (so a shorter run
  * sorts first), digit runs become `0`, a length character and the digits without leading zeros (so
- * longer numbers sort after shorter ones). Computed once per item, not once per comparison.
+ * longer numbers sort after shorter ones). Computed once per item, not once per comparison; built
+ * from parts joined once, which is several times faster than growing a string.
  */
 function naturalKey(name: string): string {
   const lower = name.toLowerCase();
-  let key = '';
+  const parts: string[] = [];
+  const length = lower.length;
   let i = 0;
-  while (i < lower.length) {
+  while (i < length) {
     const start = i;
-    if (isDigit(lower.charCodeAt(i))) {
-      while (i < lower.length && lower.charCodeAt(i) === 48) i++;
+    let code = lower.charCodeAt(i);
+    if (code >= 48 && code <= 57) {
+      while (i < length && lower.charCodeAt(i) === 48) i++;
       const significant = i;
-      while (i < lower.length && isDigit(lower.charCodeAt(i))) i++;
+      for (; i < length; i++) {
+        code = lower.charCodeAt(i);
+        if (code < 48 || code > 57) break;
+      }
       // A run of zeros only is the number 0: length 0, no digits.
-      key += `0${String.fromCharCode(0x100 + i - significant)}${lower.slice(significant, i)}`;
+      const digits = i - significant;
+      parts.push('0', RUN_LENGTHS[digits] ?? String.fromCharCode(0x100 + digits));
+      parts.push(lower.slice(significant, i));
     } else {
-      while (i < lower.length && !isDigit(lower.charCodeAt(i))) i++;
-      key += `${lower.slice(start, i)}\0`;
+      for (; i < length; i++) {
+        code = lower.charCodeAt(i);
+        if (code >= 48 && code <= 57) break;
+      }
+      parts.push(lower.slice(start, i), '\0');
     }
   }
-  return key;
+  return parts.join('');
 }
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
