@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestServer } from '../../server/test/helpers/test-server.ts';
 import { AppShell } from '../pages/app-shell.ts';
+import { FilesPage } from '../pages/files-page.ts';
 import { PreviewPage } from '../pages/preview.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';
@@ -114,6 +115,34 @@ describe('editing a text file', () => {
     await preview.unsavedDialog.waitFor();
     await preview.unsavedDialog.getByRole('button', { name: 'Leave without saving' }).click();
     await page.waitForURL(`${server.url}/files/code/`);
+    expect(await onDisk('code/guard.txt')).toBe('guarded\n');
+  });
+
+  it('asks before going Back with unsaved changes, and stays or goes back as told', async () => {
+    ({ context, page } = await newPage(browser));
+    await loginThroughForm(page, server.url, 'admin', server.admin.password);
+    const files = new FilesPage(page);
+    await files.goto(server.url, 'code/');
+    await files.open('guard.txt');
+    const preview = new PreviewPage(page);
+    await preview.editor.waitFor();
+    await page.locator('.cm-content').click();
+    await page.keyboard.type('more ');
+    await preview.unsavedMarker.waitFor();
+
+    // Back has already happened in the browser: the guard undoes it while it asks.
+    await page.goBack();
+    await preview.unsavedDialog.waitFor();
+    await preview.unsavedDialog.getByRole('button', { name: 'Stay' }).click();
+    await preview.unsavedDialog.waitFor({ state: 'detached' });
+    await page.waitForURL(`${server.url}/files/code/guard.txt`);
+    expect(await preview.editorText()).toContain('more ');
+
+    await page.goBack();
+    await preview.unsavedDialog.waitFor();
+    await preview.unsavedDialog.getByRole('button', { name: 'Leave without saving' }).click();
+    await page.waitForURL(`${server.url}/files/code/`);
+    await files.entry('guard.txt').waitFor();
     expect(await onDisk('code/guard.txt')).toBe('guarded\n');
   });
 

@@ -1,17 +1,40 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { baseURL } from '../config/page-config.ts';
+import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
+import { productName } from '../config/page-config.ts';
 import { RequireAdmin, RequireAuth } from '../features/auth/guards.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { ErrorPage } from '../features/errors/ErrorPage.tsx';
-import { RouteErrorPage } from '../features/errors/RouteErrorPage.tsx';
+import { RouteErrorBoundary } from '../features/errors/RouteErrorBoundary.tsx';
 import { FilesPage } from '../features/files/FilesPage.tsx';
 import { AppLayout } from '../features/layout/AppLayout.tsx';
 import { RootShell } from '../features/layout/RootShell.tsx';
 import { UnknownPathRedirect } from '../features/layout/UnknownPathRedirect.tsx';
-import { lazyRoute } from './lazy-route.ts';
+import { lazyComponent } from './load-chunk.ts';
 import type { RouteHandle } from './route-handle.ts';
 
 const handle = (title: string): RouteHandle => ({ title });
+
+const SettingsLayout = lazyComponent(
+  () => import('../features/settings/SettingsLayout.tsx'),
+  (m) => m.SettingsLayout,
+);
+const ProfileSettingsPage = lazyComponent(
+  () => import('../features/settings/ProfileSettingsPage.tsx'),
+  (m) => m.ProfileSettingsPage,
+);
+const GlobalSettingsPage = lazyComponent(
+  () => import('../features/settings/GlobalSettingsPage.tsx'),
+  (m) => m.GlobalSettingsPage,
+);
+const UsersPage = lazyComponent(
+  () => import('../features/settings/UsersPage.tsx'),
+  (m) => m.UsersPage,
+);
+const UserEditPage = lazyComponent(
+  () => import('../features/settings/UserEditPage.tsx'),
+  (m) => m.UserEditPage,
+);
 
 /**
  * Routes, guards, titles and redirects of SPEC.md section 2. Login and files are in the entry
@@ -20,7 +43,6 @@ const handle = (title: string): RouteHandle => ({ title });
 export const routes: RouteObject[] = [
   {
     element: <RootShell />,
-    errorElement: <RouteErrorPage />,
     children: [
       { path: 'login', element: <LoginPage />, handle: handle('login.title') },
       {
@@ -33,20 +55,14 @@ export const routes: RouteObject[] = [
               { path: 'files/*', element: <FilesPage /> },
               {
                 path: 'settings',
-                lazy: lazyRoute(
-                  () => import('../features/settings/SettingsLayout.tsx'),
-                  (m) => m.SettingsLayout,
-                ),
+                element: <SettingsLayout />,
                 handle: handle('settings.title'),
                 children: [
                   { index: true, element: <Navigate to="/settings/profile" replace /> },
                   {
                     path: 'profile',
                     handle: handle('settings.profileSettings'),
-                    lazy: lazyRoute(
-                      () => import('../features/settings/ProfileSettingsPage.tsx'),
-                      (m) => m.ProfileSettingsPage,
-                    ),
+                    element: <ProfileSettingsPage />,
                   },
                   {
                     element: <RequireAdmin />,
@@ -54,26 +70,17 @@ export const routes: RouteObject[] = [
                       {
                         path: 'global',
                         handle: handle('settings.globalSettings'),
-                        lazy: lazyRoute(
-                          () => import('../features/settings/GlobalSettingsPage.tsx'),
-                          (m) => m.GlobalSettingsPage,
-                        ),
+                        element: <GlobalSettingsPage />,
                       },
                       {
                         path: 'users',
                         handle: handle('settings.userManagement'),
-                        lazy: lazyRoute(
-                          () => import('../features/settings/UsersPage.tsx'),
-                          (m) => m.UsersPage,
-                        ),
+                        element: <UsersPage />,
                       },
                       {
                         path: 'users/:id',
                         handle: handle('settings.user'),
-                        lazy: lazyRoute(
-                          () => import('../features/settings/UserEditPage.tsx'),
-                          (m) => m.UserEditPage,
-                        ),
+                        element: <UserEditPage />,
                       },
                     ],
                   },
@@ -104,5 +111,29 @@ export const routes: RouteObject[] = [
   },
 ];
 
-/** History-mode router under the server's base URL. */
-export const router = createBrowserRouter(routes, baseURL ? { basename: baseURL } : undefined);
+/** Sets "<route title> - <name>" from the deepest route that names a title. */
+function useRouteTitle(pathname: string) {
+  const { t } = useTranslation();
+  const matches = matchRoutes(routes, pathname) ?? [];
+  const titled = [...matches].reverse().find((m) => (m.route.handle as RouteHandle)?.title);
+  const key = (titled?.route.handle as RouteHandle | undefined)?.title;
+  useEffect(() => {
+    if (key) document.title = `${t(key)} - ${productName}`;
+  }, [key, t]);
+}
+
+/**
+ * The route on screen, its title, and what a failing page shows. A page loading on demand keeps
+ * the previous one on screen until it arrives (navigations are transitions); on a first visit
+ * the page stays empty meanwhile.
+ */
+export function AppRoutes() {
+  const location = useLocation();
+  useRouteTitle(location.pathname);
+  const page = useRoutes(routes);
+  return (
+    <RouteErrorBoundary location={location}>
+      <Suspense fallback={null}>{page}</Suspense>
+    </RouteErrorBoundary>
+  );
+}

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBlocker } from 'react-router';
+import { useBlocker } from '../../app/history.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 
 /**

@@ -1,10 +1,8 @@
 import { useEffect } from 'react';
-import { useRouteError } from 'react-router';
 import { ErrorPage } from './ErrorPage.tsx';
 
-/** What the router shows when a route fails to load or render: the internal error page. */
-export function RouteErrorPage() {
-  const error = useRouteError();
+/** What a route shows when it fails to load or render: the internal error page. */
+export function RouteErrorPage({ error }: { error: unknown }) {
   useEffect(() => {
     console.error('Cabinet: a page failed', error);
   }, [error]);

@@ -4,7 +4,7 @@ import { ApiError } from '../../api/api-error.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { fetchResource } from '../../api/resources/resource-query.ts';
 import { queryClient } from '../../app/query-client.ts';
-import { router } from '../../app/router.tsx';
+import { navigateTo, shownPathname } from '../../app/history.ts';
 import { baseURL } from '../../config/page-config.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
 import {
@@ -32,11 +32,11 @@ export function fetchFolderFresh(folder: string): Promise<Resource> {
 }
 
 /**
- * The route on screen, below the base URL: the router's own state keeps the base URL in the path
- * (only the hooks strip it).
+ * The route on screen, below the base URL: the history keeps the base URL in the path (only the
+ * router's hooks strip it).
  */
 function routePathname(): string {
-  const { pathname } = router.state.location;
+  const pathname = shownPathname();
   if (!baseURL || !pathname.startsWith(baseURL)) return pathname;
   return pathname.slice(baseURL.length) || '/';
 }
@@ -62,7 +62,8 @@ export function isOnScreen(path: string): boolean {
 
 /** Opens a scope path in the files view. */
 export function showPath(path: string, isDir: boolean): Promise<void> {
-  return router.navigate(routeFromScopePath(path, isDir));
+  navigateTo(routeFromScopePath(path, isDir));
+  return Promise.resolve();
 }
 
 /** Drops entries that no longer exist where they were from the listing's selection. */
