@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
+import { applyApiHeaders } from './http/api-headers.ts';
 import { handleError } from './http/error-handler.ts';
 import { sendStatus } from './http/reply.ts';
 import { redactUrl } from './logger.ts';
@@ -7,7 +8,6 @@ import { API_ROUTES, ROOT_ROUTES } from './routes/index.ts';
 import { uncleanPathRedirect } from './site/clean-path.ts';
 
 /** API.md section 0.3: every API reply may load nothing from elsewhere and is never cached. */
-const API_CSP = "default-src 'self'; style-src 'unsafe-inline';";
 
 /** Strips the base URL when present; requests without it are served too (lenient, like filebrowser). */
 export function stripBaseURL(url: string, baseURL: string): string {
@@ -54,18 +54,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.url.startsWith('/api/')) return payload;
-    const csp = reply.getHeader('content-security-policy');
-    if (csp === undefined) reply.header('content-security-policy', API_CSP);
-    else if (!String(csp).includes(API_CSP)) {
-      // A route's stricter policy (e.g. script-src 'none' on downloads) is kept as a second header.
-      reply.header('content-security-policy', [API_CSP, ...[csp].flat().map(String)]);
-    }
-    if (!reply.hasHeader('cache-control')) {
-      reply.header('cache-control', 'no-cache, no-store, must-revalidate');
-    }
-    if (!reply.hasHeader('x-content-type-options'))
-      reply.header('x-content-type-options', 'nosniff');
+    if (request.url.startsWith('/api/')) applyApiHeaders(reply);
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {

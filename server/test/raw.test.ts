@@ -1,5 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -55,6 +56,34 @@ afterAll(async () => {
 });
 
 /** Downloads to a file in the scratch folder and returns the response. */
+/** Downloads like a slow client: pauses after every MiB, so the server's writes queue up. */
+function slowDownload(url: string, file: string): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(
+      new URL(`${server.url}${url}`),
+      { headers: { 'X-Auth': server.admin.token } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let sincePause = 0;
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          sincePause += chunk.length;
+          if (sincePause >= 1024 * 1024) {
+            sincePause = 0;
+            response.pause();
+            setTimeout(() => response.resume(), 20);
+          }
+        });
+        response.on('end', () => {
+          writeFile(file, Buffer.concat(chunks)).then(() => resolve(response), reject);
+        });
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+  });
+}
+
 async function download(url: string, file: string, token = server.admin.token) {
   const response = await server.fetch(url, { token });
   await writeFile(file, Buffer.from(await response.arrayBuffer()));
@@ -283,6 +312,28 @@ describe('GET /api/raw: archives', () => {
       );
     });
   }
+
+  it('streams files of many read buffers byte for byte, with the download headers', async () => {
+    // Every read buffer is reused several times within one archive, while a slow client keeps
+    // earlier chunks waiting in the socket.
+    const parts = [randomBytes(6 * 1024 * 1024), randomBytes(6 * 1024 * 1024 + 77), randomBytes(3)];
+    await mkdir(path.join(server.root, 'large'), { recursive: true });
+    await Promise.all(
+      parts.map((part, i) => writeFile(path.join(server.root, 'large', `part-${i}.bin`), part)),
+    );
+    for (const algo of ['tar', 'zip']) {
+      const file = path.join(scratch, `large.${algo}`);
+      const response = await slowDownload(`/api/raw/large/?algo=${algo}`, file);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-security-policy']).toContain('sandbox');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      const dest = path.join(scratch, `large-${algo}`);
+      await unpackArchive(file, `.${algo}`, dest);
+      for (const [i, part] of parts.entries()) {
+        expect(readFileSync(path.join(dest, `part-${i}.bin`)).equals(part)).toBe(true);
+      }
+    }
+  });
 
   it('makes a zip when algo is missing, empty or "true"', async () => {
     for (const query of ['', '?algo=', '?algo=true']) {

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import type { ReadableFile } from '../http/file-copy.ts';
 import { errors } from '../errors.ts';
 
 /** One file or folder to put into an archive, produced lazily by the caller's tree walk. */
@@ -12,7 +12,12 @@ export interface ArchiveEntry {
   /** Permission bits (0o7777 part of st_mode). */
   mode: number;
   /** Opens the content of a file entry. Rejecting skips the entry (an unreadable file). */
-  open(): Promise<Readable>;
+  open(): Promise<ArchiveFile>;
+}
+
+/** An open file entry (a `FileHandle` is one). */
+export interface ArchiveFile extends ReadableFile {
+  close(): Promise<void>;
 }
 
 /** Called when a file could not be opened and was left out, or changed size while being read. */

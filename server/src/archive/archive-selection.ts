@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, errors } from '../errors.ts';
 import {
@@ -14,12 +14,18 @@ import type { ArchiveEntry } from './archive-entry.ts';
 import { archiveFormat, compressorFactory, type ArchiveFormat } from './archive-formats.ts';
 import { writeArchive } from './write-archive.ts';
 
-/** A download being streamed: what to call it and the bytes. */
+/** A download ready to be streamed: what to call it, and how to write its bytes. */
 export interface ArchiveDownload {
   /** File name for Content-Disposition, extension included. */
   fileName: string;
   format: ArchiveFormat;
-  stream: Readable;
+  /**
+   * Writes the archive into `output` (the HTTP response itself: its write callbacks say when a
+   * chunk was sent, which lets the read buffers be reused) and ends it; on a failure mid-stream
+   * `output` is destroyed, so the client sees a cut download rather than a complete-looking one.
+   * Never rejects: failures are logged.
+   */
+  writeTo(output: Writable): Promise<void>;
 }
 
 export interface ArchiveSelectionOptions {
@@ -94,21 +100,20 @@ export async function archiveSelection(
 
   const baseName = virtualBaseName(common) || path.basename(fs.scopeReal) || 'download';
   const prefix = requested.length > 1 ? '_' : '';
-  const stream = new PassThrough();
-  const entries = selectionEntries(fs, common, selected, options.signal);
-  writeArchive(format, entries, stream, {
-    signal: options.signal,
-    warn: (message, entry, cause) =>
-      options.log.warn({ entry: entry.name, err: cause }, `archive: ${message}`),
-  }).catch((error: unknown) => {
-    // A client that hangs up is not an error (the reply stream closes before the signal fires).
-    const code = (error as { code?: string } | null)?.code;
-    if (options.signal.aborted || code === 'ERR_STREAM_PREMATURE_CLOSE') {
-      options.log.debug('archive download stopped: client went away');
-    } else options.log.error({ err: error }, 'archive failed mid-stream');
-    stream.destroy(error as Error);
-  });
-  return { fileName: `${prefix}${baseName}${format.extension}`, format, stream };
+  const writeTo = (output: Writable) =>
+    writeArchive(format, selectionEntries(fs, common, selected, options.signal), output, {
+      signal: options.signal,
+      warn: (message, entry, cause) =>
+        options.log.warn({ entry: entry.name, err: cause }, `archive: ${message}`),
+    }).catch((error: unknown) => {
+      // A client that hangs up is not an error (the reply closes before the signal fires).
+      const code = (error as { code?: string } | null)?.code;
+      if (options.signal.aborted || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+        options.log.debug('archive download stopped: client went away');
+      } else options.log.error({ err: error }, 'archive failed mid-stream');
+      output.destroy(error as Error);
+    });
+  return { fileName: `${prefix}${baseName}${format.extension}`, format, writeTo };
 }
 
 /** Stats every requested path; unreachable ones are dropped, nested ones folded into parents. */
@@ -150,7 +155,7 @@ function entryOf(fs: ScopedFs, name: string, virtual: string, stat: Stats): Arch
     mtime: stat.mtime,
     mode: stat.mode & 0o7777,
     // Opened through ScopedFs again: rules, scope and symlinks are re-checked at read time.
-    open: async () => (await fs.openRead(virtual)).stream,
+    open: () => fs.openFile(virtual),
   };
 }
 

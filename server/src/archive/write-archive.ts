@@ -1,9 +1,10 @@
-import type { Duplex, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Writable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
+import { ChunkPool } from '../http/file-copy.ts';
 import type { ArchiveEntry, ArchiveWarning } from './archive-entry.ts';
 import { compressorFactory, type ArchiveFormat } from './archive-formats.ts';
-import { tarSource } from './tar-writer.ts';
-import { zipSource } from './zip-writer.ts';
+import { writeTar } from './tar-writer.ts';
+import { writeZip } from './zip-writer.ts';
 
 export interface WriteArchiveOptions {
   /** Aborting (the client went away) destroys every stream and kills compressor programs. */
@@ -12,11 +13,17 @@ export interface WriteArchiveOptions {
   warn?: ArchiveWarning;
 }
 
+/** Reads of file content: four buffers of 1 MiB, so one is read while others are written. */
+const READ_BUFFERS = 4;
+const READ_BUFFER_BYTES = 1024 * 1024;
+
 /**
- * Streams `entries` as an archive of `format` into `output`. Entries are pulled one at a time and
- * every stage honours backpressure, so memory stays flat whatever the size of the tree; nothing is
- * buffered beyond one block per stage. Resolves when `output` has received the whole archive;
- * rejects (after tearing everything down) on an error, an unclean entry name or an abort.
+ * Streams `entries` as an archive of `format` into `output`, and ends it. Entries are pulled one
+ * at a time and every stage honours backpressure, so memory stays flat whatever the size of the
+ * tree. `output`'s write callbacks must mean it is done with a chunk (a socket, an HTTP response,
+ * a file stream): uncompressed containers reuse their read buffers once the callback runs.
+ * Resolves when `output` has received the whole archive; rejects (after tearing everything down)
+ * on an error, an unclean entry name or an abort.
  */
 export async function writeArchive(
   format: ArchiveFormat,
@@ -31,21 +38,29 @@ export async function writeArchive(
   if (options.signal?.aborted) onOuterAbort();
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
 
-  const source = format.container === 'zip' ? zipSource(warn) : tarSource(warn);
-  const stages: (Duplex | Writable)[] = [];
-  if (makeCompressor) stages.push(makeCompressor());
-  stages.push(output);
-
+  const compressor = makeCompressor?.();
+  const sink = compressor ?? output;
+  const writeContainer = format.container === 'zip' ? writeZip : writeTar;
+  const copy = {
+    pool: new ChunkPool(READ_BUFFERS, READ_BUFFER_BYTES),
+    signal: controller.signal,
+    // Compressors may keep chunks after their callback (framers batch them, pipes to programs):
+    // they get copies.
+    sinkReleasesOnCallback: !compressor,
+  };
   // pipeline() destroys every stage (killing a compressor child) when one fails or the signal fires.
-  const piping = pipeline([source.stream, ...stages], { signal: controller.signal });
-  const filling = source.fill(entries, controller.signal).catch((error: unknown) => {
-    source.stream.destroy(error as Error);
-    throw error;
+  const piping = compressor
+    ? pipeline(compressor, output, { signal: controller.signal })
+    : finished(output);
+  const filling = writeContainer(entries, sink, copy, warn).then(() => {
+    sink.end();
   });
   try {
     await Promise.all([piping, filling]);
   } catch (error) {
     controller.abort(error);
+    sink.destroy(error as Error);
+    output.destroy(error as Error);
     // Let both sides settle so nothing runs on after we return.
     await Promise.allSettled([piping, filling]);
     throw error;

@@ -1,151 +1,217 @@
-import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import yazl from 'yazl';
-import { cleanEntryName, type ArchiveWarning } from './archive-entry.ts';
-import { exactLength } from './exact-length.ts';
-import { abortable } from './stream-waits.ts';
-import type { ContainerSource } from './tar-writer.ts';
+import { writeChunk } from '../http/file-copy.ts';
+import { cleanEntryName } from './archive-entry.ts';
+import { openEntry, writeEntryContent } from './entry-content.ts';
+import type { ContainerWriter } from './tar-writer.ts';
 
-/**
- * Deflate level for zip entries. Level 1 keeps most of the size saving of the default (6) at a
- * much higher speed; archives are made on the fly, so speed wins.
+/*
+ * Zip as written here (APPNOTE 6.3.x): every entry is stored, not deflated. A folder download is
+ * bounded by the disk and the network, and deflate on one core runs at a small fraction of either
+ * (docs/downloads.md has the figures); the tar.gz, tar.zst and other formats are there for
+ * smaller downloads. Entries carry UTF-8 names (flag bit 11), the Unix mode, an extended
+ * timestamp, and a data descriptor after the content with the CRC-32 computed while streaming
+ * (zlib's, native). ZIP64 records appear only where sizes, offsets or the entry count need them.
  */
-const ZIP_DEFLATE_LEVEL = 1;
 
-/** Extensions whose content is already compressed: stored as-is instead of deflated again. */
-const STORED_EXTENSIONS = new Set([
-  '7z', 'aac', 'apk', 'avif', 'br', 'bz2', 'docx', 'epub', 'flac', 'gif', 'gz', 'heic', 'jar',
-  'jpeg', 'jpg', 'lz4', 'm4a', 'm4v', 'mkv', 'mov', 'mp3', 'mp4', 'odp', 'ods', 'odt', 'ogg',
-  'opus', 'png', 'pptx', 'rar', 'sz', 'tgz', 'webm', 'webp', 'xlsx', 'xz', 'zip', 'zst',
-]); // prettier-ignore
+const FLAG_DATA_DESCRIPTOR = 1 << 3;
+const FLAG_UTF8 = 1 << 11;
+const METHOD_STORE = 0;
+const VERSION_DEFAULT = 20;
+const VERSION_ZIP64 = 45;
+/** Made by Unix (3), spec version 3.0: readers then honour the mode in the external attributes. */
+const VERSION_MADE_BY = (3 << 8) | 30;
+const MAX32 = 0xffffffff;
+const MAX16 = 0xffff;
+const S_IFDIR = 0o040000;
+const S_IFREG = 0o100000;
+const MSDOS_DIRECTORY = 0x10;
 
-function isAlreadyCompressed(name: string): boolean {
-  const dot = name.lastIndexOf('.');
-  return dot > name.lastIndexOf('/') && STORED_EXTENSIONS.has(name.slice(dot + 1).toLowerCase());
+/** One entry's facts kept for the central directory (~60 bytes plus the name). */
+interface CentralRecord {
+  name: Buffer;
+  isDir: boolean;
+  mode: number;
+  time: number;
+  date: number;
+  unixTime: number;
+  crc: number;
+  size: number;
+  offset: number;
 }
 
-const deflateRaw = promisify(zlib.deflateRaw);
-/** Bytes of a file test-compressed to decide between deflate and store. */
-const SAMPLE_SIZE = 64 * 1024;
-/** Deflate is kept when the sample shrinks to less than this fraction. */
-const WORTHWHILE_RATIO = 0.9;
-
-/** The first chunks of a file, read ahead, and an iterator over the whole content. */
-interface Sampled {
-  head: Buffer;
-  content: AsyncIterable<Buffer>;
-}
-
-async function sampleHead(source: Readable): Promise<Sampled> {
-  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const chunks: Buffer[] = [];
-  let length = 0;
-  let ended = false;
-  while (length < SAMPLE_SIZE) {
-    const next = await iterator.next();
-    if (next.done) {
-      ended = true;
-      break;
-    }
-    chunks.push(next.value);
-    length += next.value.length;
-  }
-  async function* content(): AsyncGenerator<Buffer> {
-    try {
-      yield* chunks;
-      if (ended) return;
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-        yield next.value;
-      }
-    } finally {
-      await iterator.return?.();
-    }
-  }
-  return { head: Buffer.concat(chunks, length).subarray(0, SAMPLE_SIZE), content: content() };
-}
-
-/**
- * Deflating incompressible data (media, archives, encrypted or random bytes) costs most of the
- * time of a zip download and saves nothing: such files are stored. Known extensions decide at
- * once; other files by test-compressing their first 64 KiB.
- */
-async function deflateLevelFor(name: string, head: Buffer): Promise<number> {
-  if (isAlreadyCompressed(name) || head.length === 0) return 0;
-  const compressed = await deflateRaw(head, { level: ZIP_DEFLATE_LEVEL });
-  return compressed.length < head.length * WORTHWHILE_RATIO ? ZIP_DEFLATE_LEVEL : 0;
-}
-
-/**
- * A zip stream (yazl): UTF-8 names, extended timestamps, ZIP64 when sizes need it. Entries are
- * handed to yazl one at a time, each after the previous one's content was consumed, so only the
- * central directory (a few dozen bytes per entry, which zip needs at its end) grows with the count.
- */
-export function zipSource(warn: ArchiveWarning): ContainerSource {
-  const zip = new yazl.ZipFile();
-  const failed = new Promise<never>((_resolve, reject) => {
-    zip.on('error', (error: Error) => reject(error));
-  });
-  failed.catch(() => undefined);
+/** DOS date and time fields (local time, two-second steps; 1980 is the earliest). */
+function dosDateTime(mtime: Date): { date: number; time: number } {
+  if (mtime.getFullYear() < 1980) return { date: (1 << 5) | 1, time: 0 };
   return {
-    stream: zip.outputStream as Readable,
-    async fill(entries, signal) {
-      for await (const entry of entries) {
-        signal.throwIfAborted();
-        const name = cleanEntryName(entry.name);
-        const options = {
-          mtime: entry.mtime,
-          mode: (entry.mode & 0o7777) | (entry.isDir ? 0o040000 : 0o100000),
-        };
-        if (entry.isDir) {
-          zip.addEmptyDirectory(name, options);
-          continue;
-        }
-        let content: Readable;
-        try {
-          content = await entry.open();
-        } catch (error) {
-          warn('skipped an unreadable file', entry, error);
-          continue;
-        }
-        try {
-          await addFile(zip, name, options, entry.size, content, signal, failed, (kind) =>
-            warn(`file got ${kind} while being archived`, entry),
-          );
-        } finally {
-          content.destroy();
-        }
-      }
-      signal.throwIfAborted();
-      zip.end();
-    },
+    date: ((mtime.getFullYear() - 1980) << 9) | ((mtime.getMonth() + 1) << 5) | mtime.getDate(),
+    time: (mtime.getHours() << 11) | (mtime.getMinutes() << 5) | (mtime.getSeconds() >> 1),
   };
 }
 
-/** Adds one file to the zip and waits until yazl has consumed its content. */
-async function addFile(
-  zip: yazl.ZipFile,
-  name: string,
-  options: { mtime: Date; mode: number },
-  size: number,
-  content: Readable,
-  signal: AbortSignal,
-  failed: Promise<never>,
-  onMismatch: (kind: 'longer' | 'shorter') => void,
-): Promise<void> {
-  const sampled = await abortable(sampleHead(content), signal);
-  const compressionLevel = await deflateLevelFor(name, sampled.head);
-  const exact = Readable.from(exactLength(sampled.content, size, onMismatch), {
-    objectMode: false,
-  });
-  const consumed = new Promise<void>((resolve, reject) => {
-    exact.once('end', resolve);
-    exact.once('error', reject);
-  });
-  zip.addReadStream(exact, name, { ...options, size, compressionLevel });
-  try {
-    await abortable(Promise.race([consumed, failed]), signal);
-  } finally {
-    exact.destroy();
-  }
+/** Extended timestamp extra field (0x5455) with the modification time only. */
+function timestampExtra(unixTime: number): Buffer {
+  const extra = Buffer.alloc(9);
+  extra.writeUInt16LE(0x5455, 0);
+  extra.writeUInt16LE(5, 2);
+  extra.writeUInt8(1, 4);
+  extra.writeInt32LE(unixTime, 5);
+  return extra;
 }
+
+/** ZIP64 extended information extra field (0x0001) holding the given 64-bit values. */
+function zip64Extra(values: number[]): Buffer {
+  const extra = Buffer.alloc(4 + 8 * values.length);
+  extra.writeUInt16LE(0x0001, 0);
+  extra.writeUInt16LE(8 * values.length, 2);
+  values.forEach((value, i) => extra.writeBigUInt64LE(BigInt(value), 4 + 8 * i));
+  return extra;
+}
+
+function localHeader(record: CentralRecord, zip64: boolean): Buffer {
+  const extras = [timestampExtra(record.unixTime)];
+  if (zip64) extras.push(zip64Extra([record.size, record.size]));
+  const extra = Buffer.concat(extras);
+  const header = Buffer.alloc(30);
+  header.writeUInt32LE(0x04034b50, 0);
+  header.writeUInt16LE(zip64 ? VERSION_ZIP64 : VERSION_DEFAULT, 4);
+  header.writeUInt16LE(FLAG_UTF8 | (record.isDir ? 0 : FLAG_DATA_DESCRIPTOR), 6);
+  header.writeUInt16LE(METHOD_STORE, 8);
+  header.writeUInt16LE(record.time, 10);
+  header.writeUInt16LE(record.date, 12);
+  // CRC and sizes follow the content in the data descriptor (zeros here, as bit 3 says).
+  if (zip64) {
+    header.writeUInt32LE(MAX32, 18);
+    header.writeUInt32LE(MAX32, 22);
+  }
+  header.writeUInt16LE(record.name.length, 26);
+  header.writeUInt16LE(extra.length, 28);
+  return Buffer.concat([header, record.name, extra]);
+}
+
+function dataDescriptor(record: CentralRecord, zip64: boolean): Buffer {
+  const descriptor = Buffer.alloc(zip64 ? 24 : 16);
+  descriptor.writeUInt32LE(0x08074b50, 0);
+  descriptor.writeUInt32LE(record.crc, 4);
+  if (zip64) {
+    descriptor.writeBigUInt64LE(BigInt(record.size), 8);
+    descriptor.writeBigUInt64LE(BigInt(record.size), 16);
+  } else {
+    descriptor.writeUInt32LE(record.size, 8);
+    descriptor.writeUInt32LE(record.size, 12);
+  }
+  return descriptor;
+}
+
+function centralHeader(record: CentralRecord): Buffer {
+  const bigSize = record.size >= MAX32;
+  const bigOffset = record.offset >= MAX32;
+  const wide = [
+    ...(bigSize ? [record.size, record.size] : []),
+    ...(bigOffset ? [record.offset] : []),
+  ];
+  const extras = [timestampExtra(record.unixTime)];
+  if (wide.length > 0) extras.push(zip64Extra(wide));
+  const extra = Buffer.concat(extras);
+  const header = Buffer.alloc(46);
+  header.writeUInt32LE(0x02014b50, 0);
+  header.writeUInt16LE(VERSION_MADE_BY, 4);
+  header.writeUInt16LE(wide.length > 0 ? VERSION_ZIP64 : VERSION_DEFAULT, 6);
+  header.writeUInt16LE(FLAG_UTF8 | (record.isDir ? 0 : FLAG_DATA_DESCRIPTOR), 8);
+  header.writeUInt16LE(METHOD_STORE, 10);
+  header.writeUInt16LE(record.time, 12);
+  header.writeUInt16LE(record.date, 14);
+  header.writeUInt32LE(record.crc, 16);
+  header.writeUInt32LE(bigSize ? MAX32 : record.size, 20);
+  header.writeUInt32LE(bigSize ? MAX32 : record.size, 24);
+  header.writeUInt16LE(record.name.length, 28);
+  header.writeUInt16LE(extra.length, 30);
+  const type = record.isDir ? S_IFDIR : S_IFREG;
+  const external = (((type | record.mode) << 16) >>> 0) | (record.isDir ? MSDOS_DIRECTORY : 0);
+  header.writeUInt32LE(external >>> 0, 38);
+  header.writeUInt32LE(bigOffset ? MAX32 : record.offset, 42);
+  return Buffer.concat([header, record.name, extra]);
+}
+
+/** The central directory's end: ZIP64 end record and locator when needed, then the classic one. */
+function endOfCentralDirectory(count: number, start: number, size: number): Buffer {
+  const zip64 = count >= MAX16 || start >= MAX32 || size >= MAX32;
+  const parts: Buffer[] = [];
+  if (zip64) {
+    const record = Buffer.alloc(56);
+    record.writeUInt32LE(0x06064b50, 0);
+    record.writeBigUInt64LE(44n, 4);
+    record.writeUInt16LE(VERSION_MADE_BY, 12);
+    record.writeUInt16LE(VERSION_ZIP64, 14);
+    record.writeBigUInt64LE(BigInt(count), 24);
+    record.writeBigUInt64LE(BigInt(count), 32);
+    record.writeBigUInt64LE(BigInt(size), 40);
+    record.writeBigUInt64LE(BigInt(start), 48);
+    const locator = Buffer.alloc(20);
+    locator.writeUInt32LE(0x07064b50, 0);
+    locator.writeBigUInt64LE(BigInt(start + size), 8);
+    locator.writeUInt32LE(1, 16);
+    parts.push(record, locator);
+  }
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Math.min(count, MAX16), 8);
+  end.writeUInt16LE(Math.min(count, MAX16), 10);
+  end.writeUInt32LE(Math.min(size, MAX32), 12);
+  end.writeUInt32LE(Math.min(start, MAX32), 16);
+  parts.push(end);
+  return Buffer.concat(parts);
+}
+
+/**
+ * A zip stream of stored entries. Content goes from each file to the sink through reused buffers
+ * with its CRC-32 computed on the way; only the central directory (about 60 bytes plus the name per
+ * entry, which zip needs at its end) grows with the number of entries.
+ */
+export const writeZip: ContainerWriter = async (entries, sink, copy, warn) => {
+  const { signal } = copy;
+  const records: CentralRecord[] = [];
+  let offset = 0;
+  const write = async (chunk: Buffer) => {
+    offset += chunk.length;
+    await writeChunk(sink, chunk, signal);
+  };
+  for await (const entry of entries) {
+    signal.throwIfAborted();
+    const cleaned = cleanEntryName(entry.name);
+    const record: CentralRecord = {
+      name: Buffer.from(entry.isDir ? `${cleaned}/` : cleaned, 'utf8'),
+      isDir: entry.isDir,
+      mode: entry.mode & 0o7777,
+      ...dosDateTime(entry.mtime),
+      unixTime: Math.max(0, Math.min(0x7fffffff, Math.floor(entry.mtime.getTime() / 1000))),
+      crc: 0,
+      size: entry.isDir ? 0 : entry.size,
+      offset,
+    };
+    if (entry.isDir) {
+      await write(localHeader(record, false));
+      records.push(record);
+      continue;
+    }
+    const file = await openEntry(entry, warn);
+    if (!file) continue;
+    try {
+      const zip64 = record.size >= MAX32;
+      await write(localHeader(record, zip64));
+      let crc = 0;
+      const onData = (chunk: Buffer) => {
+        crc = zlib.crc32(chunk, crc);
+      };
+      await writeEntryContent(entry, file, sink, { ...copy, onData }, warn);
+      offset += record.size;
+      record.crc = crc;
+      await write(dataDescriptor(record, zip64));
+    } finally {
+      await file.close();
+    }
+    records.push(record);
+  }
+  const start = offset;
+  for (const record of records) await write(centralHeader(record));
+  await write(endOfCentralDirectory(records.length, start, offset - start));
+};

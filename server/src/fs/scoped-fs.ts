@@ -474,6 +474,16 @@ export class ScopedFs {
     }
   }
 
+  /**
+   * Opens a regular file for positional reads (archives copy through their own buffers). Opened
+   * like openRead: O_NOFOLLOW, rules and scope checked on the way.
+   */
+  async openFile(virtual: string | Resolved): Promise<FileHandle> {
+    const resolved = await this.stat(virtual);
+    if (resolved.stat.isDirectory()) throw errors.badRequest('path is a directory');
+    return this.openReal(resolved.real);
+  }
+
   /** Reads a whole file that must not exceed `maxBytes` (413 otherwise). */
   async readAll(virtual: string | Resolved, maxBytes: number): Promise<Buffer> {
     const resolved = await this.stat(virtual);

@@ -1,5 +1,7 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { applyApiHeaders } from '../http/api-headers.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { contentDisposition, DOWNLOAD_CSP, sendFile } from '../http/file-reply.ts';
@@ -31,13 +33,19 @@ export async function rawRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       );
       if (result.kind === 'accepted') return sendStatus(reply, 202);
       if (result.kind === 'file') return sendFile(request, reply, result.file);
-      return reply
+      void reply
         .header('content-type', result.format.contentType)
         .header('content-disposition', contentDisposition('attachment', result.fileName))
         .header('content-security-policy', DOWNLOAD_CSP)
         .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private')
-        .send(result.stream);
+        .header('cache-control', 'private');
+      // The archive is written straight into the response (see ArchiveDownload.writeTo), so
+      // Fastify hands the response over after the headers it collected.
+      applyApiHeaders(reply);
+      reply.hijack();
+      reply.raw.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
+      await result.writeTo(reply.raw);
+      return reply;
     },
   );
 }

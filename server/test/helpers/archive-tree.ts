@@ -4,12 +4,24 @@
  * no .sz CLI ships with Debian).
  */
 import { execFile } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { ArchiveEntry } from '../../src/archive/archive-entry.ts';
+import type { ArchiveEntry, ArchiveFile } from '../../src/archive/archive-entry.ts';
+
+/** An archive entry's file held in memory; `onClose` counts closes. */
+export function memoryFile(content: Buffer, onClose?: () => void): ArchiveFile {
+  return {
+    read: async (buffer, offset, length, position) => {
+      const bytesRead = Math.max(0, Math.min(length, content.length - position));
+      content.copy(buffer, offset, position, position + bytesRead);
+      return { bytesRead };
+    },
+    close: async () => onClose?.(),
+  };
+}
 
 const run = promisify(execFile);
 
@@ -84,7 +96,7 @@ export async function* entriesOf(dir: string, prefix = ''): AsyncGenerator<Archi
       size: info.size,
       mtime: info.mtime,
       mode: info.mode & 0o7777,
-      open: async () => createReadStream(full),
+      open: () => open(full),
     };
     if (dirent.isDirectory()) yield* entriesOf(dir, name);
   }
