@@ -1,6 +1,6 @@
 import { Suspense, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { productName } from '../config/page-config.ts';
 import { RequireAdmin, RequireAuth } from '../features/auth/guards.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';

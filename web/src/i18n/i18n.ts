@@ -1,5 +1,4 @@
 import i18next, { type Resource, type ResourceLanguage } from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import en from './locales/en.json';
 import { directionOf, normaliseLocale } from './locales.ts';
 
@@ -36,7 +35,7 @@ export function browserLocale(): string {
 /** Starts i18next with English loaded and the page in the browser's language. */
 export async function initI18n(): Promise<void> {
   const resources: Resource = { en: { translation: en } };
-  await i18next.use(initReactI18next).init({
+  await i18next.init({
     resources,
     lng: 'en',
     fallbackLng: 'en',

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { ApiError } from '../../api/api-error.ts';
 import { requestSignup } from '../../api/auth-requests.ts';
 import { logIn } from '../../auth/session.ts';

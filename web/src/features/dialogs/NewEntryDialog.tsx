@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { ApiError } from '../../api/api-error.ts';
 import { useResourceCreateMutation } from '../../api/resources/resource-create-mutation.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';

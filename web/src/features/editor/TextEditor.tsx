@@ -2,7 +2,7 @@ import type { Resource } from '@cabinet/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { Save, Search } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { notifyError, notifySuccess } from '../../stores/notification-store.ts';
 import { parentFolder } from '../files/file-paths.ts';

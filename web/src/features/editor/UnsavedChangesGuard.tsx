@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useBlocker } from '../../app/history.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 

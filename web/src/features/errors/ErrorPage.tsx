@@ -1,6 +1,6 @@
 import { Ban, CircleAlert, MapPinOff } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import './error-page.css';
 
 const PAGES = {

@@ -1,6 +1,6 @@
 import { House } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { pathSegments, routeFromScopePath } from './file-paths.ts';
 
 /** Only the last segments are shown; an ellipsis stands for the rest (SPEC.md, Layout). */

@@ -1,5 +1,5 @@
 import { FolderOpen } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 

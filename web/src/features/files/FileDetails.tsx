@@ -1,6 +1,6 @@
 import type { Resource } from '@cabinet/protocol';
 import { Download } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { apiUrl } from '../../api/client.ts';
 import { encodePath } from '../../api/encode-path.ts';
 import { formatFileSize } from '../../format/file-size.ts';

@@ -1,6 +1,6 @@
 import type { ResourceItem } from '@cabinet/protocol';
 import { memo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import { EntryLink } from './EntryLink.tsx';
 import { EntryPreview } from './EntryPreview.tsx';

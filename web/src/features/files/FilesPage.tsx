@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { errorPageCode } from '../../api/api-error.ts';
 import { useResourceQuery } from '../../api/resources/resource-query.ts';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';

@@ -1,6 +1,6 @@
 import { LIMITS, type Resource } from '@cabinet/protocol';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { EmptyFolder } from './EmptyFolder.tsx';

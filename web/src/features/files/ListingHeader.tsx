@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowUp } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { SORT_COLUMNS, type SortColumn, type SortState } from './sorting.ts';
 
 const COLUMN_LABELS: Record<SortColumn, string> = {

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { formatDateTime, formatRelativeTime } from '../../format/date-time.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 

@@ -1,6 +1,6 @@
 import { EllipsisVertical, type LucideIcon } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 
 /** One entry of the more-menu. `pressed` makes it a checkbox item (e.g. multiple selection). */
 export interface MenuAction {

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { lazyComponent } from '../../app/load-chunk.ts';
 import { loadUploadPanel, preloadFilesUi } from '../../app/on-demand.ts';
 import { useUploadStore } from '../../stores/upload-store.ts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { pageConfig } from '../../config/page-config.ts';
 import { PRODUCT_URL } from '../../config/product.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';

@@ -1,6 +1,6 @@
 import { Menu } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { Logo } from '../../components/Logo.tsx';
 import { productName } from '../../config/page-config.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';

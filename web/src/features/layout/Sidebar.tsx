@@ -1,7 +1,7 @@
 import { FilePlus, FolderOpen, FolderPlus, LogIn, LogOut, Settings, UserPlus } from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { NavLink, useNavigate } from 'react-router';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { logOut } from '../../auth/session.ts';
 import { canLogout, hasLoginPage, pageConfig } from '../../config/page-config.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';

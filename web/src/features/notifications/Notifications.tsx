@@ -1,6 +1,6 @@
 import { CircleAlert, CircleCheck, Info, X } from 'lucide-react';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { pageConfig } from '../../config/page-config.ts';
 import { ISSUES_URL } from '../../config/product.ts';
 import { useNotificationStore, type Notification } from '../../stores/notification-store.ts';

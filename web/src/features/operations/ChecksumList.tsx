@@ -1,7 +1,7 @@
 import { CHECKSUM_ALGORITHMS, type ChecksumAlgorithm, type ResourceItem } from '@cabinet/protocol';
 import { Copy } from 'lucide-react';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useResourceChecksumQuery } from '../../api/resources/resource-checksum-query.ts';
 import { notifySuccess } from '../../stores/notification-store.ts';
 import { operationErrorMessage } from './operation-context.ts';

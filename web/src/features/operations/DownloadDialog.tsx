@@ -1,6 +1,6 @@
 import { ARCHIVE_FORMATS, type ArchiveFormat } from '@cabinet/protocol';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import type { OpenDialog } from '../../stores/dialog-store.ts';
 import { NothingToActOn } from './NothingToActOn.tsx';

@@ -1,7 +1,7 @@
 import type { ResourceItem } from '@cabinet/protocol';
 import { ArrowUp, Folder } from 'lucide-react';
 import { useId, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useResourceQuery } from '../../api/resources/resource-query.ts';
 import { isSamePath, parentFolder } from '../files/file-paths.ts';
 

@@ -1,5 +1,5 @@
 import type { ResourceItem } from '@cabinet/protocol';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useResourceQuery } from '../../api/resources/resource-query.ts';
 import { useResourceTreeSizeQuery } from '../../api/resources/resource-tree-size-query.ts';
 import { Dialog } from '../../components/Dialog.tsx';

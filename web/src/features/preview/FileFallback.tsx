@@ -1,6 +1,6 @@
 import type { Resource } from '@cabinet/protocol';
 import { Download } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { FileIcon } from '../files/FileIcon.tsx';

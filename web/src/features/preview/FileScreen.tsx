@@ -1,7 +1,7 @@
 import type { Resource } from '@cabinet/protocol';
 import { ChevronLeft, ChevronRight, Maximize2, Minimize2, FilePen } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { TextEditor } from '../editor/TextEditor.tsx';
 import { FileFallback } from './FileFallback.tsx';

@@ -1,6 +1,6 @@
 import type { Resource } from '@cabinet/protocol';
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 
 // Viewers, the editor's shell and their styles are a chunk of their own, fetched when the first
 // file opens, so the initial JavaScript of /login and /files does not carry them.

@@ -1,6 +1,6 @@
 import type { Resource } from '@cabinet/protocol';
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { FileFallback } from './FileFallback.tsx';
 import { hasBigPreviews } from './image-source.ts';
 import { bigPreviewUrl, rawUrl } from './preview-urls.ts';

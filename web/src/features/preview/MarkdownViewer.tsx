@@ -1,6 +1,6 @@
 import type { Resource } from '@cabinet/protocol';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { parentFolder } from '../files/file-paths.ts';
 import { FileFallback } from './FileFallback.tsx';
 

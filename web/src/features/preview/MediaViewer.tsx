@@ -1,7 +1,7 @@
 import type { Resource } from '@cabinet/protocol';
 import { Music } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { FileFallback } from './FileFallback.tsx';
 import { rawUrl, subtitleUrl } from './preview-urls.ts';
 import { subtitleTrack } from './subtitle-track.ts';

@@ -1,6 +1,6 @@
 import type { Resource } from '@cabinet/protocol';
 import { ExternalLink } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { rawUrl } from './preview-urls.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 
 /** /settings/global (administrators): the global settings cards are laid out in this screen. */
 export function GlobalSettingsPage() {

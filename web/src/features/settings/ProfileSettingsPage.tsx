@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useUserUpdateMutation } from '../../api/users/user-update-mutation.ts';
 import { canLogout } from '../../config/page-config.ts';
 import { LOCALE_NAMES, LOCALES } from '../../i18n/locales.ts';

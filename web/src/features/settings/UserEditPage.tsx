@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { useTranslation } from '../../i18n/use-translation.ts';
 
 /** /settings/users/{id} (administrators): edit a user; the literal id "new" creates one. */
 export function UserEditPage() {

@@ -1,6 +1,6 @@
 import { FilePlus, FolderPlus, Upload } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { loadUploads } from '../../app/on-demand.ts';
 import { notifyError } from '../../stores/notification-store.ts';
 import './upload.css';

@@ -1,6 +1,6 @@
 import { ChevronDown, ChevronUp } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useUploadStore, type UploadJob, type UploadStatus } from '../../stores/upload-store.ts';
 import { ProgressBar } from './ProgressBar.tsx';
 import { UploadRow } from './UploadRow.tsx';

@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck, File, Folder, X } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import type { UploadJob } from '../../stores/upload-store.ts';
 import { ProgressBar } from './ProgressBar.tsx';
