@@ -11,6 +11,23 @@ export interface ReadableFile {
   ): Promise<{ bytesRead: number }>;
 }
 
+/** An open file whose content is already in memory (converted previews). */
+export function bufferFile(
+  content: Buffer,
+  onClose?: () => void,
+): ReadableFile & {
+  close(): Promise<void>;
+} {
+  return {
+    read: async (buffer, offset, length, position) => {
+      const bytesRead = Math.max(0, Math.min(length, content.length - position));
+      content.copy(buffer, offset, position, position + bytesRead);
+      return { bytesRead };
+    },
+    close: async () => onClose?.(),
+  };
+}
+
 /**
  * A few read buffers reused for a whole response. Allocating a fresh buffer per read made every
  * chunk fault its pages in anew: on the benchmark machine that cost more than the copy itself

@@ -1,6 +1,9 @@
-import type { Readable } from 'node:stream';
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import parseRange from 'range-parser';
+import { applyApiHeaders } from './api-headers.ts';
+import { ChunkPool, copyFileRange, type ReadableFile } from './file-copy.ts';
 
 /**
  * The policy on every downloaded or previewed file: it may show itself (styles, its own images and
@@ -18,8 +21,8 @@ export interface FileToSend {
   contentType: string;
   /** `Content-Disposition` value (see contentDisposition). */
   disposition: string;
-  /** Opens the bytes from `start` to `end` inclusive (the whole file without a range). */
-  open(range?: { start: number; end: number }): Promise<Readable>;
+  /** Opens the content for positional reads (a `FileHandle`, or `bufferFile` for memory). */
+  open(): Promise<ReadableFile & { close(): Promise<void> }>;
   /** Named pipes and other special files: headers only, empty body (as the reference does). */
   isSpecial?: boolean;
 }
@@ -51,6 +54,7 @@ export async function sendFile(
   request: FastifyRequest,
   reply: FastifyReply,
   file: FileToSend,
+  signal: AbortSignal,
 ): Promise<FastifyReply> {
   const etag = fileEtag(file.size, file.mtime);
   const lastModified = file.mtime.toUTCString();
@@ -82,16 +86,64 @@ export async function sendFile(
     }
     if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1) {
       const { start, end } = ranges[0]!;
-      const stream = await file.open({ start, end });
-      return reply
-        .code(206)
-        .header('content-range', `bytes ${start}-${end}/${file.size}`)
-        .header('content-length', end - start + 1)
-        .send(stream);
+      void reply.header('content-range', `bytes ${start}-${end}/${file.size}`);
+      return sendBody(reply, 206, file, start, end - start + 1, signal);
     }
   }
-  const stream = await file.open();
-  return reply.header('content-length', file.size).send(stream);
+  return sendBody(reply, 200, file, 0, file.size, signal);
+}
+
+/** Read buffers per download: one is read while another is sent. */
+const BODY_BUFFERS = 3;
+const BODY_BUFFER_BYTES = 1024 * 1024;
+
+/**
+ * Sends `length` bytes from `start` as the body. The bytes go from the file into the socket
+ * through a few reused buffers (see ChunkPool), so Fastify hands the response over once the
+ * headers it collected are written.
+ */
+async function sendBody(
+  reply: FastifyReply,
+  status: number,
+  file: FileToSend,
+  start: number,
+  length: number,
+  signal: AbortSignal,
+): Promise<FastifyReply> {
+  const content = await file.open();
+  void reply.header('content-length', length);
+  await writeResponse(reply, status, async (output) => {
+    try {
+      const pool = new ChunkPool(BODY_BUFFERS, Math.max(1, Math.min(BODY_BUFFER_BYTES, length)));
+      const copy = { pool, signal, sinkReleasesOnCallback: true };
+      const sent = await copyFileRange(content, start, length, output, copy);
+      // A file that shrank since its stat cannot fill the announced length: cut the connection
+      // so the client sees a short download instead of waiting for the rest.
+      if (sent < length) output.destroy();
+      else output.end();
+    } catch {
+      output.destroy(); // the client went away, or the read failed mid-body
+    } finally {
+      await content.close();
+    }
+  });
+  return reply;
+}
+
+/**
+ * Writes the response without Fastify's payload handling: the API's headers and the ones the
+ * route set go out with `status`, then `write` fills (and ends) the body. Used where the body is
+ * copied from a file through reused buffers.
+ */
+export async function writeResponse(
+  reply: FastifyReply,
+  status: number,
+  write: (output: Writable) => Promise<void>,
+): Promise<void> {
+  applyApiHeaders(reply);
+  reply.hijack();
+  reply.raw.writeHead(status, reply.getHeaders() as OutgoingHttpHeaders);
+  await write(reply.raw);
 }
 
 /** Whole seconds: HTTP dates carry no fractions, so comparisons must drop them too. */

@@ -23,15 +23,16 @@ export async function previewRoutes(app: FastifyInstance, ctx: AppContext): Prom
     async (request, reply) => {
       const { size } = request.params;
       if (!isPreviewSize(size)) throw errors.badRequest(`unknown preview size: ${size}`);
+      const signal = clientGone(reply);
       const result = await service.preview(
         currentUser(request),
         size,
         request.params['*'],
         request.query.inline === 'true',
-        clientGone(reply),
+        signal,
       );
       if (result.kind === 'accepted') return sendStatus(reply, 202);
-      return sendFile(request, reply, result.file);
+      return sendFile(request, reply, result.file, signal);
     },
   );
 }

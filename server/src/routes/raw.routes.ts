@@ -1,10 +1,8 @@
-import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { applyApiHeaders } from '../http/api-headers.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
-import { contentDisposition, DOWNLOAD_CSP, sendFile } from '../http/file-reply.ts';
+import { contentDisposition, DOWNLOAD_CSP, sendFile, writeResponse } from '../http/file-reply.ts';
 import { sendStatus } from '../http/reply.ts';
 import { RawService } from '../services/raw.service.ts';
 
@@ -24,27 +22,24 @@ export async function rawRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     '/raw/*',
     { preHandler: guard, exposeHeadRoute: false },
     async (request, reply) => {
+      const signal = clientGone(reply);
       const result = await service.download(
         currentUser(request),
         request.params['*'],
         request.query,
-        clientGone(reply),
+        signal,
         request.log,
       );
       if (result.kind === 'accepted') return sendStatus(reply, 202);
-      if (result.kind === 'file') return sendFile(request, reply, result.file);
+      if (result.kind === 'file') return sendFile(request, reply, result.file, signal);
       void reply
         .header('content-type', result.format.contentType)
         .header('content-disposition', contentDisposition('attachment', result.fileName))
         .header('content-security-policy', DOWNLOAD_CSP)
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'private');
-      // The archive is written straight into the response (see ArchiveDownload.writeTo), so
-      // Fastify hands the response over after the headers it collected.
-      applyApiHeaders(reply);
-      reply.hijack();
-      reply.raw.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
-      await result.writeTo(reply.raw);
+      // The archive is written straight into the response (see ArchiveDownload.writeTo).
+      await writeResponse(reply, 200, result.writeTo);
       return reply;
     },
   );

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import mime from 'mime-types';
 import type { AppContext } from '../context.ts';
 import { PreviewCache, type PreviewKey } from '../cache/preview-cache.ts';
 import { errors } from '../errors.ts';
 import { ScopedFs, type Resolved, type Stats } from '../fs/scoped-fs.ts';
+import { bufferFile } from '../http/file-copy.ts';
 import { contentDisposition, type FileToSend } from '../http/file-reply.ts';
 import {
   convertImage,
@@ -87,8 +87,7 @@ export class PreviewService {
         mtime: target.stat.mtime,
         contentType: image.contentType,
         disposition: contentDisposition(inline ? 'inline' : 'attachment', target.name),
-        open: async (range) =>
-          Readable.from([range ? image.data.subarray(range.start, range.end + 1) : image.data]),
+        open: async () => bufferFile(image.data),
       },
     };
   }

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { archiveSelection, type ArchiveDownload } from '../archive/archive-selection.ts';
@@ -42,15 +41,8 @@ export async function fileDownload(
     contentType: inline ? inlineContentType(target.name, head) : 'application/octet-stream',
     disposition: contentDisposition(inline ? 'inline' : 'attachment', target.name),
     isSpecial,
-    // Never more than the size announced in Content-Length, even if the file grew meanwhile.
-    open: async (range) => {
-      if (!range && target.stat.size === 0) return Readable.from([]);
-      const { stream } = await fs.openRead(
-        target,
-        range ?? { start: 0, end: target.stat.size - 1 },
-      );
-      return stream;
-    },
+    // sendFile reads no more than the size announced in Content-Length, even if the file grew.
+    open: () => fs.openFile(target),
   };
 }
 

@@ -9,19 +9,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { ArchiveEntry, ArchiveFile } from '../../src/archive/archive-entry.ts';
+import type { ArchiveEntry } from '../../src/archive/archive-entry.ts';
 
-/** An archive entry's file held in memory; `onClose` counts closes. */
-export function memoryFile(content: Buffer, onClose?: () => void): ArchiveFile {
-  return {
-    read: async (buffer, offset, length, position) => {
-      const bytesRead = Math.max(0, Math.min(length, content.length - position));
-      content.copy(buffer, offset, position, position + bytesRead);
-      return { bytesRead };
-    },
-    close: async () => onClose?.(),
-  };
-}
+export { bufferFile as memoryFile } from '../../src/http/file-copy.ts';
 
 const run = promisify(execFile);
 
