@@ -41,6 +41,7 @@ export function ensureInstalled() {
   }
 }
 
+/** Builds the web app when it is missing or stale; returns whether it did. */
 export function ensureWebBuilt() {
   const built = path.join(ROOT, 'web/dist/index.html');
   const sources = [
@@ -55,5 +56,7 @@ export function ensureWebBuilt() {
   if (!existsSync(built) || newestSource > statSync(built).mtimeMs) {
     console.log('Building the web app…');
     run('npm', ['run', 'build', '-w', 'web']);
+    return true;
   }
+  return false;
 }

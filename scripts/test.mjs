@@ -1,6 +1,7 @@
 // `npm test`: the static checks, every suite, then one line with the totals: "N passed, M failed".
 // Suites run one after another; each Vitest run uses both cores for its own files. Each static
-// check (types, lint, formatting) counts as one test, so CI holds them like any other failure.
+// check (types, lint, formatting, bundle size) counts as one test, so CI holds them like any other
+// failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,8 @@ const CHECKS = [
   { name: 'typecheck', script: 'typecheck' },
   { name: 'lint', script: 'lint' },
   { name: 'format', script: 'format:check' },
+  // The initial JavaScript of /login and /files within its budget (web/scripts/chunk-report.mjs).
+  { name: 'bundle size', script: 'check:bundle' },
 ];
 
 const SUITES = [
