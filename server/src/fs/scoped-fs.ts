@@ -218,6 +218,13 @@ export class ScopedFs {
     return this.ruleSet.allows(this.rulePath(canonical));
   }
 
+  /** isCanonicalAllowed for a child of a canonical folder, building its path only for rules. */
+  private isChildAllowed(folder: string, name: string): boolean {
+    if (isTempName(name)) return false;
+    if (this.options.hideDotfiles && name.startsWith('.')) return false;
+    return this.ruleSet.isEmpty || this.ruleSet.allows(this.rulePath(joinVirtual(folder, name)));
+  }
+
   /** Throws 403 unless rules and hideDotfiles allow a virtual path. */
   checkAllowed(virtual: string): void {
     if (!this.isAllowed(virtual)) throw errors.forbidden();
@@ -299,7 +306,7 @@ export class ScopedFs {
     for (let i = 0; i < names.length; i++) {
       if (i > 0 && i % STAT_BATCH === 0) await yieldToEventLoop();
       const name = names[i]!;
-      if (!this.isCanonicalAllowed(joinVirtual(dir.path, name))) continue;
+      if (!this.isChildAllowed(dir.path, name)) continue;
       const real = joinReal(dir.real, name);
       let info: Stats | undefined;
       try {

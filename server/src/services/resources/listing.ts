@@ -23,6 +23,8 @@ interface Row {
  */
 export interface Listing {
   readonly folder: ResourceItem;
+  /** Canonical virtual path of the folder (items' paths are below it). */
+  readonly folderPath: string;
   readonly rows: readonly Row[];
   readonly numDirs: number;
   readonly numFiles: number;
@@ -83,6 +85,7 @@ export async function readListing(
       isSymlink: dir.isSymlink,
       type: '',
     }),
+    folderPath: dir.path,
     rows: ordered || sorting.asc ? sortBy(rows, sorting, rowFields) : rows,
     numDirs,
     numFiles: rows.length - numDirs,
@@ -94,11 +97,13 @@ export async function readListing(
 const ITEMS_PER_CHUNK = 512;
 
 /** One item's JSON, with the fields in the order `fileInfo` gives them. */
-function itemJson(row: Row): string {
+function itemJson(row: Row, folderJson: string): string {
   const { entry, stat } = row;
+  // The name escaped once serves both `path` (after the folder's escaped path) and `name`.
+  const name = JSON.stringify(entry.name);
   const subtitles = row.subtitles ? `,"subtitles":${JSON.stringify(row.subtitles)}` : '';
   return (
-    `{"path":${JSON.stringify(entry.path)},"name":${JSON.stringify(entry.name)},` +
+    `{"path":"${folderJson}${name.slice(1)},"name":${name},` +
     `"size":${stat.size},"extension":${JSON.stringify(extensionOf(entry.name))},` +
     `"modified":"${formatTime(stat.mtimeMs)}","mode":${goFileMode(stat)},` +
     `"isDir":${stat.isDirectory()},"isSymlink":${entry.isSymlink},"type":"${row.type}"${subtitles}}`
@@ -113,10 +118,14 @@ export function* listingJson(listing: Listing): Generator<string> {
   const folder = JSON.stringify(listing.folder);
   yield `${folder.slice(0, -1)},"items":[`;
   const { rows } = listing;
+  // Every item's path is the folder's canonical path, a slash and the name: escaped once here.
+  const folderJson = JSON.stringify(
+    `${listing.folderPath === '/' ? '' : listing.folderPath}/`,
+  ).slice(1, -1);
   for (let start = 0; start < rows.length; start += ITEMS_PER_CHUNK) {
     const parts: string[] = [];
     for (let i = start; i < Math.min(rows.length, start + ITEMS_PER_CHUNK); i++) {
-      parts.push(itemJson(rows[i]!));
+      parts.push(itemJson(rows[i]!, folderJson));
     }
     yield (start > 0 ? ',' : '') + parts.join(',');
   }
