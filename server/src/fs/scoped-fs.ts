@@ -129,6 +129,8 @@ export interface ListOptions {
   headBytes?: number;
   /** Name order (the default); false when the caller sorts the entries itself. */
   sorted?: boolean;
+  /** Told how many names the folder holds before any is stat'ed (listings budget memory by it). */
+  afterRead?: (names: number) => Promise<void>;
 }
 
 export interface WalkOptions {
@@ -298,6 +300,7 @@ export class ScopedFs {
     const dir = await this.stat(virtual);
     if (!dir.stat.isDirectory()) throw errors.badRequest('path is not a directory');
     const names = await mapFsErrors(() => readdir(dir.real));
+    await options.afterRead?.(names.length);
     if (options.sorted ?? true) names.sort();
     const folder = { path: dir.path, real: dir.real };
     const entries: ListEntry[] = [];

@@ -27,9 +27,15 @@ const STREAM_LISTING_ABOVE = 1000;
 /** A folder listing as JSON, written chunk by chunk as the client reads it when it is big. */
 function sendListing(reply: FastifyReply, listing: Listing): FastifyReply {
   void reply.type('application/json; charset=utf-8');
-  if (listing.rows.length <= STREAM_LISTING_ABOVE)
-    return reply.send([...listingJson(listing)].join(''));
-  return reply.send(Readable.from(listingJson(listing), { objectMode: false }));
+  if (listing.rows.length <= STREAM_LISTING_ABOVE) {
+    const body = [...listingJson(listing)].join('');
+    listing.done();
+    return reply.send(body);
+  }
+  const stream = Readable.from(listingJson(listing), { objectMode: false });
+  // Ended, or cut by a client that went away: either way the listing's memory can go.
+  stream.once('close', () => listing.done());
+  return reply.send(stream);
 }
 
 /**

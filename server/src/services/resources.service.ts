@@ -16,6 +16,7 @@ import type { UserRecord } from '../store/users.repo.ts';
 import { etagOf, fileInfo, formatTime } from './resources/file-info.ts';
 import { freeName } from './resources/free-name.ts';
 import { readListing, type Listing } from './resources/listing.ts';
+import { EntryBudget } from './resources/listing-memory.ts';
 
 /** What GET /api/resources answers: JSON, raw bytes (X-Encoding), or 202 without download. */
 export type ResourceReply =
@@ -43,6 +44,9 @@ export function can(user: UserRecord, perm: keyof Perm): boolean {
  * scope and symlink confinement. Never touches the reply; routes shape the HTTP answer.
  */
 export class ResourcesService {
+  /** Big listings hold at most this many entries at once (see listing-memory.ts). */
+  private readonly listingBudget = new EntryBudget(100_000, 1_000);
+
   constructor(private readonly ctx: AppContext) {}
 
   /** The user's view of the tree. */
@@ -60,7 +64,8 @@ export class ResourcesService {
     const target = await fs.stat(rawPath);
     const shownPath = target.path + (target.trailingSlash ? '/' : '');
     if (target.stat.isDirectory()) {
-      return { kind: 'listing', listing: await readListing(fs, target, shownPath, user.sorting) };
+      const listing = await readListing(fs, target, shownPath, user.sorting, this.listingBudget);
+      return { kind: 'listing', listing };
     }
     if (options.checksum !== undefined) {
       if (!can(user, 'download')) return { kind: 'accepted' };

@@ -4,6 +4,7 @@ import type { EntryStat, ListEntry, Resolved, ScopedFs, Stats } from '../../fs/s
 import { SubtitleFinder } from '../../fs/subtitles.ts';
 import { virtualBaseName } from '../../fs/canonical-path.ts';
 import { fileInfo, formatTime, goFileMode } from './file-info.ts';
+import { collectSoon, type EntryBudget } from './listing-memory.ts';
 import { sortBy, type SortFields } from './sort-items.ts';
 
 /** One listed child with what its JSON needs beyond the entry. */
@@ -29,7 +30,12 @@ export interface Listing {
   readonly numDirs: number;
   readonly numFiles: number;
   readonly sorting: Sorting;
+  /** To be called once the reply is written or abandoned: gives the entries back to the budget. */
+  done(): void;
 }
+
+/** Listings of at least this many entries are followed by a full collection (listing-memory). */
+const COLLECT_AFTER_ENTRIES = 10_000;
 
 const rowFields: SortFields<Row> = {
   name: (row) => row.entry.name,
@@ -44,13 +50,39 @@ export async function readListing(
   dir: Resolved & { stat: Stats },
   shownPath: string,
   sorting: Sorting,
+  budget: EntryBudget,
 ): Promise<Listing> {
+  let release: () => void = () => undefined;
+  try {
+    return await buildListing(fs, dir, shownPath, sorting, async (names) => {
+      release = await budget.take(names);
+    }).then((listing) => ({
+      ...listing,
+      done: () => {
+        release();
+        if (listing.rows.length >= COLLECT_AFTER_ENTRIES) collectSoon();
+      },
+    }));
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function buildListing(
+  fs: ScopedFs,
+  dir: Resolved & { stat: Stats },
+  shownPath: string,
+  sorting: Sorting,
+  afterRead: (names: number) => Promise<void>,
+): Promise<Omit<Listing, 'done'>> {
   const ordered = sorting.by === 'name' || sorting.by === 'size' || sorting.by === 'modified';
   const { entries } = await fs.list(dir, {
     wantHead: needsSniff,
     headBytes: SNIFF_BYTES,
     // The user's order is applied below; only an unknown sorting keeps the name order of list().
     sorted: !ordered,
+    afterRead,
   });
   const subtitles = new SubtitleFinder(fs, entries);
   const rows: Row[] = [];
