@@ -1,10 +1,7 @@
 import type { Duplex } from 'node:stream';
 import zlib from 'node:zlib';
-import { CompressStream } from 'zstd-napi';
 import { errors } from '../errors.ts';
 import { ChildCompressor, hasCommand } from './child-compressor.ts';
-import { Lz4Framer } from './lz4-framer.ts';
-import { SnappyFramer } from './snappy-framer.ts';
 
 /** A compressor program and its arguments (it reads stdin and writes stdout). */
 export interface CompressorProgram {
@@ -16,8 +13,12 @@ export interface CompressorProgram {
 export interface CompressorSpec {
   /** Programs to run, in order of preference; the first one installed is used. */
   programs?: readonly CompressorProgram[];
-  /** In-process compressor, used when none of the programs is installed. */
-  inProcess?: () => Duplex;
+  /**
+   * Loads the in-process compressor, used when none of the programs is installed. Loaded on first
+   * use: the native compression modules together take ~17 MiB of memory that most servers never
+   * need.
+   */
+  inProcess?: () => Promise<() => Duplex>;
 }
 
 /** One downloadable archive format. */
@@ -48,7 +49,7 @@ const FORMATS: readonly ArchiveFormat[] = [
     compressor: {
       // pigz compresses on every core in a separate process; zlib (thread pool) otherwise.
       programs: [{ command: 'pigz', args: [`-${GZIP_LEVEL}`, '-c'] }],
-      inProcess: () => zlib.createGzip({ level: GZIP_LEVEL }),
+      inProcess: async () => () => zlib.createGzip({ level: GZIP_LEVEL }),
     },
   },
   {
@@ -80,7 +81,10 @@ const FORMATS: readonly ArchiveFormat[] = [
     compressor: {
       // The lz4 program keeps memory lowest; lz4-napi frames are the in-process fallback.
       programs: [{ command: 'lz4', args: ['-1', '-c', '-q'] }],
-      inProcess: () => new Lz4Framer(),
+      inProcess: async () => {
+        const { Lz4Framer } = await import('./lz4-framer.ts');
+        return () => new Lz4Framer();
+      },
     },
   },
   {
@@ -88,7 +92,12 @@ const FORMATS: readonly ArchiveFormat[] = [
     extension: '.tar.sz',
     contentType: 'application/x-snappy-framed',
     container: 'tar',
-    compressor: { inProcess: () => new SnappyFramer() },
+    compressor: {
+      inProcess: async () => {
+        const { SnappyFramer } = await import('./snappy-framer.ts');
+        return () => new SnappyFramer();
+      },
+    },
   },
   {
     algo: 'tarbr',
@@ -96,7 +105,7 @@ const FORMATS: readonly ArchiveFormat[] = [
     contentType: 'application/x-brotli',
     container: 'tar',
     compressor: {
-      inProcess: () =>
+      inProcess: async () => () =>
         zlib.createBrotliCompress({
           params: {
             [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
@@ -111,7 +120,10 @@ const FORMATS: readonly ArchiveFormat[] = [
     contentType: 'application/zstd',
     container: 'tar',
     compressor: {
-      inProcess: () => new CompressStream({ compressionLevel: ZSTD_LEVEL, checksumFlag: true }),
+      inProcess: async () => {
+        const { CompressStream } = await import('zstd-napi');
+        return () => new CompressStream({ compressionLevel: ZSTD_LEVEL, checksumFlag: true });
+      },
     },
   },
 ];
@@ -149,7 +161,7 @@ export async function compressorFactory(
     if (await hasCommand(program.command))
       return () => new ChildCompressor(program.command, program.args);
   }
-  if (spec.inProcess) return spec.inProcess;
+  if (spec.inProcess) return spec.inProcess();
   const names = (spec.programs ?? []).map((program) => program.command).join(' or ');
   throw errors.notImplemented(`${format.extension} needs ${names}, which is not installed`);
 }

@@ -1,5 +1,11 @@
+import { createRequire } from 'node:module';
 import { Transform, type TransformCallback } from 'node:stream';
-import { compressFrame } from 'lz4-napi';
+
+// Loaded with the first framer, not with the server: most servers never make a .tar.lz4.
+const load = createRequire(import.meta.url);
+let lz4: typeof import('lz4-napi') | undefined;
+const compressFrame = (data: Buffer) =>
+  (lz4 ??= load('lz4-napi') as typeof import('lz4-napi')).compressFrame(data);
 
 /** Bytes per LZ4 frame: big enough for a good ratio, small enough to keep memory flat. */
 const FRAME_INPUT_SIZE = 1024 * 1024;

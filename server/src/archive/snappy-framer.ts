@@ -1,6 +1,23 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { crc32c } from '@node-rs/crc32';
-import { compressSync } from 'snappy';
+import { createRequire } from 'node:module';
+
+// Loaded with the first framer, not with the server: most servers never make a .tar.sz.
+const load = createRequire(import.meta.url);
+let natives:
+  | {
+      crc32c: typeof import('@node-rs/crc32').crc32c;
+      compressSync: typeof import('snappy').compressSync;
+    }
+  | undefined;
+function native() {
+  natives ??= {
+    crc32c: (load('@node-rs/crc32') as typeof import('@node-rs/crc32')).crc32c,
+    compressSync: (load('snappy') as typeof import('snappy')).compressSync,
+  };
+  return natives;
+}
+const crc32c = (data: Uint8Array) => native().crc32c(data);
+const compressSync = (data: Buffer) => native().compressSync(data);
 
 /** The framing format's limit on uncompressed bytes per chunk. */
 const BLOCK_SIZE = 64 * 1024;
