@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import { Header, Pax } from 'tar';
 import { writeChunk, type CopyOptions } from '../http/file-copy.ts';
 import { cleanEntryName, type ArchiveEntry, type ArchiveWarning } from './archive-entry.ts';
-import { openEntry, writeEntryContent } from './entry-content.ts';
+import { openedAhead, writeEntryContent } from './entry-content.ts';
 
 /** Writes a whole container (tar or zip) of `entries` into `sink`, without ending it. */
 export type ContainerWriter = (
@@ -43,26 +43,25 @@ function headerBlocks(fields: {
  */
 export const writeTar: ContainerWriter = async (entries, sink, copy, warn) => {
   const { signal } = copy;
-  for await (const entry of entries) {
-    signal.throwIfAborted();
-    const name = cleanEntryName(entry.name);
-    const fields = { mode: entry.mode & 0o7777, mtime: entry.mtime };
-    if (entry.isDir) {
-      // The trailing slash is how tar lists folders.
-      const header = headerBlocks({ ...fields, path: `${name}/`, type: 'Directory', size: 0 });
-      await writeChunk(sink, header, signal);
-      continue;
-    }
-    const file = await openEntry(entry, warn);
-    if (!file) continue;
+  for await (const { entry, file } of openedAhead(entries, warn)) {
     try {
+      signal.throwIfAborted();
+      const name = cleanEntryName(entry.name);
+      const fields = { mode: entry.mode & 0o7777, mtime: entry.mtime };
+      if (entry.isDir) {
+        // The trailing slash is how tar lists folders.
+        const header = headerBlocks({ ...fields, path: `${name}/`, type: 'Directory', size: 0 });
+        await writeChunk(sink, header, signal);
+        continue;
+      }
+      if (!file) continue;
       const header = headerBlocks({ ...fields, path: name, type: 'File', size: entry.size });
       await writeChunk(sink, header, signal);
       await writeEntryContent(entry, file, sink, copy, warn);
       const padding = (BLOCK - (entry.size % BLOCK)) % BLOCK;
       if (padding > 0) await writeChunk(sink, PADDING.subarray(0, padding), signal);
     } finally {
-      await file.close();
+      await file?.close();
     }
   }
   await writeChunk(sink, END_OF_ARCHIVE, signal);

@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { writeChunk } from '../http/file-copy.ts';
 import { cleanEntryName } from './archive-entry.ts';
-import { openEntry, writeEntryContent } from './entry-content.ts';
+import { openedAhead, writeEntryContent } from './entry-content.ts';
 import type { ContainerWriter } from './tar-writer.ts';
 
 /*
@@ -175,27 +175,26 @@ export const writeZip: ContainerWriter = async (entries, sink, copy, warn) => {
     offset += chunk.length;
     await writeChunk(sink, chunk, signal);
   };
-  for await (const entry of entries) {
-    signal.throwIfAborted();
-    const cleaned = cleanEntryName(entry.name);
-    const record: CentralRecord = {
-      name: Buffer.from(entry.isDir ? `${cleaned}/` : cleaned, 'utf8'),
-      isDir: entry.isDir,
-      mode: entry.mode & 0o7777,
-      ...dosDateTime(entry.mtime),
-      unixTime: Math.max(0, Math.min(0x7fffffff, Math.floor(entry.mtime.getTime() / 1000))),
-      crc: 0,
-      size: entry.isDir ? 0 : entry.size,
-      offset,
-    };
-    if (entry.isDir) {
-      await write(localHeader(record, false));
-      records.push(record);
-      continue;
-    }
-    const file = await openEntry(entry, warn);
-    if (!file) continue;
+  for await (const { entry, file } of openedAhead(entries, warn)) {
     try {
+      signal.throwIfAborted();
+      const cleaned = cleanEntryName(entry.name);
+      const record: CentralRecord = {
+        name: Buffer.from(entry.isDir ? `${cleaned}/` : cleaned, 'utf8'),
+        isDir: entry.isDir,
+        mode: entry.mode & 0o7777,
+        ...dosDateTime(entry.mtime),
+        unixTime: Math.max(0, Math.min(0x7fffffff, Math.floor(entry.mtime.getTime() / 1000))),
+        crc: 0,
+        size: entry.isDir ? 0 : entry.size,
+        offset,
+      };
+      if (entry.isDir) {
+        await write(localHeader(record, false));
+        records.push(record);
+        continue;
+      }
+      if (!file) continue;
       const zip64 = record.size >= MAX32;
       await write(localHeader(record, zip64));
       let crc = 0;
@@ -206,10 +205,10 @@ export const writeZip: ContainerWriter = async (entries, sink, copy, warn) => {
       offset += record.size;
       record.crc = crc;
       await write(dataDescriptor(record, zip64));
+      records.push(record);
     } finally {
-      await file.close();
+      await file?.close();
     }
-    records.push(record);
   }
   const start = offset;
   for (const record of records) await write(centralHeader(record));

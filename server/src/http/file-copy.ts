@@ -76,7 +76,7 @@ interface ReadResult {
 /**
  * Copies bytes `start` to `start + length` of `file` into `sink` through pooled buffers, the next
  * read running while the previous chunk is written, and honouring the sink's backpressure.
- * Returns the bytes copied: fewer when the file turned out shorter.
+ * Returns the bytes copied (fewer when the file turned out shorter) and whether it holds more.
  */
 export async function copyFileRange(
   file: ReadableFile,
@@ -84,18 +84,21 @@ export async function copyFileRange(
   length: number,
   sink: Writable,
   options: CopyOptions,
-): Promise<number> {
+): Promise<{ copied: number; more: boolean }> {
   const { pool, signal } = options;
   const end = start + length;
+  // A read that reaches `end` asks for one byte more, which tells whether the file goes on past
+  // the range without a read of its own.
+  let more = false;
   const readAt = async (position: number): Promise<ReadResult> => {
     const buffer = await pool.acquire(signal);
     try {
-      const { bytesRead } = await file.read(
-        buffer,
-        0,
-        Math.min(buffer.length, end - position),
-        position,
-      );
+      const wanted = Math.min(buffer.length, end - position + 1);
+      let { bytesRead } = await file.read(buffer, 0, wanted, position);
+      if (bytesRead > end - position) {
+        more = true;
+        bytesRead = end - position;
+      }
       return { buffer, bytesRead };
     } catch (error) {
       pool.release(buffer);
@@ -132,7 +135,7 @@ export async function copyFileRange(
       () => undefined,
     );
   }
-  return position - start;
+  return { copied: position - start, more };
 }
 
 /** Writes a small buffer (headers, padding) and waits while the sink is full. */

@@ -116,7 +116,7 @@ async function sendBody(
     try {
       const pool = new ChunkPool(BODY_BUFFERS, Math.max(1, Math.min(BODY_BUFFER_BYTES, length)));
       const copy = { pool, signal, sinkReleasesOnCallback: true };
-      const sent = await copyFileRange(content, start, length, output, copy);
+      const { copied: sent } = await copyFileRange(content, start, length, output, copy);
       // A file that shrank since its stat cannot fill the announced length: cut the connection
       // so the client sees a short download instead of waiting for the rest.
       if (sent < length) output.destroy();
