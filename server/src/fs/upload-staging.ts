@@ -132,7 +132,9 @@ export class UploadStaging {
           await handle.sync();
           return { status: 'tooLarge', offset };
         }
-        await handle.sync();
+        // fdatasync: the data and the size that makes it readable reach the disk, without the
+        // timestamps a full fsync also writes; the offset stays durable at a lower cost per PATCH.
+        await handle.datasync();
       } catch (error) {
         // A failed write (disk full, I/O error) must not leave a torn chunk behind.
         await handle.truncate(offset).catch(() => undefined);
