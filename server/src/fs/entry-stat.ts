@@ -34,24 +34,28 @@ export class SlimStat implements EntryStat {
   }
 
   isFile(): boolean {
-    return (this.mode & S_IFMT) === S_IFREG;
+    return this.is(S_IFREG);
   }
   isDirectory(): boolean {
-    return (this.mode & S_IFMT) === S_IFDIR;
+    return this.is(S_IFDIR);
   }
   isSymbolicLink(): boolean {
-    return (this.mode & S_IFMT) === S_IFLNK;
+    return this.is(S_IFLNK);
   }
   isFIFO(): boolean {
-    return (this.mode & S_IFMT) === S_IFIFO;
+    return this.is(S_IFIFO);
   }
   isSocket(): boolean {
-    return (this.mode & S_IFMT) === S_IFSOCK;
+    return this.is(S_IFSOCK);
   }
   isCharacterDevice(): boolean {
-    return (this.mode & S_IFMT) === S_IFCHR;
+    return this.is(S_IFCHR);
   }
   isBlockDevice(): boolean {
-    return (this.mode & S_IFMT) === S_IFBLK;
+    return this.is(S_IFBLK);
+  }
+
+  private is(type: number): boolean {
+    return (this.mode & S_IFMT) === type;
   }
 }

@@ -464,9 +464,7 @@ export class ScopedFs {
     virtual: string | Resolved,
     range: { start?: number; end?: number } = {},
   ): Promise<{ resolved: Resolved; stat: Stats; stream: Readable }> {
-    const resolved = await this.stat(virtual);
-    if (resolved.stat.isDirectory()) throw errors.badRequest('path is a directory');
-    const handle = await this.openReal(resolved.real);
+    const { resolved, handle } = await this.openChecked(virtual);
     try {
       const info = await handle.stat();
       const stream = handle.createReadStream({
@@ -489,16 +487,12 @@ export class ScopedFs {
    * like openRead: O_NOFOLLOW, rules and scope checked on the way.
    */
   async openFile(virtual: string | Resolved): Promise<FileHandle> {
-    const resolved = await this.stat(virtual);
-    if (resolved.stat.isDirectory()) throw errors.badRequest('path is a directory');
-    return this.openReal(resolved.real);
+    return (await this.openChecked(virtual)).handle;
   }
 
   /** Reads a whole file that must not exceed `maxBytes` (413 otherwise). */
   async readAll(virtual: string | Resolved, maxBytes: number): Promise<Buffer> {
-    const resolved = await this.stat(virtual);
-    if (resolved.stat.isDirectory()) throw errors.badRequest('path is a directory');
-    const handle = await this.openReal(resolved.real);
+    const { handle } = await this.openChecked(virtual);
     try {
       const info = await handle.stat();
       if (info.size > maxBytes) throw errors.payloadTooLarge();
@@ -520,6 +514,15 @@ export class ScopedFs {
     } finally {
       await handle.close();
     }
+  }
+
+  /** Resolves a path that must be an existing non-folder and opens it (400 for folders). */
+  private async openChecked(
+    virtual: string | Resolved,
+  ): Promise<{ resolved: Resolved; handle: FileHandle }> {
+    const resolved = await this.stat(virtual);
+    if (resolved.stat.isDirectory()) throw errors.badRequest('path is a directory');
+    return { resolved, handle: await this.openReal(resolved.real) };
   }
 
   private async openReal(real: string): Promise<FileHandle> {

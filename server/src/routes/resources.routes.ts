@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError, errors } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
+import { clientGone } from '../http/client-gone.ts';
 import { sendStatus } from '../http/reply.ts';
 import { ResourcesService } from '../services/resources.service.ts';
 import { listingJson, type Listing } from '../services/resources/listing.ts';
@@ -10,15 +11,6 @@ import { listingJson, type Listing } from '../services/resources/listing.ts';
 interface Wildcard {
   Params: { '*': string };
   Querystring: Record<string, string | undefined>;
-}
-
-/** A signal that aborts when the client goes away before the reply is finished. */
-function clientGone(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }
 
 /** Listings this small are sent as one string with a Content-Length; bigger ones stream. */

@@ -53,20 +53,20 @@ export async function readListing(
   budget: EntryBudget,
 ): Promise<Listing> {
   let release: () => void = () => undefined;
+  let built: Omit<Listing, 'done'>;
   try {
-    return await buildListing(fs, dir, shownPath, sorting, async (names) => {
+    built = await buildListing(fs, dir, shownPath, sorting, async (names) => {
       release = await budget.take(names);
-    }).then((listing) => ({
-      ...listing,
-      done: () => {
-        release();
-        if (listing.rows.length >= COLLECT_AFTER_ENTRIES) collectSoon();
-      },
-    }));
+    });
   } catch (error) {
     release();
     throw error;
   }
+  const done = () => {
+    release();
+    if (built.rows.length >= COLLECT_AFTER_ENTRIES) collectSoon();
+  };
+  return { ...built, done };
 }
 
 async function buildListing(
