@@ -67,9 +67,22 @@ export async function buildBundle() {
     sourcemap: 'linked',
     logLevel: 'warning',
   });
+  // The stat worker (src/fs/child-stats.ts) is loaded by URL beside the bundle: its own file.
+  const worker = await build({
+    entryPoints: [path.join(SERVER, 'src/fs/child-stats-worker.mjs')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: path.join(path.dirname(BUNDLE), 'child-stats-worker.mjs'),
+    write: false,
+    logLevel: 'warning',
+  });
   mkdirSync(path.dirname(BUNDLE), { recursive: true });
-  // The map first, the bundle last: a fresh bundle always has its map beside it.
-  const ordered = [...result.outputFiles].sort((a) => (a.path === BUNDLE ? 1 : -1));
+  // The worker and the map first, the bundle last: a fresh bundle always has both beside it.
+  const ordered = [...worker.outputFiles, ...result.outputFiles].sort((a) =>
+    a.path === BUNDLE ? 1 : -1,
+  );
   for (const file of ordered) {
     const temp = `${file.path}.${process.pid}.tmp`;
     writeFileSync(temp, file.contents);

@@ -21,6 +21,9 @@ export interface EntryStat {
 
 const { S_IFMT, S_IFREG, S_IFDIR, S_IFLNK, S_IFIFO, S_IFSOCK, S_IFCHR, S_IFBLK } = constants;
 
+/** st_mode's file type mask and values, for code outside fs/ that reads modes. */
+export const FILE_TYPE = { S_IFMT, S_IFREG, S_IFDIR, S_IFLNK, S_IFIFO, S_IFSOCK, S_IFCHR, S_IFBLK };
+
 /** An EntryStat of three numbers; the type tests read st_mode as the kernel reports it. */
 export class SlimStat implements EntryStat {
   constructor(

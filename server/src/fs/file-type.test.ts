@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { detectType, extensionOf, looksBinary, needsSniff } from './file-type.ts';
+import { detectType, extensionOf, looksBinary, sniffsByName } from './file-type.ts';
 
 const file = (size: number) => ({ isFile: () => true, size }) as Stats;
 const pipe = { isFile: () => false, size: 0 } as Stats;
@@ -43,11 +43,10 @@ describe('file type detection', () => {
   });
 
   it('sniffs only when the name leaves the kind open', () => {
-    expect(needsSniff('noext', file(10))).toBe(true);
-    expect(needsSniff('a.ts', file(10))).toBe(true);
-    expect(needsSniff('a.txt', file(10))).toBe(false);
-    expect(needsSniff('a.png', file(10))).toBe(false);
-    expect(needsSniff('noext', file(11 * 1024 * 1024))).toBe(false);
+    expect(sniffsByName('noext')).toBe(true);
+    expect(sniffsByName('a.ts')).toBe(true);
+    expect(sniffsByName('a.txt')).toBe(false);
+    expect(sniffsByName('a.png')).toBe(false);
   });
 
   it('calls control bytes binary', () => {

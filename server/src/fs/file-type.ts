@@ -107,14 +107,13 @@ function typeByMime(type: string | undefined): DetectedType | 'textual' | undefi
 }
 
 /**
- * True when a listing should read an entry's first bytes to type it: the name has no registered
- * type at all and the file is small enough to be text. `.ts` is sniffed to tell MPEG transport
- * streams from TypeScript. A registered non-text type (`.zip`, `.docx`, `.bin`) is trusted in
- * listings, as every file manager does: opening one file per entry made big folders slow, and
- * the file's own GET still sniffs (docs/files-api.md, "Types").
+ * True when a listing should read the first bytes of a file of this name to type it (files of at
+ * most TEXT_LIMIT_BYTES only): the name has no registered type at all. `.ts` is sniffed to tell
+ * MPEG transport streams from TypeScript. A registered non-text type (`.zip`, `.docx`, `.bin`) is
+ * trusted in listings, as every file manager does: opening one file per entry made big folders
+ * slow, and the file's own GET still sniffs (docs/files-api.md, "Types").
  */
-export function needsSniff(name: string, stat: EntryStat): boolean {
-  if (!stat.isFile() || stat.size > TEXT_LIMIT_BYTES) return false;
+export function sniffsByName(name: string): boolean {
   if (extensionOf(name).toLowerCase() === '.ts') return true;
   return mimeOf(name) === undefined;
 }

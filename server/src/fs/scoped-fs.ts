@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { closeSync, constants as fsConstants, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants as fsConstants, openSync, readSync } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm, statfs, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -15,7 +15,8 @@ import {
   virtualOfReal,
 } from './canonical-path.ts';
 import { AtomicWrite } from './atomic-write.ts';
-import { SlimStat, type EntryStat } from './entry-stat.ts';
+import { readNames, statChildren } from './child-stats.ts';
+import { FolderChildren, type ListEntry } from './folder-children.ts';
 import { planCopy, runCopyPlan } from './copy-plan.ts';
 import type { FileRoot } from './file-root.ts';
 import { errorCode, mapFsErrors, toAppError } from './fs-errors.ts';
@@ -26,6 +27,7 @@ import { isTempName, type TempKind } from './temp-files.ts';
 /** File stats as ScopedFs returns them (services may not import node:fs). */
 export type { Stats } from 'node:fs';
 export type { EntryStat } from './entry-stat.ts';
+export type { FolderChildren, ListEntry } from './folder-children.ts';
 
 /** A virtual path resolved inside one user's scope. Only ScopedFs creates these. */
 export interface Resolved {
@@ -44,49 +46,6 @@ export interface Resolved {
   /** The entry is a symlink (its target is inside the scope and allowed). */
   readonly isSymlink: boolean;
 }
-
-/** One child in a folder listing (`ScopedFs.list`): slim stats, paths built when read. */
-export interface ListEntry {
-  readonly name: string;
-  /** Canonical virtual path. */
-  readonly path: string;
-  /** Real path of the target. */
-  readonly real: string;
-  /** Stat of the target; null for a broken (dangling) symlink. */
-  readonly stat: EntryStat | null;
-  readonly isSymlink: boolean;
-  /** For symlinks: the link's own lstat (what a broken link reports). */
-  readonly linkStat?: EntryStat;
-  /** First bytes of the file, when the listing asked for them. */
-  head?: Buffer;
-}
-
-/**
- * A ListEntry that shares its folder's paths instead of holding two strings per child: big
- * folders are listed with a few small objects per entry.
- */
-class FolderChild implements ListEntry {
-  head?: Buffer;
-  constructor(
-    private readonly folder: { readonly path: string; readonly real: string },
-    readonly name: string,
-    readonly stat: EntryStat | null,
-    readonly isSymlink = false,
-    readonly linkStat?: EntryStat,
-    private readonly target?: string,
-  ) {}
-
-  get path(): string {
-    return joinVirtual(this.folder.path, this.name);
-  }
-
-  get real(): string {
-    return this.target ?? joinReal(this.folder.real, this.name);
-  }
-}
-
-const joinReal = (dir: string, name: string) =>
-  dir === path.sep ? `${path.sep}${name}` : `${dir}${path.sep}${name}`;
 
 /** One child in a walk. */
 export interface Entry {
@@ -124,9 +83,13 @@ export interface ScopedFsOptions {
 }
 
 export interface ListOptions {
-  /** Which regular files to read the first bytes of (type sniffing); `headBytes` bytes are read. */
-  wantHead?: (name: string, stat: EntryStat) => boolean;
+  /**
+   * Which regular files to read the first bytes of (type sniffing), by name: `headBytes` bytes of
+   * files of at most `headMaxSize` bytes are read.
+   */
+  wantHead?: (name: string) => boolean;
   headBytes?: number;
+  headMaxSize?: number;
   /** Name order (the default); false when the caller sorts the entries itself. */
   sorted?: boolean;
   /** Told how many names the folder holds before any is stat'ed (listings budget memory by it). */
@@ -149,9 +112,7 @@ export interface WriteOptions {
   tempKind?: TempKind;
 }
 
-/** Lists are stat'ed synchronously in batches: far faster than one thread-pool hop per entry. */
-const STAT_BATCH = 512;
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+const { S_IFMT, S_IFLNK } = fsConstants;
 
 /**
  * The only code that touches user files. A ScopedFs is one user's view of the tree: every virtual
@@ -299,56 +260,54 @@ export class ScopedFs {
   ): Promise<{ dir: Resolved & { stat: Stats }; entries: ListEntry[] }> {
     const dir = await this.stat(virtual);
     if (!dir.stat.isDirectory()) throw errors.badRequest('path is not a directory');
-    const names = await mapFsErrors(() => readdir(dir.real));
+    const children = await this.readChildren(dir, options);
+    return { dir, entries: children.entries() };
+  }
+
+  /**
+   * The same children packed (FolderChildren), for big listings: no object per child. Children
+   * that are left out are not `present`.
+   */
+  async listChildren(
+    virtual: string | Resolved,
+    options: ListOptions = {},
+  ): Promise<{ dir: Resolved & { stat: Stats }; children: FolderChildren }> {
+    const dir = await this.stat(virtual);
+    if (!dir.stat.isDirectory()) throw errors.badRequest('path is not a directory');
+    return { dir, children: await this.readChildren(dir, options) };
+  }
+
+  private async readChildren(
+    dir: Resolved & { stat: Stats },
+    options: ListOptions,
+  ): Promise<FolderChildren> {
+    const names = await mapFsErrors(() => readNames(dir.real));
     await options.afterRead?.(names.length);
     if (options.sorted ?? true) names.sort();
-    const folder = { path: dir.path, real: dir.real };
-    const entries: ListEntry[] = [];
-    const links: string[] = [];
+    // Denied and hidden names are never stat'ed.
+    const allowed = names.filter((name) => this.isChildAllowed(dir.path, name));
     const headBytes = options.headBytes ?? 512;
-    for (let i = 0; i < names.length; i++) {
-      if (i > 0 && i % STAT_BATCH === 0) await yieldToEventLoop();
-      const name = names[i]!;
-      if (!this.isChildAllowed(dir.path, name)) continue;
-      const real = joinReal(dir.real, name);
-      let info: Stats | undefined;
-      try {
-        info = lstatSync(real, { throwIfNoEntry: false });
-      } catch {
-        continue; // Unreadable entries are skipped, as a directory read would.
-      }
-      if (!info) continue;
-      if (info.isSymbolicLink()) {
-        links.push(name);
+    const headMaxSize = options.headMaxSize ?? Number.MAX_SAFE_INTEGER;
+    const stats = await statChildren(dir.real === path.sep ? '' : dir.real, path.sep, allowed, {
+      wantHead: options.wantHead,
+      headBytes,
+      headMaxSize,
+    });
+    const children = new FolderChildren(dir, allowed, stats, headBytes);
+    for (let i = 0; i < allowed.length; i++) {
+      if ((stats.mode(i) & S_IFMT) !== S_IFLNK || stats.mode(i) < 0) continue;
+      const name = allowed[i]!;
+      const link = await this.linkEntry(dir, name, 1);
+      if (!link?.linkStat) {
+        children.omit(i);
         continue;
       }
-      const stat = SlimStat.of(info);
-      const item = new FolderChild(folder, name, stat);
-      if (stat.isFile() && options.wantHead?.(name, stat))
-        item.head = readHeadSync(real, headBytes);
-      entries.push(item);
+      const small = link.stat?.isFile() && link.stat.size <= headMaxSize;
+      const head =
+        small && options.wantHead?.(name) ? readHeadSync(link.real, headBytes) : undefined;
+      children.setLink(i, link.real, link.stat, link.linkStat, head);
     }
-    for (const name of links) {
-      const link = await this.linkEntry(dir, name, 1);
-      if (!link) continue;
-      const stat = link.stat && SlimStat.of(link.stat);
-      const item = new FolderChild(
-        folder,
-        name,
-        stat,
-        true,
-        link.linkStat && SlimStat.of(link.linkStat),
-        link.real,
-      );
-      if (stat?.isFile() && options.wantHead?.(name, stat)) {
-        item.head = readHeadSync(link.real, headBytes);
-      }
-      entries.push(item);
-    }
-    if (links.length > 0 && (options.sorted ?? true)) {
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    }
-    return { dir, entries };
+    return children;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { joinVirtual } from './canonical-path.ts';
-import type { ListEntry, ScopedFs } from './scoped-fs.ts';
+import type { FolderChildren, ScopedFs } from './scoped-fs.ts';
 
 /** Subtitle formats the app can show (converted to WebVTT by the subtitle route). */
 export const SUBTITLE_EXTENSIONS = ['.vtt', '.srt', '.ass', '.ssa'];
@@ -23,22 +23,25 @@ const baseName = (name: string) => {
  * per call and shared by all videos of the folder.
  */
 export class SubtitleFinder {
-  private readonly folders = new Map<string, Promise<ListEntry[]>>();
+  private readonly folders = new Map<string, Promise<FolderChildren | null>>();
 
-  /** Subtitle files and subtitle folders among the siblings, picked out once per folder. */
-  private readonly subtitleFiles: ListEntry[] = [];
-  private readonly subtitleFolders: ListEntry[] = [];
+  /** Paths of the subtitle files and subtitle folders among the siblings, picked out once. */
+  private readonly subtitleFiles: { name: string; path: string }[] = [];
+  private readonly subtitleFolders: string[] = [];
 
   constructor(
     private readonly fs: ScopedFs,
-    siblings: readonly ListEntry[],
+    siblings: FolderChildren,
   ) {
     // One pass here keeps a listing linear: `find` runs once per video and must not rescan every
     // sibling (100,000 entries with a few thousand videos made that quadratic).
-    for (const entry of siblings) {
-      if (entry.stat?.isFile() && isSubtitle(entry.name)) this.subtitleFiles.push(entry);
-      else if (entry.stat?.isDirectory() && SUBTITLE_FOLDERS.has(entry.name.toLowerCase()))
-        this.subtitleFolders.push(entry);
+    for (let i = 0; i < siblings.count; i++) {
+      if (!siblings.present(i)) continue;
+      const name = siblings.name(i);
+      if (siblings.isFile(i) && isSubtitle(name))
+        this.subtitleFiles.push({ name, path: siblings.path(i) });
+      else if (siblings.isDir(i) && SUBTITLE_FOLDERS.has(name.toLowerCase()))
+        this.subtitleFolders.push(siblings.path(i));
     }
   }
 
@@ -46,16 +49,20 @@ export class SubtitleFinder {
   async find(videoName: string): Promise<string[]> {
     const base = baseName(videoName);
     const found: string[] = [];
-    for (const entry of this.subtitleFiles) {
-      if (entry.name.startsWith(base)) found.push(entry.path);
+    for (const file of this.subtitleFiles) {
+      if (file.name.startsWith(base)) found.push(file.path);
     }
     for (const folder of this.subtitleFolders) {
-      for (const entry of await this.children(folder.path)) {
-        if (entry.stat?.isFile() && isSubtitle(entry.name)) found.push(entry.path);
-        else if (entry.stat?.isDirectory() && entry.name.startsWith(base)) {
-          for (const inner of await this.children(entry.path)) {
-            if (inner.stat?.isFile() && isSubtitle(inner.name)) {
-              found.push(joinVirtual(entry.path, inner.name));
+      const children = await this.children(folder);
+      for (let i = 0; children && i < children.count; i++) {
+        if (!children.present(i)) continue;
+        const name = children.name(i);
+        if (children.isFile(i) && isSubtitle(name)) found.push(children.path(i));
+        else if (children.isDir(i) && name.startsWith(base)) {
+          const inner = await this.children(children.path(i));
+          for (let j = 0; inner && j < inner.count; j++) {
+            if (inner.present(j) && inner.isFile(j) && isSubtitle(inner.name(j))) {
+              found.push(joinVirtual(children.path(i), inner.name(j)));
             }
           }
         }
@@ -64,12 +71,12 @@ export class SubtitleFinder {
     return found;
   }
 
-  private children(path: string): Promise<ListEntry[]> {
+  private children(path: string): Promise<FolderChildren | null> {
     let pending = this.folders.get(path);
     if (!pending) {
-      pending = this.fs.list(path).then(
-        (result) => result.entries,
-        () => [],
+      pending = this.fs.listChildren(path).then(
+        (result) => result.children,
+        () => null,
       );
       this.folders.set(path, pending);
     }

@@ -13,14 +13,14 @@ interface Wildcard {
   Querystring: Record<string, string | undefined>;
 }
 
-/** Listings this small are sent as one string with a Content-Length; bigger ones stream. */
+/** Listings this small are sent as one buffer with a Content-Length; bigger ones stream. */
 const STREAM_LISTING_ABOVE = 1000;
 
 /** A folder listing as JSON, written chunk by chunk as the client reads it when it is big. */
 function sendListing(reply: FastifyReply, listing: Listing): FastifyReply {
   void reply.type('application/json; charset=utf-8');
-  if (listing.rows.length <= STREAM_LISTING_ABOVE) {
-    const body = [...listingJson(listing)].join('');
+  if (listing.order.length <= STREAM_LISTING_ABOVE) {
+    const body = Buffer.concat([...listingJson(listing)]);
     listing.done();
     return reply.send(body);
   }

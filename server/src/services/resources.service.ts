@@ -89,8 +89,8 @@ export class ResourcesService {
       type,
     });
     if (type === 'video') {
-      const { entries } = await fs.list(virtualParent(target.path));
-      const subtitles = await new SubtitleFinder(fs, entries).find(target.name);
+      const { children } = await fs.listChildren(virtualParent(target.path));
+      const subtitles = await new SubtitleFinder(fs, children).find(target.name);
       if (subtitles.length > 0) body.subtitles = subtitles;
     }
     if (options.checksum !== undefined) {

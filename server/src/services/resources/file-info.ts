@@ -1,5 +1,6 @@
 import type { ResourceItem } from '@cabinet/protocol';
 import { extensionOf } from '../../fs/file-type.ts';
+import { FILE_TYPE } from '../../fs/entry-stat.ts';
 import type { EntryStat } from '../../fs/scoped-fs.ts';
 
 /** Go's os.FileMode type bits, as filebrowser clients receive them (API.md section 0.4). */
@@ -15,19 +16,25 @@ const GO_MODE = {
   sticky: 2 ** 20,
 };
 
-/** A stat's mode as Go's os.FileMode number: permission bits plus Go's type bits. */
-export function goFileMode(stat: EntryStat): number {
-  let mode = stat.mode & 0o777;
-  if (stat.isDirectory()) mode += GO_MODE.dir;
-  else if (stat.isSymbolicLink()) mode += GO_MODE.symlink;
-  else if (stat.isFIFO()) mode += GO_MODE.namedPipe;
-  else if (stat.isSocket()) mode += GO_MODE.socket;
-  else if (stat.isCharacterDevice()) mode += GO_MODE.device + GO_MODE.charDevice;
-  else if (stat.isBlockDevice()) mode += GO_MODE.device;
-  if (stat.mode & 0o4000) mode += GO_MODE.setuid;
-  if (stat.mode & 0o2000) mode += GO_MODE.setgid;
-  if (stat.mode & 0o1000) mode += GO_MODE.sticky;
-  return mode;
+const { S_IFMT, S_IFDIR, S_IFLNK, S_IFIFO, S_IFSOCK, S_IFCHR, S_IFBLK } = FILE_TYPE;
+
+/** Go's type bits for each st_mode file type. */
+const GO_TYPE = new Map([
+  [S_IFDIR, GO_MODE.dir],
+  [S_IFLNK, GO_MODE.symlink],
+  [S_IFIFO, GO_MODE.namedPipe],
+  [S_IFSOCK, GO_MODE.socket],
+  [S_IFCHR, GO_MODE.device + GO_MODE.charDevice],
+  [S_IFBLK, GO_MODE.device],
+]);
+
+/** An st_mode as Go's os.FileMode number: permission bits plus Go's type bits. */
+export function goFileMode(mode: number): number {
+  let go = (mode & 0o777) + (GO_TYPE.get(mode & S_IFMT) ?? 0);
+  if (mode & 0o4000) go += GO_MODE.setuid;
+  if (mode & 0o2000) go += GO_MODE.setgid;
+  if (mode & 0o1000) go += GO_MODE.sticky;
+  return go;
 }
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
@@ -109,7 +116,7 @@ export function fileInfo(input: {
     size: stat.size,
     extension: extensionOf(input.name),
     modified: formatTime(stat.mtimeMs),
-    mode: goFileMode(stat),
+    mode: goFileMode(stat.mode),
     isDir: stat.isDirectory(),
     isSymlink: input.isSymlink,
     type: input.type,

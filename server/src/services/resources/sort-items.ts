@@ -66,15 +66,34 @@ export interface SortFields<T> {
  * milliseconds.
  */
 export function sortBy<T>(items: readonly T[], sorting: Sorting, fields: SortFields<T>): T[] {
+  const byIndex: SortFields<number> = {
+    name: (i) => fields.name(items[i]!),
+    isDir: (i) => fields.isDir(items[i]!),
+    size: (i) => fields.size(items[i]!),
+    modifiedMs: (i) => fields.modifiedMs(items[i]!),
+  };
+  const indices = Array.from(items, (_, i) => i);
+  return sortOrder(indices, sorting, byIndex).map((i) => items[i]!);
+}
+
+/**
+ * sortBy for items known by number (a packed folder listing): returns `indices` in the user's
+ * order, in a new array.
+ */
+export function sortOrder(
+  indices: readonly number[],
+  sorting: Sorting,
+  fields: SortFields<number>,
+): number[] {
   const known = sorting.by === 'name' || sorting.by === 'size' || sorting.by === 'modified';
-  if (!known && !sorting.asc) return [...items];
-  const count = items.length;
+  if (!known && !sorting.asc) return [...indices];
+  const count = indices.length;
   const names = new Array<string>(count);
   const keys = new Array<string>(count);
   const dirs = new Array<boolean>(count);
   const order = new Array<number>(count);
   for (let i = 0; i < count; i++) {
-    const item = items[i]!;
+    const item = indices[i]!;
     names[i] = fields.name(item);
     keys[i] = naturalKey(names[i]!);
     dirs[i] = fields.isDir(item);
@@ -88,7 +107,7 @@ export function sortBy<T>(items: readonly T[], sorting: Sorting, fields: SortFie
   if (sorting.by === 'size' || sorting.by === 'modified') {
     const values = new Float64Array(count);
     const read = sorting.by === 'size' ? fields.size : fields.modifiedMs;
-    for (let i = 0; i < count; i++) values[i] = read(items[i]!);
+    for (let i = 0; i < count; i++) values[i] = read(indices[i]!);
     // Size keeps folders together; modified mixes them, as the reference does.
     const grouped = sorting.by === 'size';
     const ascending = (a: number, b: number) =>
@@ -99,7 +118,7 @@ export function sortBy<T>(items: readonly T[], sorting: Sorting, fields: SortFie
     compare = sorting.asc ? (a, b) => folderFirst(a, b) || compareNames(b, a) : byName;
   }
   order.sort(compare);
-  return order.map((i) => items[i]!);
+  return order.map((i) => indices[i]!);
 }
 
 const itemFields: SortFields<ResourceItem> = {
