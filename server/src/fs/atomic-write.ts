@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { errors } from '../errors.ts';
+import { flushBehind } from './flush-behind.ts';
 import { errorCode, toAppError } from './fs-errors.ts';
 import { newTempName, type TempJournal, type TempKind } from './temp-files.ts';
 
@@ -33,6 +34,7 @@ export class AtomicWrite {
   /** Where the bytes go: pipe the body into it, then call commit(). */
   readonly stream: Writable;
   private settled = false;
+  private readonly stopFlushing: () => Promise<void>;
 
   private constructor(
     private readonly target: AtomicWriteTarget,
@@ -43,7 +45,9 @@ export class AtomicWrite {
   ) {
     // flush: the stream fsyncs the descriptor before closing it, so a commit never renames
     // unsynced data into place.
-    this.stream = handle.createWriteStream({ flush: true, highWaterMark: 1024 * 1024 });
+    const stream = handle.createWriteStream({ flush: true, highWaterMark: 1024 * 1024 });
+    this.stream = stream;
+    this.stopFlushing = flushBehind(handle, () => stream.bytesWritten);
   }
 
   /** Creates the temp file (exclusively, never following a link) and records it in the journal. */
@@ -81,6 +85,7 @@ export class AtomicWrite {
   async commit(): Promise<Stats> {
     if (this.settled) throw errors.internal('write already finished');
     try {
+      await this.stopFlushing(); // before the stream closes the handle
       if (!this.stream.closed) {
         if (!this.stream.writableEnded) this.stream.end();
         await finished(this.stream);
@@ -105,6 +110,7 @@ export class AtomicWrite {
   async abort(): Promise<void> {
     if (this.settled) return;
     this.settled = true;
+    await this.stopFlushing();
     this.stream.destroy();
     await this.handle.close().catch(() => undefined);
     await unlink(this.tempPath).catch(() => undefined);

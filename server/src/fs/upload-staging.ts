@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { errors } from '../errors.ts';
 import { placeFile, syncFolder } from './atomic-write.ts';
+import { FlushBehindFiles } from './flush-behind.ts';
 import { isRealInside } from './canonical-path.ts';
 import type { FileRoot } from './file-root.ts';
 import { errorCode, toAppError } from './fs-errors.ts';
@@ -16,7 +17,7 @@ const WRITE_BATCH_BYTES = 1024 * 1024;
 /** Prefix of staging files: a temp name (hidden from listings, refused as a path) plus a tag. */
 const STAGING_PREFIX = `${TEMP_PREFIX}tus-`;
 
-/** What became of one append. Every outcome leaves the staging file fsynced at `offset` bytes. */
+/** What became of one append. Every outcome leaves the staging file `offset` bytes long. */
 export type AppendOutcome =
   /** The whole body was written. */
   | { status: 'written'; offset: number }
@@ -47,6 +48,16 @@ export interface AppendRequest {
  * Paths given here are real paths already confined by ScopedFs.
  */
 export class UploadStaging {
+  /** Writes staging files back to disk while the upload goes on (the commit's fsync is short). */
+  private readonly flushes = new FlushBehindFiles(async (staging) => {
+    const handle = await open(staging, fsConstants.O_WRONLY | fsConstants.O_NOFOLLOW);
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  });
+
   constructor(private readonly root: FileRoot) {}
 
   /** Real path of the staging file of upload `id` for the real target path. */
@@ -82,8 +93,11 @@ export class UploadStaging {
   }
 
   /**
-   * Appends a request body at `offset`. Bytes are written at explicit positions (never O_APPEND) and
-   * fsynced before the outcome is returned, so the size on disk is always a committed offset.
+   * Appends a request body at `offset`. Bytes are written at explicit positions (never O_APPEND)
+   * before the outcome is returned, so the file's size is always the offset a client was given. They
+   * are not fsynced per request (as tusd does not): they are in the page cache, which survives a
+   * restart or a crash of the server; after a power cut the size on disk is what reached the disk,
+   * and a client resumes from there (it asks with HEAD). `commit` fsyncs the whole file once.
    */
   async append(staging: string, request: AppendRequest): Promise<AppendOutcome> {
     this.assertStagingPath(staging);
@@ -132,15 +146,16 @@ export class UploadStaging {
           await handle.sync();
           return { status: 'tooLarge', offset };
         }
-        // fdatasync: the data and the size that makes it readable reach the disk, without the
-        // timestamps a full fsync also writes; the offset stays durable at a lower cost per PATCH.
-        await handle.datasync();
+        // A chunk cut short (the client went away, the server is stopping) is flushed now: its
+        // upload may wait a long time for the rest.
+        if (interrupted) await handle.datasync();
       } catch (error) {
         // A failed write (disk full, I/O error) must not leave a torn chunk behind.
         await handle.truncate(offset).catch(() => undefined);
         await handle.sync().catch(() => undefined);
         throw toAppError(error);
       }
+      this.flushes.wrote(staging, writer.position - offset);
       return { status: interrupted ? 'interrupted' : 'written', offset: writer.position };
     } finally {
       await handle.close();
@@ -154,6 +169,7 @@ export class UploadStaging {
    */
   async commit(staging: string, target: string, override: boolean): Promise<Stats> {
     this.assertStagingPath(staging);
+    this.flushes.forget(staging);
     if (path.dirname(staging) !== path.dirname(target)) throw errors.internal('staging elsewhere');
     const existing = await lstat(target).catch(() => null);
     if (existing?.isDirectory()) throw errors.conflict('path is a directory');
@@ -184,6 +200,7 @@ export class UploadStaging {
    * Returns false when there was nothing (safe) to remove.
    */
   async discard(staging: string): Promise<boolean> {
+    this.flushes.forget(staging);
     this.assertStagingPath(staging);
     const relative = path.relative(this.root.realRoot, path.dirname(staging));
     let folder = this.root.realRoot;

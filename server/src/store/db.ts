@@ -16,6 +16,10 @@ export async function openDatabase(database: string): Promise<Db> {
   const sqlite = new SQLite(database);
   // WAL lets readers proceed during writes; busy_timeout covers the CLI and server sharing a file.
   sqlite.pragma('journal_mode = WAL');
+  // In WAL mode NORMAL never corrupts the database; a power cut may lose the last commits (a
+  // restart or crash of the server loses nothing), and no commit waits for an fsync. Resumable
+  // uploads update their session on every request, which FULL made wait for the disk each time.
+  sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({
