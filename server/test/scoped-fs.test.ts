@@ -467,6 +467,38 @@ describe('ScopedFs reads and usage', () => {
     expect(await status(fs.openRead('/link-out-rel'))).toBe(403);
   });
 
+  it('opens a walked file only while it is still the file the walk saw', async () => {
+    const fs = await view();
+    const read = async (handle: Awaited<ReturnType<typeof fs.openKnown>>) => {
+      try {
+        return (await handle.readFile()).toString();
+      } finally {
+        await handle.close();
+      }
+    };
+    const walked = new Map<string, Parameters<typeof fs.openKnown>[0]>();
+    for await (const entry of fs.walk('/')) {
+      if (entry.stat?.isFile()) walked.set(entry.path, { ...entry, stat: entry.stat });
+    }
+    expect(await read(await fs.openKnown(walked.get('/dir/sub/c.txt')!))).toBe('charlie');
+
+    // The file was replaced since the walk: another inode, refused.
+    await writeFile(path.join(scope, 'a.tmp'), 'replaced');
+    await rm(path.join(scope, 'a.txt'));
+    await writeFile(path.join(scope, 'a.txt'), 'replaced');
+    expect(await status(fs.openKnown(walked.get('/a.txt')!))).toBe(404);
+
+    // A folder swapped for a link to outside the scope since the walk: never read through.
+    await put(path.join(outside, 'sub', 'c.txt'), 'outside data');
+    await rm(path.join(scope, 'dir', 'sub'), { recursive: true });
+    await symlink(path.join(outside, 'sub'), path.join(scope, 'dir', 'sub'));
+    expect(await status(fs.openKnown(walked.get('/dir/sub/c.txt')!))).toBe(404);
+
+    // Rules are checked at open time too.
+    const ruled = await view({ rules: [block('/dir')] });
+    expect(await status(ruled.openKnown(walked.get('/dir/b.txt')!))).toBe(403);
+  });
+
   it('reports the volume of a folder and zeros for a file', async () => {
     const fs = await view();
     const usage = await fs.usage('/');

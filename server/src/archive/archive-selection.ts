@@ -147,15 +147,21 @@ function relativeTo(common: string, virtual: string): string {
   return common === '/' ? virtual.slice(1) : virtual.slice(common.length + 1);
 }
 
-function entryOf(fs: ScopedFs, name: string, virtual: string, stat: Stats): ArchiveEntry {
+function entryOf(
+  fs: ScopedFs,
+  name: string,
+  known: { path: string; real: string; stat: Stats },
+): ArchiveEntry {
+  const { stat } = known;
   return {
     name,
     isDir: stat.isDirectory(),
     size: stat.isDirectory() ? 0 : stat.size,
     mtime: stat.mtime,
     mode: stat.mode & 0o7777,
-    // Opened through ScopedFs again: rules, scope and symlinks are re-checked at read time.
-    open: () => fs.openFile(virtual),
+    // Opened through ScopedFs again: rules and scope are checked at read time, and the file read is
+    // the one the walk saw (openKnown).
+    open: () => fs.openKnown(known),
   };
 }
 
@@ -173,19 +179,17 @@ async function* selectionEntries(
 ): AsyncGenerator<ArchiveEntry> {
   for (const item of selected) {
     if (!item.stat.isDirectory()) {
-      if (item.stat.isFile())
-        yield entryOf(fs, relativeTo(common, item.path), item.path, item.stat);
+      if (item.stat.isFile()) yield entryOf(fs, relativeTo(common, item.path), item);
       continue;
     }
-    if (item.path !== common)
-      yield entryOf(fs, relativeTo(common, item.path), item.path, item.stat);
+    if (item.path !== common) yield entryOf(fs, relativeTo(common, item.path), item);
     for await (const child of fs.walk(item, { signal })) {
       if (!child.stat) continue;
       // ScopedFs reads `\` as a separator, so such a name cannot be opened by its path (it would
       // name another file): the entry, and everything below it, is left out.
       if (child.path.includes('\\')) continue;
       if (!child.stat.isDirectory() && !child.stat.isFile()) continue;
-      yield entryOf(fs, relativeTo(common, child.path), child.path, child.stat);
+      yield entryOf(fs, relativeTo(common, child.path), { ...child, stat: child.stat });
     }
   }
 }

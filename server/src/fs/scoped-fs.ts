@@ -449,6 +449,34 @@ export class ScopedFs {
     return (await this.openChecked(virtual)).handle;
   }
 
+  /**
+   * Opens a file that a walk (or a resolve) just reported, without resolving its path again: a tree
+   * of many small files is archived with two file-system calls per file (open, fstat) instead of a
+   * resolve of every component. The rules are checked again, the real path must lie in the scope,
+   * the last component is not followed, and the file opened must be the very file that was
+   * stat'ed (same device, inode and birth time: inode numbers are reused), so a folder swapped for
+   * a link since then cannot redirect the read: 404 when it is another file or gone.
+   */
+  async openKnown(known: { path: string; real: string; stat: Stats }): Promise<FileHandle> {
+    if (!this.isAllowed(known.path)) throw errors.forbidden();
+    if (!isRealInside(known.real, this.scopeReal)) throw errors.forbidden();
+    const handle = await this.openReal(known.real);
+    try {
+      const opened = await handle.stat();
+      const same =
+        opened.ino === known.stat.ino &&
+        opened.dev === known.stat.dev &&
+        opened.birthtimeMs === known.stat.birthtimeMs;
+      if (!same || !opened.isFile()) {
+        throw errors.notFound();
+      }
+      return handle;
+    } catch (error) {
+      await handle.close();
+      throw toAppError(error);
+    }
+  }
+
   /** Reads a whole file that must not exceed `maxBytes` (413 otherwise). */
   async readAll(virtual: string | Resolved, maxBytes: number): Promise<Buffer> {
     const { handle } = await this.openChecked(virtual);
