@@ -92,8 +92,6 @@ export interface ListOptions {
   headMaxSize?: number;
   /** Name order (the default); false when the caller sorts the entries itself. */
   sorted?: boolean;
-  /** Told how many names the folder holds before any is stat'ed (listings budget memory by it). */
-  afterRead?: (names: number) => Promise<void>;
 }
 
 export interface WalkOptions {
@@ -282,7 +280,6 @@ export class ScopedFs {
     options: ListOptions,
   ): Promise<FolderChildren> {
     const names = await mapFsErrors(() => readNames(dir.real));
-    await options.afterRead?.(names.length);
     if (options.sorted ?? true) names.sort();
     // Denied and hidden names are never stat'ed.
     const allowed = names.filter((name) => this.isChildAllowed(dir.path, name));

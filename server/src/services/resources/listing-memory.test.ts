@@ -1,5 +1,8 @@
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EntryBudget } from './listing-memory.ts';
+import { EntryBudget, estimatedEntries } from './listing-memory.ts';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -45,5 +48,17 @@ describe('EntryBudget', () => {
     huge();
     (await waiting)();
     expect(next).toBe(true);
+  });
+
+  it('judges a big folder big before reading it', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-estimate-'));
+    try {
+      for (let i = 0; i < 3000; i++) await writeFile(path.join(dir, `file-${i}.txt`), '');
+      const estimate = estimatedEntries(await stat(dir));
+      expect(estimate).toBeGreaterThanOrEqual(3000);
+      expect(estimate).toBeLessThan(3000 * 4);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -10,7 +10,7 @@ import type { FolderChildren, Resolved, ScopedFs, Stats } from '../../fs/scoped-
 import { SubtitleFinder } from '../../fs/subtitles.ts';
 import { virtualBaseName } from '../../fs/canonical-path.ts';
 import { fileInfo, formatTime, goFileMode } from './file-info.ts';
-import { collectSoon, type EntryBudget } from './listing-memory.ts';
+import { collectSoon, estimatedEntries, type EntryBudget } from './listing-memory.ts';
 import { sortOrder, type SortFields } from './sort-items.ts';
 
 /**
@@ -61,12 +61,11 @@ export async function readListing(
   sorting: Sorting,
   budget: EntryBudget,
 ): Promise<Listing> {
-  let release: () => void = () => undefined;
+  // Taken before the folder is read: listings waiting their turn hold nothing yet.
+  const release = await budget.take(estimatedEntries(dir.stat));
   let built: Omit<Listing, 'done'>;
   try {
-    built = await buildListing(fs, dir, shownPath, sorting, async (names) => {
-      release = await budget.take(names);
-    });
+    built = await buildListing(fs, dir, shownPath, sorting);
   } catch (error) {
     release();
     throw error;
@@ -83,7 +82,6 @@ async function buildListing(
   dir: Resolved & { stat: Stats },
   shownPath: string,
   sorting: Sorting,
-  afterRead: (names: number) => Promise<void>,
 ): Promise<Omit<Listing, 'done'>> {
   const ordered = sorting.by === 'name' || sorting.by === 'size' || sorting.by === 'modified';
   const { children } = await fs.listChildren(dir, {
@@ -92,7 +90,6 @@ async function buildListing(
     headMaxSize: TEXT_LIMIT_BYTES,
     // The user's order is applied below; only an unknown sorting keeps the name order of list().
     sorted: !ordered,
-    afterRead,
   });
   const subtitleFinder = new SubtitleFinder(fs, children);
   const types = new Uint8Array(children.count);
