@@ -6,13 +6,11 @@ import type { Readable } from 'node:stream';
 import { errors } from '../errors.ts';
 import { placeFile, syncFolder } from './atomic-write.ts';
 import { FlushBehindFiles } from './flush-behind.ts';
+import { PositionalWriter } from './positional-writer.ts';
 import { isRealInside } from './canonical-path.ts';
 import type { FileRoot } from './file-root.ts';
 import { errorCode, toAppError } from './fs-errors.ts';
 import { TEMP_PREFIX, isTempName } from './temp-files.ts';
-
-/** Bytes gathered from the request before one positional write: fewer, larger syscalls. */
-const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /** Prefix of staging files: a temp name (hidden from listings, refused as a path) plus a tag. */
 const STAGING_PREFIX = `${TEMP_PREFIX}tus-`;
@@ -245,79 +243,5 @@ export class UploadStaging {
     ) {
       throw errors.internal('not a staging path');
     }
-  }
-}
-
-/**
- * Gathers incoming buffers into batches and writes each at its position while the next batch is
- * being received: one write in flight at a time, so reading the socket and writing the disk overlap
- * and memory stays at two batches.
- */
-class PositionalWriter {
-  /** Where the next batch goes; after finish(), the end of what was written. */
-  position: number;
-  private batch: Buffer[] = [];
-  private batchBytes = 0;
-  private inFlight: Promise<void> = Promise.resolve();
-  private failure: unknown;
-
-  constructor(
-    private readonly handle: FileHandle,
-    offset: number,
-  ) {
-    this.position = offset;
-  }
-
-  /** Queues a buffer; false once a write has failed (the caller stops reading). */
-  async add(buffer: Buffer): Promise<boolean> {
-    this.batch.push(buffer);
-    this.batchBytes += buffer.length;
-    if (this.batchBytes >= WRITE_BATCH_BYTES) {
-      await this.inFlight;
-      if (this.failure === undefined) this.startWrite();
-    }
-    return this.failure === undefined;
-  }
-
-  /** Writes what is left and waits for every write; throws the first write failure. */
-  async finish(): Promise<void> {
-    await this.inFlight;
-    if (this.failure === undefined) this.startWrite();
-    await this.inFlight;
-    if (this.failure !== undefined) throw this.failure;
-  }
-
-  private startWrite(): void {
-    if (this.batchBytes === 0) return;
-    const buffers = this.batch;
-    const at = this.position;
-    this.position += this.batchBytes;
-    this.batch = [];
-    this.batchBytes = 0;
-    // The failure is kept, not left as a rejected promise nobody awaits yet.
-    this.inFlight = writeAllAt(this.handle, buffers, at).catch((error: unknown) => {
-      this.failure = error;
-    });
-  }
-}
-
-/** Writes every buffer at `position`, looping over short writes. */
-async function writeAllAt(handle: FileHandle, buffers: Buffer[], position: number): Promise<void> {
-  let pending = buffers;
-  let at = position;
-  while (pending.length > 0) {
-    const { bytesWritten } = await handle.writev(pending, at);
-    at += bytesWritten;
-    let skip = bytesWritten;
-    const rest: Buffer[] = [];
-    for (const buffer of pending) {
-      if (skip >= buffer.length) {
-        skip -= buffer.length;
-        continue;
-      }
-      rest.push(skip > 0 ? buffer.subarray(skip) : buffer);
-      skip = 0;
-    }
-    pending = rest;
   }
 }

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PositionalWriter } from './positional-writer.ts';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-positional-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('PositionalWriter', () => {
+  it('writes chunks in order from an offset, several batches at once', async () => {
+    const file = path.join(dir, 'upload.bin');
+    const handle = await open(file, 'w+');
+    await handle.write(Buffer.from('HEAD'), 0, 4, 0);
+    const chunks = Array.from({ length: 200 }, (_, i) => randomBytes(40_000 + i));
+    const writer = new PositionalWriter(handle, 4);
+    try {
+      for (const chunk of chunks) expect(await writer.add(chunk)).toBe(true);
+      await writer.finish();
+    } finally {
+      await handle.close();
+    }
+    const expected = Buffer.concat([Buffer.from('HEAD'), ...chunks]);
+    expect(writer.position).toBe(expected.length);
+    expect((await readFile(file)).equals(expected)).toBe(true);
+  });
+
+  it('reports a failed write: add turns false and finish throws', async () => {
+    const handle = await open(path.join(dir, 'read-only.bin'), 'w+');
+    const readOnly = await open(path.join(dir, 'read-only.bin'), 'r');
+    await handle.close();
+    const writer = new PositionalWriter(readOnly, 0);
+    try {
+      let accepted = true;
+      for (let i = 0; i < 50 && accepted; i++) accepted = await writer.add(randomBytes(64 * 1024));
+      await expect(writer.finish()).rejects.toMatchObject({ code: 'EBADF' });
+    } finally {
+      await readOnly.close();
+    }
+  });
+});
