@@ -17,7 +17,8 @@ import {
  * big listing's time, so folders of more than a few thousand entries are stat'ed by the main
  * thread and a worker thread together: both claim chunks of entries from a shared counter
  * (child-stats-core.mjs). Small folders are done here alone; a worker round trip would cost more.
- * The results are packed numbers, so no `fs.Stats` object is left for the main heap to collect.
+ * The results are packed numbers: no `fs.Stats` object outlives its `lstat`, and the worker's stay
+ * in its own small heap.
  */
 
 /** Folders with fewer entries are stat'ed on the main thread alone. */
