@@ -1,6 +1,7 @@
 import type { ServerConfig } from '../config/options.ts';
 import { buildApp } from '../app.ts';
 import { closeContext, createContext } from '../context.ts';
+import { stopStatWorker } from '../fs/child-stats.ts';
 import { createLogger } from '../logger.ts';
 
 /** Starts the server and stops it cleanly on SIGINT/SIGTERM (10 s grace). */
@@ -31,6 +32,8 @@ export async function serve(config: ServerConfig): Promise<void> {
     void app
       .close()
       .then(() => closeContext(ctx))
+      // The listing stat worker is stopped first: exiting with it mid-run hung under --cpu-prof.
+      .then(() => stopStatWorker())
       .then(() => process.exit(0));
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)

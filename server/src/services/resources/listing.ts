@@ -88,8 +88,11 @@ async function buildListing(
     wantHead: sniffsByName,
     headBytes: SNIFF_BYTES,
     headMaxSize: TEXT_LIMIT_BYTES,
-    // The user's order is applied below; only an unknown sorting keeps the name order of list().
-    sorted: !ordered,
+    // The user's order is applied below; an unknown sorting keeps the name order of list(). For
+    // name order the names are put in code-unit order first anyway: V8's native sort does that
+    // faster than the natural comparator, which then mostly finds long runs (a third of the time
+    // for 100,000 shuffled names).
+    sorted: !ordered || sorting.by === 'name',
   });
   const subtitleFinder = new SubtitleFinder(fs, children);
   const types = new Uint8Array(children.count);
