@@ -54,29 +54,27 @@ export async function buildBundle() {
   const external = Object.keys(manifest.dependencies).filter(
     (name) => !name.startsWith('@cabinet/'),
   );
-  const result = await build({
-    entryPoints: [path.join(SERVER, 'src/main.ts')],
+  const common = {
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
+    write: false,
+    logLevel: 'warning',
+  };
+  const result = await build({
+    ...common,
+    entryPoints: [path.join(SERVER, 'src/main.ts')],
     external,
     outfile: BUNDLE,
-    write: false,
     // A linked map for `node --enable-source-maps`; it costs nothing unless asked for.
     sourcemap: 'linked',
-    logLevel: 'warning',
   });
   // The stat worker (src/fs/child-stats.ts) is loaded by URL beside the bundle: its own file.
   const worker = await build({
+    ...common,
     entryPoints: [path.join(SERVER, 'src/fs/child-stats-worker.mjs')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
     outfile: path.join(path.dirname(BUNDLE), 'child-stats-worker.mjs'),
-    write: false,
-    logLevel: 'warning',
   });
   mkdirSync(path.dirname(BUNDLE), { recursive: true });
   // The worker and the map first, the bundle last: a fresh bundle always has both beside it.

@@ -66,7 +66,7 @@ export function pathsFromNames(job, names) {
 }
 
 /** Reads up to `into.length` first bytes of a file without following a link; 0 on failure. */
-function readHead(real, into) {
+export function readHead(real, into) {
   let fd;
   try {
     fd = openSync(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);

@@ -67,7 +67,7 @@ describe('statChildren', () => {
       headBytes: 8,
       headMaxSize: 50,
     });
-    const head = (name: string) => stats.head(names.indexOf(name), 8)?.toString('latin1');
+    const head = (name: string) => stats.head(names.indexOf(name))?.toString('latin1');
     expect(head('notes')).toBe('plain te');
     expect(head('bin')).toBe('\x00\x01\x02\x03');
     expect(head('f7.dat')).toBe('xxxxxxx');

@@ -40,7 +40,10 @@ export interface ChildStatsOptions {
 
 /** The lstat of each name, by index. */
 export class ChildStats {
-  constructor(private readonly views: JobViews) {}
+  constructor(
+    private readonly views: JobViews,
+    private readonly headBytes: number,
+  ) {}
 
   /** st_mode, or -1 when the entry is gone or could not be stat'ed. */
   mode(i: number): number {
@@ -57,11 +60,11 @@ export class ChildStats {
     this.views.values.set([size, mtimeMs, mode], i * 3);
   }
   /** A copy of the first bytes, when they were wanted and the entry is a small enough file. */
-  head(i: number, headBytes: number): Buffer | undefined {
+  head(i: number): Buffer | undefined {
     const slot = this.views.slots[i]!;
     const length = slot < 0 ? -1 : this.views.lengths[slot]!;
     if (length < 0) return undefined;
-    const at = slot * headBytes;
+    const at = slot * this.headBytes;
     return Buffer.from(this.views.bytes.subarray(at, at + length));
   }
 }
@@ -112,6 +115,17 @@ function stopWhenIdle(holder: StatWorker): void {
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A clock for long synchronous loops: true (and restarted) once YIELD_EVERY_MS have passed. */
+function yieldClock(): () => boolean {
+  let since = performance.now();
+  return () => {
+    const now = performance.now();
+    if (now - since <= YIELD_EVERY_MS) return false;
+    since = now;
+    return true;
+  };
+}
+
 /** `Atomics.waitAsync` (ES2024; in Node since 16): resolves when the value changes or on timeout. */
 const waitAsync = (
   Atomics as unknown as {
@@ -133,13 +147,10 @@ export async function readNames(dir: string): Promise<string[]> {
   const handle = opendirSync(dir, { bufferSize: 4096 });
   const names: string[] = [];
   try {
-    let since = performance.now();
+    const due = yieldClock();
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
       names.push(entry.name);
-      if ((names.length & 1023) === 0 && performance.now() - since > YIELD_EVERY_MS) {
-        await yieldToEventLoop();
-        since = performance.now();
-      }
+      if ((names.length & 1023) === 0 && due()) await yieldToEventLoop();
     }
   } finally {
     handle.closeSync();
@@ -182,12 +193,9 @@ export async function statChildren(
   }
   const prefix = dir + separator;
   const pathOf = (i: number) => prefix + names[i]!;
-  let since = performance.now();
+  const due = yieldClock();
   while (statChunk(job, views, pathOf)) {
-    if (performance.now() - since > YIELD_EVERY_MS) {
-      await yieldToEventLoop();
-      since = performance.now();
-    }
+    if (due()) await yieldToEventLoop();
   }
   if (helper) {
     try {
@@ -199,7 +207,7 @@ export async function statChildren(
       }
     }
   }
-  return new ChildStats(views);
+  return new ChildStats(views, headBytes);
 }
 
 /** The names in UTF-8 with a NUL after each, for the worker. */

@@ -33,7 +33,7 @@ interface LinkTarget {
   readonly head?: Buffer;
 }
 
-export const joinReal = (dir: string, name: string) =>
+const joinReal = (dir: string, name: string) =>
   dir === path.sep ? `${path.sep}${name}` : `${dir}${path.sep}${name}`;
 
 /**
@@ -50,7 +50,6 @@ export class FolderChildren {
     readonly folder: { readonly path: string; readonly real: string },
     readonly names: readonly string[],
     private readonly stats: ChildStats,
-    private readonly headBytes: number,
   ) {}
 
   get count(): number {
@@ -73,10 +72,10 @@ export class FolderChildren {
     return this.stats.mtimeMs(i);
   }
   isDir(i: number): boolean {
-    return (this.stats.mode(i) & S_IFMT) === S_IFDIR && !this.isBroken(i);
+    return (this.stats.mode(i) & S_IFMT) === S_IFDIR; // a dangling link has its own mode
   }
   isFile(i: number): boolean {
-    return (this.stats.mode(i) & S_IFMT) === S_IFREG && !this.isBroken(i);
+    return (this.stats.mode(i) & S_IFMT) === S_IFREG;
   }
   isSymlink(i: number): boolean {
     return this.links.has(i);
@@ -96,7 +95,7 @@ export class FolderChildren {
   /** The first bytes, when they were asked for and the child is a small enough file. */
   head(i: number): Buffer | undefined {
     const link = this.links.get(i);
-    return link ? link.head : this.stats.head(i, this.headBytes);
+    return link ? link.head : this.stats.head(i);
   }
   stat(i: number): EntryStat {
     return new SlimStat(this.size(i), this.mtimeMs(i), this.mode(i));
@@ -106,7 +105,7 @@ export class FolderChildren {
   entry(i: number): ListEntry {
     const link = this.links.get(i);
     const stat = link?.exists === false ? null : this.stat(i);
-    const entry: ListEntry & { head?: Buffer } = {
+    const entry: ListEntry = {
       name: this.names[i]!,
       path: this.path(i),
       real: this.real(i),

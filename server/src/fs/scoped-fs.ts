@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { closeSync, constants as fsConstants, openSync, readSync } from 'node:fs';
+import { constants as fsConstants } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm, statfs, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -15,6 +15,7 @@ import {
   virtualOfReal,
 } from './canonical-path.ts';
 import { AtomicWrite } from './atomic-write.ts';
+import { readHead } from './child-stats-core.mjs';
 import { readNames, statChildren } from './child-stats.ts';
 import { FolderChildren, type ListEntry } from './folder-children.ts';
 import { planCopy, runCopyPlan } from './copy-plan.ts';
@@ -256,9 +257,7 @@ export class ScopedFs {
     virtual: string | Resolved,
     options: ListOptions = {},
   ): Promise<{ dir: Resolved & { stat: Stats }; entries: ListEntry[] }> {
-    const dir = await this.stat(virtual);
-    if (!dir.stat.isDirectory()) throw errors.badRequest('path is not a directory');
-    const children = await this.readChildren(dir, options);
+    const { dir, children } = await this.listChildren(virtual, options);
     return { dir, entries: children.entries() };
   }
 
@@ -290,9 +289,9 @@ export class ScopedFs {
       headBytes,
       headMaxSize,
     });
-    const children = new FolderChildren(dir, allowed, stats, headBytes);
+    const children = new FolderChildren(dir, allowed, stats);
     for (let i = 0; i < allowed.length; i++) {
-      if ((stats.mode(i) & S_IFMT) !== S_IFLNK || stats.mode(i) < 0) continue;
+      if ((stats.mode(i) & S_IFMT) !== S_IFLNK) continue; // also skips left-out entries (-1)
       const name = allowed[i]!;
       const link = await this.linkEntry(dir, name, 1);
       if (!link?.linkStat) {
@@ -729,15 +728,6 @@ async function lstatOrNull(real: string): Promise<Stats | null> {
 }
 
 function readHeadSync(real: string, bytes: number): Buffer {
-  let fd: number | undefined;
-  try {
-    fd = openSync(real, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-    const buffer = Buffer.alloc(bytes);
-    const read = readSync(fd, buffer, 0, bytes, 0);
-    return buffer.subarray(0, read);
-  } catch {
-    return Buffer.alloc(0);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  const buffer = Buffer.alloc(bytes);
+  return buffer.subarray(0, readHead(real, buffer));
 }
