@@ -280,7 +280,7 @@ describe('ScopedFs atomic writes', () => {
   it('shows the old content until commit and nothing after abort', async () => {
     const fs = await view();
     const { write } = await fs.createWriteAtomic('/a.txt', { override: true });
-    write.stream.write('replacement');
+    await write.pour('replacement');
     expect(readFileSync(path.join(scope, 'a.txt'), 'utf8')).toBe('alpha');
     expect((await fs.list('/')).entries.some((e) => isTempName(e.name))).toBe(false);
     await write.abort();
@@ -301,7 +301,7 @@ describe('ScopedFs atomic writes', () => {
   it('removes temp files of interrupted writes at the next start', async () => {
     const fs = await view();
     const { write } = await fs.createWriteAtomic('/crash.txt');
-    await new Promise((resolve) => write.stream.write('half', resolve));
+    await write.pour('half');
     expect(existsSync(write.tempPath)).toBe(true);
     const reopened = await FileRoot.open({ root, dataDir: path.join(base, 'data') });
     expect(reopened.realRoot).toBe(files.realRoot);
@@ -316,7 +316,7 @@ describe('ScopedFs atomic writes', () => {
     await FileRoot.open({ root, dataDir: path.join(base, 'data') });
     expect(existsSync(write.tempPath)).toBe(true);
     expect((await files.journal.list('resumable')).map((e) => e.path)).toEqual([write.tempPath]);
-    write.stream.end('done');
+    await write.pour('done');
     await write.commit();
     expect(readFileSync(path.join(scope, 'resume.bin'), 'utf8')).toBe('done');
     expect(await files.journal.list('resumable')).toEqual([]);

@@ -14,7 +14,7 @@ const WRITES_IN_FLIGHT = 3;
 export class PositionalWriter {
   /** Where the next batch goes; after finish(), the end of what was written. */
   position: number;
-  private batch: Buffer[] = [];
+  private batch: Uint8Array[] = [];
   private batchBytes = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private failure: unknown;
@@ -27,7 +27,7 @@ export class PositionalWriter {
   }
 
   /** Queues a buffer; false once a write has failed (the caller stops reading). */
-  async add(buffer: Buffer): Promise<boolean> {
+  async add(buffer: Uint8Array): Promise<boolean> {
     this.batch.push(buffer);
     this.batchBytes += buffer.length;
     if (this.batchBytes >= WRITE_BATCH_BYTES) {
@@ -35,6 +35,11 @@ export class PositionalWriter {
       if (this.failure === undefined) this.startWrite();
     }
     return this.failure === undefined;
+  }
+
+  /** Throws the first write failure so far, without waiting for the writes in flight. */
+  check(): void {
+    if (this.failure !== undefined) throw this.failure;
   }
 
   /** Writes what is left and waits for every write; throws the first write failure. */
@@ -64,14 +69,14 @@ export class PositionalWriter {
 }
 
 /** Writes every buffer at `position`, looping over short writes. */
-async function writeAllAt(handle: FileHandle, buffers: Buffer[], position: number): Promise<void> {
+async function writeAllAt(handle: FileHandle, buffers: Uint8Array[], position: number): Promise<void> {
   let pending = buffers;
   let at = position;
   while (pending.length > 0) {
     const { bytesWritten } = await handle.writev(pending, at);
     at += bytesWritten;
     let skip = bytesWritten;
-    const rest: Buffer[] = [];
+    const rest: Uint8Array[] = [];
     for (const buffer of pending) {
       if (skip >= buffer.length) {
         skip -= buffer.length;

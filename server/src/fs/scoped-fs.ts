@@ -3,7 +3,6 @@ import { constants as fsConstants } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm, statfs, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Rule } from '@cabinet/protocol';
 import { errors } from '../errors.ts';
 import {
@@ -14,7 +13,7 @@ import {
   virtualBaseName,
   virtualOfReal,
 } from './canonical-path.ts';
-import { AtomicWrite } from './atomic-write.ts';
+import { AtomicWrite, type WriteSource } from './atomic-write.ts';
 import { readHead } from './child-stats-core.mjs';
 import { readNames, statChildren } from './child-stats.ts';
 import { FolderChildren, type ListEntry } from './folder-children.ts';
@@ -548,13 +547,12 @@ export class ScopedFs {
    */
   async writeFile(
     virtual: string | Resolved,
-    source: Readable | AsyncIterable<Uint8Array> | Uint8Array,
+    source: WriteSource,
     options: WriteOptions = {},
   ): Promise<{ resolved: Resolved; stat: Stats }> {
     const { resolved, write } = await this.createWriteAtomic(virtual, options);
     try {
-      if (source instanceof Uint8Array) write.stream.end(source);
-      else await pipeline(source, write.stream);
+      await write.pour(source);
       return { resolved, stat: await write.commit() };
     } catch (error) {
       await write.abort();
