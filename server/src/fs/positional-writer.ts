@@ -69,7 +69,11 @@ export class PositionalWriter {
 }
 
 /** Writes every buffer at `position`, looping over short writes. */
-async function writeAllAt(handle: FileHandle, buffers: Uint8Array[], position: number): Promise<void> {
+async function writeAllAt(
+  handle: FileHandle,
+  buffers: Uint8Array[],
+  position: number,
+): Promise<void> {
   let pending = buffers;
   let at = position;
   while (pending.length > 0) {
