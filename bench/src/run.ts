@@ -130,7 +130,10 @@ async function main(): Promise<void> {
   const cabinet = await startCabinet({
     root,
     password,
-    ...(CPU_PROF && { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] }),
+    nodeFlags: [
+      ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ...(env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+    ],
     ...(env.BENCH_CABINET_BIN && { bin: path.resolve(env.BENCH_CABINET_BIN) }),
   });
   servers.push(cabinet);

@@ -4,7 +4,14 @@
  * autoindex, sendfile, a WebDAV PUT location for an informational upload figure).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -119,6 +126,12 @@ export async function startCabinet(options: CabinetOptions): Promise<RunningServ
     },
   );
   const output = captureOutput(child);
+  // BENCH_SERVER_LOG=<file>: everything Cabinet prints (e.g. with BENCH_NODE_FLAGS=--trace-gc).
+  if (process.env.BENCH_SERVER_LOG) {
+    const log = createWriteStream(process.env.BENCH_SERVER_LOG);
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  }
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     // SIGINT: Cabinet closes cleanly (and --cpu-prof writes its profile on a clean exit).

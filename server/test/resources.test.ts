@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -359,6 +359,20 @@ describe('POST and PUT /api/resources', () => {
     });
     expect(form.status).toBe(200);
     expect(read('up/form.txt')).toBe('a=1&b=2');
+  });
+
+  it('stores a body of many write batches byte for byte, replacing a file in place', async () => {
+    // Several 1 MiB batches with writes in flight at once, and a tail that fills no batch.
+    const body = randomBytes(5 * 1024 * 1024 + 12_345);
+    await put('up/blob.bin', 'old');
+    const res = await server.fetch('/api/resources/up/blob.bin?override=true', {
+      method: 'POST',
+      body,
+      token: server.admin.token,
+    });
+    expect(res.status).toBe(200);
+    expect(readFileSync(path.join(root, 'up/blob.bin')).equals(body)).toBe(true);
+    expect(readdirSync(path.join(root, 'up')).filter(isTempName)).toEqual([]);
   });
 
   it('creates an empty file from an empty body and a folder from a trailing slash', async () => {
