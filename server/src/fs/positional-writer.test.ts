@@ -31,6 +31,25 @@ describe('PositionalWriter', () => {
     expect((await readFile(file)).equals(expected)).toBe(true);
   });
 
+  it('copies what it is given, so a caller may reuse its buffer at once', async () => {
+    const file = path.join(dir, 'reused.bin');
+    const handle = await open(file, 'w+');
+    const expected: Buffer[] = [];
+    const scratch = Buffer.alloc(300_000);
+    const writer = new PositionalWriter(handle, 0);
+    try {
+      for (let i = 0; i < 12; i++) {
+        scratch.fill(65 + i);
+        expected.push(Buffer.from(scratch));
+        expect(await writer.add(scratch)).toBe(true);
+      }
+      await writer.finish();
+    } finally {
+      await handle.close();
+    }
+    expect((await readFile(file)).equals(Buffer.concat(expected))).toBe(true);
+  });
+
   it('reports a failed write: add turns false and finish throws', async () => {
     const handle = await open(path.join(dir, 'read-only.bin'), 'w+');
     const readOnly = await open(path.join(dir, 'read-only.bin'), 'r');
