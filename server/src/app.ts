@@ -18,6 +18,11 @@ export function stripBaseURL(url: string, baseURL: string): string {
   return url;
 }
 
+/** Whether a (base-URL-stripped) URL is one of the resumable-upload routes. */
+function isTusUrl(url: string): boolean {
+  return url === '/api/tus' || url.startsWith('/api/tus/') || url.startsWith('/api/tus?');
+}
+
 /** Builds the Fastify instance with every route area; main.ts decides where it listens. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -32,12 +37,29 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       maxParamLength: 8192,
     },
     rewriteUrl: (req) => stripBaseURL(req.url ?? '/', ctx.config.baseURL),
+    // Requests that arrive while the server shuts down are refused by the hook below instead.
+    return503OnClosing: false,
   });
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
   app.decorateRequest('tokenExp', 0);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(async (_request, reply) => sendStatus(reply, 404));
+
+  // While shutting down, Fastify still takes requests on open connections (and new connections
+  // until its preClose hooks have run). They are refused here: resumable-upload requests with 423,
+  // which tus-js-client retries later, because a 503 to its HEAD makes it give the upload up and
+  // start again from byte 0; every other request with 503. Either way the connection closes.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return undefined;
+    void reply.header('connection', 'close');
+    return sendStatus(reply, isTusUrl(request.url) ? 423 : 503);
+  });
 
   // Canonical URLs before routing: the bare base URL gains its slash, and paths holding `//`,
   // `/./` or `/../` are redirected to their cleaned form so no rule ever sees an unclean path.
