@@ -41,7 +41,7 @@ async function startRequest(
       socket.write('\r\n');
       await answered;
       socket.destroy();
-      return answer.split('\r\n\r\n')[0];
+      return answer.split('\r\n\r\n')[0] ?? '';
     },
   };
 }
