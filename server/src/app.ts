@@ -20,7 +20,7 @@ export function stripBaseURL(url: string, baseURL: string): string {
 
 /** Whether a (base-URL-stripped) URL is one of the resumable-upload routes. */
 function isTusUrl(url: string): boolean {
-  return url === '/api/tus' || url.startsWith('/api/tus/') || url.startsWith('/api/tus?');
+  return /^\/api\/tus(?:[/?]|$)/.test(url);
 }
 
 /** Builds the Fastify instance with every route area; main.ts decides where it listens. */

@@ -33,7 +33,7 @@ export type WriteSource = Readable | AsyncIterable<Uint8Array> | Uint8Array | st
  * fsynced and renamed over the target on commit, so readers see the old file or the new one, never a
  * half-written mix. Abort (or any failure) removes the temp and leaves the original untouched.
  *
- * Bytes go through a PositionalWriter (batches of 1 MiB, a few writes in flight) rather than an
+ * Bytes go through a PositionalWriter (pooled batches, a few writes in flight) rather than an
  * fs.WriteStream: the stream keeps one write in flight and pauses the socket behind it, which
  * measured ~40% slower for big uploads on the benchmark machine (docs/benchmarks.md).
  */
