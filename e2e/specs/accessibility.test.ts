@@ -78,8 +78,7 @@ describe('accessibility', () => {
       await shell.helpButton.focus();
       await page.keyboard.press('Enter');
       const help = page.getByRole('dialog', { name: 'Help' });
-      await help.waitFor();
-      expect(await help.getByText('rename the selected item').isVisible()).toBe(true);
+      await help.getByText('rename the selected item').waitFor();
       await page.keyboard.press('Escape');
       await help.waitFor({ state: 'detached' });
       expect(await shell.helpButton.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -97,6 +96,41 @@ describe('login with a page already logged in elsewhere', () => {
       const second = await context.newPage();
       await second.goto(`${server.url}/files/`);
       await new FilesPage(second).entry('notes.txt').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('a dialog and the route', () => {
+  it('keeps a dialog opened while the next screen loads, and closes it on the next route', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      // Hold the global settings screen's code back: the navigation to it is still rendering
+      // (the address already shows it) when the user opens the help.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/GlobalSettingsPage-[^/]*\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await loginThroughForm(page, server.url, 'admin', server.admin.password);
+      await page.goto(`${server.url}/settings/profile`);
+      const tabs = page.getByRole('navigation', { name: 'Settings' });
+      await tabs.getByRole('link', { name: 'Global settings' }).click();
+      await page.waitForURL(`${server.url}/settings/global`);
+      const shell = new AppShell(page);
+      await shell.helpButton.click();
+      const help = page.getByRole('dialog', { name: 'Help' });
+      await help.waitFor();
+      release();
+      await page.getByRole('heading', { name: 'Global settings', level: 1 }).waitFor();
+      expect(await help.isVisible()).toBe(true);
+
+      // Going elsewhere afterwards closes it, as any route change does.
+      await page.goBack();
+      await page.waitForURL(`${server.url}/settings/profile`);
+      await help.waitFor({ state: 'detached' });
     } finally {
       await context.close();
     }

@@ -202,13 +202,24 @@ describe('selection on touch', () => {
     await expect.poll(() => files.selectedNames()).toEqual(['a.txt']);
     await files.entry('b.txt').tap();
     await expect.poll(() => files.selectedNames()).toEqual(['b.txt']);
-    // Two taps sent back to back, so a busy machine cannot stretch them past the 300 ms window.
+    // Two taps 150 ms apart by the events' own clock (seconds since the epoch), so a busy
+    // machine that is slow to deliver them cannot stretch them past the 300 ms window.
     const box = (await files.item('inbox').boundingBox())!;
     const point = { x: box.x + 40, y: box.y + box.height / 2 };
     const cdp = await page.context().newCDPSession(page);
+    const start = Date.now() / 1000;
     for (let tap = 0; tap < 2; tap++) {
-      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
-      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      const at = start + tap * 0.15;
+      await cdp.send('Input.dispatchTouchEvent', {
+        type: 'touchStart',
+        touchPoints: [point],
+        timestamp: at,
+      });
+      await cdp.send('Input.dispatchTouchEvent', {
+        type: 'touchEnd',
+        touchPoints: [],
+        timestamp: at + 0.05,
+      });
     }
     await page.waitForURL(`${server.url}/files/inbox/`);
   });

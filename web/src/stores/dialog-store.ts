@@ -1,5 +1,6 @@
 import type { ResourceItem } from '@cabinet/protocol';
 import { create } from 'zustand';
+import { shownPathname } from '../app/history.ts';
 
 /** Dialogs of SPEC.md "Dialogs"; only one is open at a time. */
 export type DialogName =
@@ -39,6 +40,8 @@ export interface DialogOptions {
 
 export interface OpenDialog extends DialogOptions {
   name: DialogName;
+  /** The address bar's path when the dialog opened: a route change away from it closes it. */
+  openedOn: string;
 }
 
 interface DialogState {
@@ -54,7 +57,7 @@ export const useDialogStore = create<DialogState>()((set) => ({
   dialog: null,
   open(name, options) {
     const extra = typeof options === 'string' ? { message: options } : (options ?? {});
-    set({ dialog: { name, ...extra } });
+    set({ dialog: { name, ...extra, openedOn: shownPathname() } });
   },
   close() {
     set({ dialog: null });

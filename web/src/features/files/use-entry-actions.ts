@@ -66,6 +66,7 @@ export function useEntryActions(options: EntryActionsOptions): EntryActions {
   const latest = useRef(options);
   const anchor = useRef<number | null>(null);
   const pointerType = useRef<string>('mouse');
+  const touchedAt = useRef(0);
   const lastTap = useRef<{ index: number; time: number } | null>(null);
   const press = useRef<{ timer: number; x: number; y: number } | null>(null);
   const pressFired = useRef(false);
@@ -123,9 +124,9 @@ export function useEntryActions(options: EntryActionsOptions): EntryActions {
         const isPlain = !modifiers.toggle && !modifiers.range && !multiple;
         if (isPlain && latest.current.singleClick) return open(index);
         if (pointerType.current === 'touch') {
-          // When the tap happened, not when this handler got to run: a busy page must not turn
-          // a quick double tap into two single ones.
-          const now = event.timeStamp;
+          // When the finger touched down (the touch's own time), not when this click got to run:
+          // a busy page must not turn a quick double tap into two single ones.
+          const now = touchedAt.current;
           const previous = lastTap.current;
           lastTap.current = { index, time: now };
           if (previous?.index === index && now - previous.time <= LIMITS.doubleTapMs) {
@@ -147,6 +148,7 @@ export function useEntryActions(options: EntryActionsOptions): EntryActions {
         pressFired.current = false;
         cancelPress();
         if (event.pointerType !== 'touch') return;
+        touchedAt.current = event.timeStamp;
         press.current = {
           x: event.clientX,
           y: event.clientY,

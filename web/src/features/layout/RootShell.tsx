@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { shownPathname } from '../../app/history.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { useLayoutStore } from '../../stores/layout-store.ts';
 import { DialogHost } from '../dialogs/DialogHost.tsx';
@@ -13,7 +14,9 @@ export function RootShell() {
   const { pathname } = useLocation();
   useEffect(() => {
     const { dialog, close } = useDialogStore.getState();
-    if (dialog && dialog.name !== 'success') close();
+    // Navigations render as transitions (app/App.tsx), so a dialog opened while the next screen
+    // was still loading already belongs to the new address and stays open.
+    if (dialog && dialog.name !== 'success' && dialog.openedOn !== shownPathname()) close();
     useLayoutStore.getState().setSidebarOpen(false);
   }, [pathname]);
   return (
