@@ -15,6 +15,7 @@ import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureDataset } from './dataset.ts';
 import { BENCH_DIR, MIB, datasetLayout } from './layout.ts';
 import {
@@ -25,6 +26,7 @@ import {
   timedShell,
   uploadTus,
   uploadWhole,
+  type TransferResult,
 } from './measure.ts';
 import { computeChecks, toMarkdown, type BenchResults, type Series } from './report.ts';
 import { RssSampler } from './rss.ts';
@@ -42,6 +44,16 @@ const LIST_CONNECTIONS = intEnv('BENCH_LIST_CONNECTIONS', 4);
 const TUS_CHUNK = intEnv('BENCH_TUS_CHUNK_MIB', 10) * MIB;
 const ONLY = new Set((env.BENCH_ONLY ?? 'listing,download,upload,archive').split(','));
 const CPU_PROF = env.BENCH_CPU_PROF === '1';
+/**
+ * Pause between deleting the last upload and the next timed write. On a VM with free page
+ * reporting (virtio-balloon, as on the benchmark machine) freed memory goes back to the host about
+ * two seconds after it is freed, and touching it again then costs a fault in the host: writing 1 GiB
+ * into the page cache took ~0.8 s right after a delete and ~2-2.5 s after a pause (dd, fsync). Without
+ * the pause a fast writer reuses warm pages and a slower one runs into cold ones, so the ratio
+ * measured the VM. With it every timed write starts from the same cold memory.
+ */
+const UPLOAD_SETTLE_MS = Number(env.BENCH_UPLOAD_SETTLE_S ?? 5) * 1000;
+if (!(UPLOAD_SETTLE_MS >= 0)) throw new Error('BENCH_UPLOAD_SETTLE_S must be a number >= 0');
 const RESULTS = path.join(BENCH_DIR, 'results');
 
 const log = (line: string) => console.error(`[bench] ${line}`);
@@ -276,59 +288,86 @@ async function main(): Promise<void> {
         await rm(uploads, { recursive: true, force: true });
         await rm(localTarget, { force: true });
       };
-      log('phase upload-local (baseline)');
-      upload.local = await series(REPEAT, async () => {
+      /** Before every timed write, baseline and uploads alike (see UPLOAD_SETTLE_MS). */
+      const prepareUpload = async () => {
         await cleanUploads();
-        const result = await localWriteWithFsync(source, localTarget);
-        log(`  local write+fsync ${result.mbps.toFixed(1)} MB/s`);
-        return result;
-      });
-      upload.post = await phase('upload-post', () =>
-        series(REPEAT, async () => {
-          await cleanUploads();
-          const result = await uploadWhole(
-            `${cabinet.url}/api/resources/${names.uploads}/post.bin?override=true`,
-            'POST',
-            auth,
-            source,
-            bytes,
-            maxSeconds,
-          );
-          await sameSample(source, path.join(uploads, 'post.bin'));
-          log(`  cabinet POST ${result.mbps.toFixed(1)} MB/s`);
-          return result;
-        }),
-      );
-      upload.tus = await phase('upload-tus', () =>
-        series(REPEAT, async () => {
-          await cleanUploads();
-          const result = await uploadTus(
-            `${cabinet.url}/api/tus/${names.uploads}/tus.bin?override=true`,
-            auth,
-            source,
-            bytes,
-            TUS_CHUNK,
-            maxSeconds,
-          );
-          await sameSample(source, path.join(uploads, 'tus.bin'));
-          log(`  cabinet TUS ${result.mbps.toFixed(1)} MB/s (${result.chunks} chunks)`);
-          return result;
-        }),
-      );
-      log('phase upload-nginx (information)');
-      upload.nginxPut = await series(REPEAT, async () => {
-        await cleanUploads();
-        const result = await uploadWhole(
-          `${nginxServer.url}/upload/nginx.bin`,
-          'PUT',
-          {},
-          source,
-          bytes,
-          maxSeconds,
-        );
-        await sameSample(source, path.join(uploads, 'nginx.bin'));
-        log(`  nginx PUT ${result.mbps.toFixed(1)} MB/s`);
-        return result;
+        await sleep(UPLOAD_SETTLE_MS);
+      };
+      /** The four writers, each timed after the same preparation; a failed one is skipped after. */
+      const writers: [Series<TransferResult>, () => Promise<string>][] = [
+        [
+          upload.local,
+          async () => {
+            const result = await localWriteWithFsync(source, localTarget);
+            upload.local.runs.push(result);
+            return `local write+fsync ${result.mbps.toFixed(1)} MB/s`;
+          },
+        ],
+        [
+          upload.post,
+          async () => {
+            const result = await uploadWhole(
+              `${cabinet.url}/api/resources/${names.uploads}/post.bin?override=true`,
+              'POST',
+              auth,
+              source,
+              bytes,
+              maxSeconds,
+            );
+            await sameSample(source, path.join(uploads, 'post.bin'));
+            upload.post.runs.push(result);
+            return `cabinet POST ${result.mbps.toFixed(1)} MB/s`;
+          },
+        ],
+        [
+          upload.tus,
+          async () => {
+            const result = await uploadTus(
+              `${cabinet.url}/api/tus/${names.uploads}/tus.bin?override=true`,
+              auth,
+              source,
+              bytes,
+              TUS_CHUNK,
+              maxSeconds,
+            );
+            await sameSample(source, path.join(uploads, 'tus.bin'));
+            upload.tus.runs.push(result);
+            return `cabinet TUS ${result.mbps.toFixed(1)} MB/s (${result.chunks} chunks)`;
+          },
+        ],
+        [
+          upload.nginxPut,
+          async () => {
+            const result = await uploadWhole(
+              `${nginxServer.url}/upload/nginx.bin`,
+              'PUT',
+              {},
+              source,
+              bytes,
+              maxSeconds,
+            );
+            await sameSample(source, path.join(uploads, 'nginx.bin'));
+            upload.nginxPut.runs.push(result);
+            return `nginx PUT ${result.mbps.toFixed(1)} MB/s`;
+          },
+        ],
+      ];
+      // Rounds of all four in turn, as for downloads: the machine's speed drifts over minutes, and
+      // a ratio is only fair between runs made close together. Cabinet's memory is sampled
+      // throughout (the baseline and nginx do not touch it).
+      await phase('upload', async () => {
+        for (let round = 0; round < REPEAT; round++) {
+          for (const [runs, task] of writers) {
+            if (runs.error) continue;
+            try {
+              await prepareUpload();
+              log(`  ${await task()}`);
+            } catch (error) {
+              runs.error = errorText(error);
+              log(`  failed: ${runs.error}`);
+            }
+          }
+        }
       });
       await cleanUploads();
     }
