@@ -2,13 +2,19 @@
 // database in ./data (unless configured otherwise). Extra arguments go to `cabinet serve`.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../server/scripts/node-flags.mjs';
 import { ROOT, ensureInstalled, ensureWebBuilt } from './prepare.mjs';
 
 ensureInstalled();
 ensureWebBuilt();
 const child = spawn(
   process.execPath,
-  [path.join(ROOT, 'server/bin/cabinet.js'), 'serve', ...process.argv.slice(2)],
+  [
+    ...SERVER_NODE_FLAGS,
+    path.join(ROOT, 'server/bin/cabinet.js'),
+    'serve',
+    ...process.argv.slice(2),
+  ],
   {
     cwd: ROOT,
     stdio: 'inherit',

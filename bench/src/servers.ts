@@ -15,6 +15,7 @@ import {
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../server/scripts/node-flags.mjs';
 import { REPO_ROOT } from './layout.ts';
 
 export interface RunningServer {
@@ -105,6 +106,8 @@ export async function startCabinet(options: CabinetOptions): Promise<RunningServ
   const child = spawn(
     process.execPath,
     [
+      // As `npm start` runs it.
+      ...SERVER_NODE_FLAGS,
       ...(options.nodeFlags ?? []),
       options.bin ?? path.join(REPO_ROOT, 'server/bin/cabinet.js'),
       'serve',

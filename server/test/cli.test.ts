@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { verifyPassword } from '../src/auth/password.ts';
 import { buildProgram } from '../src/cli/program.ts';
 import { startTestServer } from './helpers/test-server.ts';
@@ -167,6 +168,13 @@ describe('cabinet administration commands', () => {
 
 describe('the cabinet binary', () => {
   const run = promisify(execFile);
+
+  it('runs as a program, with the V8 flags npm start passes', async () => {
+    const firstLine = (await readFile(BIN, 'utf8')).split('\n')[0];
+    expect(firstLine).toBe(`#!/usr/bin/env -S node ${SERVER_NODE_FLAGS.join(' ')}`);
+    const { stdout } = await run(BIN, ['--help']);
+    expect(stdout).toContain('serve');
+  });
 
   it('documents every command and option in --help', async () => {
     const { stdout } = await run('node', [BIN, '--help']);
