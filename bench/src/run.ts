@@ -293,75 +293,79 @@ async function main(): Promise<void> {
         await cleanUploads();
         await sleep(UPLOAD_SETTLE_MS);
       };
-      /** The four writers, each timed after the same preparation; a failed one is skipped after. */
-      const writers: [Series<TransferResult>, () => Promise<string>][] = [
-        [
-          upload.local,
-          async () => {
-            const result = await localWriteWithFsync(source, localTarget);
-            upload.local.runs.push(result);
-            return `local write+fsync ${result.mbps.toFixed(1)} MB/s`;
-          },
-        ],
-        [
-          upload.post,
-          async () => {
-            const result = await uploadWhole(
+      /**
+       * The four writers, each timed after the same preparation; `file` (under the uploads folder)
+       * is checked against the source afterwards. A writer that failed is skipped from then on.
+       */
+      const writers: {
+        kind: keyof BenchResults['upload'];
+        label: string;
+        file?: string;
+        write: () => Promise<TransferResult & { chunks?: number }>;
+      }[] = [
+        {
+          kind: 'local',
+          label: 'local write+fsync',
+          write: () => localWriteWithFsync(source, localTarget),
+        },
+        {
+          kind: 'post',
+          label: 'cabinet POST',
+          file: 'post.bin',
+          write: () =>
+            uploadWhole(
               `${cabinet.url}/api/resources/${names.uploads}/post.bin?override=true`,
               'POST',
               auth,
               source,
               bytes,
               maxSeconds,
-            );
-            await sameSample(source, path.join(uploads, 'post.bin'));
-            upload.post.runs.push(result);
-            return `cabinet POST ${result.mbps.toFixed(1)} MB/s`;
-          },
-        ],
-        [
-          upload.tus,
-          async () => {
-            const result = await uploadTus(
+            ),
+        },
+        {
+          kind: 'tus',
+          label: 'cabinet TUS',
+          file: 'tus.bin',
+          write: () =>
+            uploadTus(
               `${cabinet.url}/api/tus/${names.uploads}/tus.bin?override=true`,
               auth,
               source,
               bytes,
               TUS_CHUNK,
               maxSeconds,
-            );
-            await sameSample(source, path.join(uploads, 'tus.bin'));
-            upload.tus.runs.push(result);
-            return `cabinet TUS ${result.mbps.toFixed(1)} MB/s (${result.chunks} chunks)`;
-          },
-        ],
-        [
-          upload.nginxPut,
-          async () => {
-            const result = await uploadWhole(
+            ),
+        },
+        {
+          kind: 'nginxPut',
+          label: 'nginx PUT',
+          file: 'nginx.bin',
+          write: () =>
+            uploadWhole(
               `${nginxServer.url}/upload/nginx.bin`,
               'PUT',
               {},
               source,
               bytes,
               maxSeconds,
-            );
-            await sameSample(source, path.join(uploads, 'nginx.bin'));
-            upload.nginxPut.runs.push(result);
-            return `nginx PUT ${result.mbps.toFixed(1)} MB/s`;
-          },
-        ],
+            ),
+        },
       ];
       // Rounds of all four in turn, as for downloads: the machine's speed drifts over minutes, and
       // a ratio is only fair between runs made close together. Cabinet's memory is sampled
       // throughout (the baseline and nginx do not touch it).
       await phase('upload', async () => {
         for (let round = 0; round < REPEAT; round++) {
-          for (const [runs, task] of writers) {
+          for (const { kind, label, file, write } of writers) {
+            const runs = upload[kind];
             if (runs.error) continue;
             try {
               await prepareUpload();
-              log(`  ${await task()}`);
+              const result = await write();
+              if (file) await sameSample(source, path.join(uploads, file));
+              runs.runs.push(result);
+              const chunks = result.chunks === undefined ? '' : ` (${result.chunks} chunks)`;
+              log(`  ${label} ${result.mbps.toFixed(1)} MB/s${chunks}`);
             } catch (error) {
               runs.error = errorText(error);
               log(`  failed: ${runs.error}`);
