@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
 import { applyApiHeaders } from './http/api-headers.ts';
 import { handleError } from './http/error-handler.ts';
+import { acceptJsonBodies } from './http/json-body.ts';
 import { sendStatus } from './http/reply.ts';
 import { redactUrl } from './logger.ts';
 import { API_ROUTES, ROOT_ROUTES } from './routes/index.ts';
@@ -94,6 +95,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   for (const routes of ROOT_ROUTES) await app.register(async (scope) => routes(scope, ctx));
   await app.register(
     async (api) => {
+      acceptJsonBodies(api);
       for (const routes of API_ROUTES) await api.register(async (scope) => routes(scope, ctx));
       // Unknown API paths are a clean 404 rather than the SPA page (Cabinet's decision 1).
       api.all('/*', async (_request, reply) => sendStatus(reply, 404));

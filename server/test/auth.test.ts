@@ -124,12 +124,13 @@ describe('json login, renew, logout and tokens', () => {
     expect((await server.fetch('/api/logout', { method: 'POST', token })).status).toBe(401);
   });
 
-  it('accepts the auth cookie and query token on GET only', async () => {
+  it('accepts the auth cookie on GET only, and a query token only on downloads', async () => {
     const { token } = await server.createUser();
     expect(
       (await server.fetch('/api/renew', { headers: { cookie: `auth=${token}` } })).status,
     ).toBe(200);
-    expect((await server.fetch(`/api/renew?auth=${token}`)).status).toBe(200);
+    expect((await server.fetch(`/api/renew?auth=${token}`)).status).toBe(401);
+    expect((await server.fetch(`/api/raw/?auth=${token}&algo=zip`)).status).toBe(200);
     const post = await server.fetch('/api/renew', {
       method: 'POST',
       headers: { cookie: `auth=${token}` },

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { verifyToken } from '../auth/tokens.ts';
 import type { UserRecord } from '../store/users.repo.ts';
-import { tokenFromRequest } from './token-source.ts';
+import { tokenFromRequest, type TokenSources } from './token-source.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,8 +26,9 @@ export async function authenticateRequest(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
+  sources: TokenSources = {},
 ): Promise<void> {
-  const token = tokenFromRequest(request);
+  const token = tokenFromRequest(request, sources);
   if (!token) throw errors.unauthorized();
   const check = await verifyToken(ctx.signingKey, token);
   if (!check.ok) throw errors.unauthorized();
@@ -47,10 +48,13 @@ export async function authenticateRequest(
   }
 }
 
-/** Fastify preHandler for routes that need a signed-in user. */
-export function requireUser(ctx: AppContext) {
+/**
+ * Fastify preHandler for routes that need a signed-in user. `sources.queryToken` lets a GET carry
+ * its token in `?auth=` (downloads, previews, subtitles, the command socket only).
+ */
+export function requireUser(ctx: AppContext, sources: TokenSources = {}) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    await authenticateRequest(ctx, request, reply);
+    await authenticateRequest(ctx, request, reply, sources);
   };
 }
 

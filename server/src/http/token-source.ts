@@ -18,16 +18,31 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
   return undefined;
 }
 
+/** Where a route accepts its token from, beyond the X-Auth header. */
+export interface TokenSources {
+  /**
+   * Whether a GET may carry the token in the `auth` query parameter. Only downloads, previews,
+   * subtitles and the command socket allow it (links the browser opens without headers); anywhere
+   * else a leaked download link would unlock every read-only route of its user.
+   */
+  queryToken?: boolean;
+}
+
 /**
  * Finds the token of a request: the X-Auth header always; for GET (and HEAD) also the `auth`
- * cookie and the `auth` query parameter. Mutations never accept the cookie, which stops CSRF
- * (GHSA-72wf-hwcq-65h9).
+ * cookie, and the `auth` query parameter where the route allows it. Mutations never accept the
+ * cookie or the query, which stops CSRF (GHSA-72wf-hwcq-65h9).
  */
-export function tokenFromRequest(request: FastifyRequest): string | undefined {
+export function tokenFromRequest(
+  request: FastifyRequest,
+  sources: TokenSources = {},
+): string | undefined {
   const header = request.headers['x-auth'];
   if (typeof header === 'string' && header) return header;
   if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-  const query = (request.query as Record<string, unknown> | undefined)?.auth;
-  if (typeof query === 'string' && query) return query;
+  if (sources.queryToken) {
+    const query = (request.query as Record<string, unknown> | undefined)?.auth;
+    if (typeof query === 'string' && query) return query;
+  }
   return readCookie(request, 'auth');
 }

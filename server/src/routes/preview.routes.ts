@@ -19,7 +19,7 @@ export async function previewRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   app.get<PreviewRequest>(
     '/preview/:size/*',
-    { preHandler: requireUser(ctx), exposeHeadRoute: false },
+    { preHandler: requireUser(ctx, { queryToken: true }), exposeHeadRoute: false },
     async (request, reply) => {
       const { size } = request.params;
       if (!isPreviewSize(size)) throw errors.badRequest(`unknown preview size: ${size}`);

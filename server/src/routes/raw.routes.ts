@@ -14,7 +14,7 @@ interface RawRequest {
 /** GET /api/raw/{path} (API.md 3.7): file downloads with ranges, folders as archives. */
 export async function rawRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = new RawService(ctx);
-  const guard = requireUser(ctx);
+  const guard = requireUser(ctx, { queryToken: true });
 
   app.get('/raw', async (_request, reply) => reply.redirect(`${ctx.config.baseURL}/api/raw/`, 301));
 

@@ -16,7 +16,7 @@ export async function subtitleRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
   app.get<SubtitleRequest>(
     '/subtitle/*',
-    { preHandler: requireUser(ctx), exposeHeadRoute: false },
+    { preHandler: requireUser(ctx, { queryToken: true }), exposeHeadRoute: false },
     async (request, reply) => {
       const result = await service.subtitle(
         currentUser(request),
