@@ -24,5 +24,10 @@ export const PageConfig = z.object({
   EnableExec: z.boolean(),
   TusSettings: z.object({ chunkSize: z.number(), retryCount: z.number() }),
   HideLoginButton: z.boolean(),
+  /**
+   * Cabinet's: the page was asked for over https as the server sees it (directly, or through a
+   * trusted proxy's X-Forwarded-Proto), so the web app marks its cookie Secure.
+   */
+  SecureCookies: z.optional(z.boolean()),
 });
 export type PageConfig = z.infer<typeof PageConfig>;

@@ -3,6 +3,7 @@ import type { AppContext } from './context.ts';
 import { applyApiHeaders } from './http/api-headers.ts';
 import { handleError } from './http/error-handler.ts';
 import { acceptJsonBodies } from './http/json-body.ts';
+import { createMethodGuard } from './http/method-guard.ts';
 import { sendStatus } from './http/reply.ts';
 import { redactUrl } from './logger.ts';
 import { API_ROUTES, ROOT_ROUTES } from './routes/index.ts';
@@ -31,7 +32,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // Fastify's own request log would print query tokens; onResponse below logs a redacted URL.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // Behind a trusted reverse proxy the client is the rightmost untrusted X-Forwarded-For hop and
+    // the scheme comes from X-Forwarded-Proto; from anyone else both headers are ignored. The
+    // limits and the request log use this address (docs/reverse-proxy.md).
+    trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
     routerOptions: {
       ignoreTrailingSlash: false,
       ignoreDuplicateSlashes: false,
@@ -40,6 +44,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     rewriteUrl: (req) => stripBaseURL(req.url ?? '/', ctx.config.baseURL),
     // Requests that arrive while the server shuts down are refused by the hook below instead.
     return503OnClosing: false,
+    // A URL the router cannot decode (bad percent-encoding) gets the API's plain-text 400, never
+    // Fastify's JSON error, which echoes the URL back.
+    frameworkErrors: (_error, _request, reply) => sendStatus(reply, 400, 'malformed URL'),
   });
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
@@ -85,6 +92,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       {
         method: request.method,
         url: redactUrl(request.url),
+        client: request.ip,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
       },
@@ -96,9 +104,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       acceptJsonBodies(api);
+      const methods = createMethodGuard();
+      methods.track(api, '/api/*');
       for (const routes of API_ROUTES) await api.register(async (scope) => routes(scope, ctx));
-      // Unknown API paths are a clean 404 rather than the SPA page (Cabinet's decision 1).
-      api.all('/*', async (_request, reply) => sendStatus(reply, 404));
+      // Unknown API paths are a clean 404 rather than the SPA page (Cabinet's decision 1); a
+      // known path asked with another method is a 405.
+      api.all('/*', async (request, reply) => methods.answer(request, reply));
     },
     { prefix: '/api' },
   );

@@ -6,7 +6,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ARCHIVE_FORMATS } from '../src/archive/archive-formats.ts';
 import { makeSampleTree, snapshotTree, unpackArchive } from './helpers/archive-tree.ts';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
@@ -420,11 +420,16 @@ describe('GET /api/raw: archives', () => {
       request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
     });
     expect(received).toBeGreaterThan(64 * 1024);
-    // The compressor child is killed and the server goes on answering.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const { stdout } = await run('ps', ['-o', 'comm=', '--ppid', String(process.pid)]);
-    expect(stdout.split('\n')).not.toContain('lbzip2');
-    expect(stdout.split('\n')).not.toContain('bzip2');
+    // The compressor child is killed (waited for, however slow the machine) and the server goes
+    // on answering.
+    await vi.waitFor(
+      async () => {
+        const { stdout } = await run('ps', ['-o', 'comm=', '--ppid', String(process.pid)]);
+        expect(stdout.split('\n')).not.toContain('lbzip2');
+        expect(stdout.split('\n')).not.toContain('bzip2');
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     const after = await server.fetch('/api/raw/notes.txt', { token: server.admin.token });
     expect(await after.text()).toBe('plain notes\n');
   });

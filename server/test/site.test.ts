@@ -6,31 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageConfig } from '@cabinet/protocol';
 import { renderIndex, scriptSafeJson } from '../src/site/index-page.ts';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
-
-const INDEX = `<!doctype html>
-<html lang="en">
-  <head>
-    <link rel="icon" href="/__CABINET_BASE__/static/favicon.svg" />
-    <title>Cabinet</title>
-    <!--cabinet-config-->
-    <script type="module" src="/__CABINET_BASE__/static/assets/index-abc123.js"></script>
-  </head>
-  <body><div id="root"></div></body>
-</html>
-`;
-
-const BIG_ASSET = 'export const words = "cabinet";\n'.repeat(200);
-
-/** A tiny stand-in for web/dist so these tests never depend on the real build. */
-async function fakeDist(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-dist-'));
-  await mkdir(path.join(dir, 'assets'));
-  await writeFile(path.join(dir, 'index.html'), INDEX);
-  await writeFile(path.join(dir, 'assets/index-abc123.js'), 'console.log("app");\n');
-  await writeFile(path.join(dir, 'assets/big-def456.js'), BIG_ASSET);
-  await writeFile(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  return dir;
-}
+import { BIG_ASSET, fakeDist, INDEX, pageConfigOf } from './helpers/web-dist.ts';
 
 /** A GET with the path sent byte for byte (fetch would normalise `/./` and `%2e%2e` itself). */
 function rawGet(
@@ -51,12 +27,6 @@ function rawGet(
     req.on('error', reject);
     req.end();
   });
-}
-
-/** Reads window.FileBrowser back out of a rendered page. */
-function pageConfigOf(html: string): PageConfig {
-  const match = /window\.FileBrowser = (.*?); window\.__prependStaticUrl/.exec(html);
-  return JSON.parse(match![1]!) as PageConfig;
 }
 
 for (const baseURL of ['', '/fb']) {

@@ -1,6 +1,7 @@
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { expectSameBytes } from './helpers/bytes.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from './helpers/test-server.ts';
 import {
@@ -128,7 +129,7 @@ describe('tus resumable uploads over raw HTTP', () => {
       );
       expect(last.status).toBe(204);
       expect(last.headers.get('upload-offset')).toBe(String(content.length));
-      expect(await readFile(realOf(server.root, '/docs/report one.bin'))).toEqual(content);
+      expectSameBytes(await readFile(realOf(server.root, '/docs/report one.bin')), content);
       expect(await stagingFiles(folder)).toEqual([]);
 
       // A client whose last reply was lost learns from HEAD that the upload is done.
@@ -539,7 +540,7 @@ describe('tus resumable uploads over raw HTTP', () => {
       expect(offset).toBe(70_000);
       const rest = await patchChunk(server, alice.token, virtual, offset, content.subarray(offset));
       expect(rest.status).toBe(204);
-      expect(await readFile(realOf(server.root, virtual))).toEqual(content);
+      expectSameBytes(await readFile(realOf(server.root, virtual)), content);
     });
 
     it('lets a new request take over from a PATCH whose client silently went away', async () => {
@@ -575,7 +576,7 @@ describe('tus resumable uploads over raw HTTP', () => {
       expect(statuses.filter((status) => status === 409).length).toBeLessThanOrEqual(1);
       // The server ended the stale request rather than leaving it to hold the upload.
       await stale.ended;
-      expect(await readFile(realOf(server.root, virtual))).toEqual(content);
+      expectSameBytes(await readFile(realOf(server.root, virtual)), content);
     });
   });
 });

@@ -168,7 +168,8 @@ function entryOf(
 /**
  * The archive's entries, produced lazily in walk order: each selected folder (unless it is the
  * common folder itself) and everything visible below it, each selected file. Special files
- * (pipes, sockets, devices), dangling links and names holding a backslash are skipped; linked
+ * (pipes, sockets, devices) and dangling links are skipped (names holding a backslash are kept,
+ * and the entry name makes the backslash safe for unpackers); linked
  * folders appear as folders but are not descended (ScopedFs.walk never follows them, so no loops).
  */
 async function* selectionEntries(

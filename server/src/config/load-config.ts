@@ -47,6 +47,12 @@ function coerce(spec: OptionSpec, raw: unknown, source: string): unknown {
     case 'duration':
       value = typeof raw === 'number' ? raw : parseDuration(String(raw));
       break;
+    case 'list': {
+      // A JSON array in the config file, or one comma-separated string anywhere.
+      const items = Array.isArray(raw) ? raw.map(String) : String(raw).split(',');
+      value = items.map((item) => item.trim()).filter(Boolean);
+      break;
+    }
     case 'string':
       value = String(raw);
       if (spec.choices && !spec.choices.includes(value as string)) {

@@ -2,7 +2,7 @@
  * Every configuration option in one table: its flag, its CABINET_* variable, its config-file key,
  * its type and default. The CLI, the loader and docs/configuration.md are all generated from this.
  */
-export type OptionType = 'string' | 'number' | 'boolean' | 'duration';
+export type OptionType = 'string' | 'number' | 'boolean' | 'duration' | 'list';
 
 export interface OptionSpec {
   /** Key in the config file and in ServerConfig. */
@@ -44,6 +44,11 @@ export interface ServerConfig {
   /** Login and signup attempts allowed per address and per username within rateLimitWindow. */
   rateLimitMax: number;
   rateLimitWindow: number;
+  /**
+   * Addresses and CIDR ranges of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are
+   * believed (docs/reverse-proxy.md); empty means the connection's address is the client's.
+   */
+  trustedProxies: string[];
   /** The web app's built files; defaults to web/dist of this checkout. */
   webDist: string;
   /** Seconds an unfinished resumable upload is kept after its last activity. */
@@ -254,6 +259,15 @@ export const OPTIONS: readonly OptionSpec[] = [
     type: 'duration',
     default: '1m',
     description: 'Rate-limit window',
+  },
+  {
+    key: 'trustedProxies',
+    flag: 'trusted-proxies',
+    env: 'CABINET_TRUSTED_PROXIES',
+    type: 'list',
+    default: '',
+    description:
+      'Reverse proxies (addresses or CIDR ranges, comma-separated) whose X-Forwarded-For/-Proto are trusted',
   },
   {
     key: 'webDist',

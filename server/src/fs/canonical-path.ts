@@ -14,17 +14,19 @@ export interface CanonicalPath {
 /**
  * Canonicalises an already percent-decoded virtual path. It is never decoded again here: the router
  * decodes once, and decoding twice is how `%252e%252e` style escapes slip past checks.
- * Backslashes count as separators (GHSA-fgm5-pw99-w2p7); `..` cannot climb above the scope root
- * because the path is cleaned as an absolute one. NUL bytes are refused outright: they truncate paths
- * in C APIs and are never part of a real name.
+ * Only `/` separates segments: on POSIX a backslash is an ordinary byte of a name, so `..\\x` is one
+ * name, never a step up (docs/scoped-fs.md, "Names"). Containment therefore never depends on
+ * treating `\\` as a separator: `..` cannot climb above the scope root because the path is cleaned
+ * as an absolute one with `/` only, and the real path is checked against the root again after
+ * links are resolved. NUL bytes are refused outright: they truncate paths in C APIs and are never
+ * part of a real name.
  */
 export function canonicalPath(raw: string): CanonicalPath {
   if (raw.includes('\0')) throw errors.badRequest('invalid path');
-  const slashed = raw.replace(/\\/g, '/');
-  const cleaned = path.posix.normalize(`/${slashed}`);
+  const cleaned = path.posix.normalize(`/${raw}`);
   const trimmed = cleaned.length > 1 && cleaned.endsWith('/') ? cleaned.slice(0, -1) : cleaned;
   const segments = trimmed === '/' ? [] : trimmed.slice(1).split('/');
-  return { path: trimmed, trailingSlash: trimmed !== '/' && slashed.endsWith('/'), segments };
+  return { path: trimmed, trailingSlash: trimmed !== '/' && raw.endsWith('/'), segments };
 }
 
 /** Joins a canonical virtual folder and a child name. */

@@ -1,6 +1,6 @@
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { sendStatus } from '../http/reply.ts';
 import { readIndexTemplate, renderIndex } from '../site/index-page.ts';
@@ -37,7 +37,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
       .sendFile(target.file, target.root);
   });
 
-  const sendIndex = async (reply: FastifyReply) => {
+  const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     const template = await readIndexTemplate(ctx.config.webDist);
     if (template === undefined) {
       return reply
@@ -46,13 +46,17 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
         .header('cache-control', 'no-cache')
         .send('web app not built: run npm run build\n');
     }
-    const page = buildPageConfig(ctx.config, await ctx.settings.get());
+    const page = {
+      ...buildPageConfig(ctx.config, await ctx.settings.get()),
+      // request.protocol believes X-Forwarded-Proto only from a trusted proxy.
+      SecureCookies: request.protocol === 'https',
+    };
     return reply
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff')
       .send(renderIndex(template, page));
   };
-  app.get('/', async (_request, reply) => sendIndex(reply));
-  app.get('/*', async (_request, reply) => sendIndex(reply));
+  app.get('/', async (request, reply) => sendIndex(request, reply));
+  app.get('/*', async (request, reply) => sendIndex(request, reply));
 }

@@ -32,6 +32,11 @@ export interface AuthAttempt {
 
 const userKey = (username: string) => `user:${username.toLowerCase()}`;
 const ipKey = (ip: string) => `ip:${ip}`;
+/**
+ * Failed logins count per address and per (username, address), never per username alone: a
+ * guesser elsewhere must not be able to lock a known user out (docs/reverse-proxy.md).
+ */
+const userAtIpKey = (username: string, ip: string) => `user:${username.toLowerCase()}@${ip}`;
 
 /**
  * Signs a token for the user and records its session (the token's jti), so that logout and
@@ -68,10 +73,11 @@ async function loginWithPassword(
     limits.login.hit(ipKey(attempt.ip));
     throw errors.forbidden('undecodable login body');
   }
-  assertUnderLimit(limits.login, [userKey(request.username)]);
+  const nameKey = userAtIpKey(request.username, attempt.ip);
+  assertUnderLimit(limits.login, [nameKey]);
   const fail = (reason: string) => {
     limits.login.hit(ipKey(attempt.ip));
-    limits.login.hit(userKey(request.username));
+    limits.login.hit(nameKey);
     return errors.forbidden(reason);
   };
   if (isRecaptchaEnabled(ctx.config)) {

@@ -1,4 +1,4 @@
-import { baseURL } from '../config/page-config.ts';
+import { baseURL, pageConfig } from '../config/page-config.ts';
 
 const STORAGE_KEY = 'jwt';
 
@@ -35,7 +35,12 @@ export function clearStoredToken(): void {
   document.cookie = `auth=; Max-Age=0; ${cookieAttributes()}`;
 }
 
+/**
+ * Secure whenever the page is on https: as this browser sees it, or as the server saw it behind a
+ * TLS-terminating proxy it trusts (docs/reverse-proxy.md).
+ */
 function cookieAttributes(): string {
-  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  const https = window.location.protocol === 'https:' || pageConfig.SecureCookies === true;
+  const secure = https ? '; Secure' : '';
   return `Path=${baseURL}/; SameSite=Strict${secure}`;
 }
