@@ -4,7 +4,7 @@ import { Save, Search } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
-import { notifyError, notifySuccess } from '../../stores/notification-store.ts';
+import { notifyFailure, notifySuccess } from '../../stores/notification-store.ts';
 import { parentFolder } from '../files/file-paths.ts';
 import { PreviewBar } from '../preview/PreviewBar.tsx';
 import { usePreviewKeys } from '../preview/use-preview-keys.ts';
@@ -95,14 +95,14 @@ export function TextEditor({ file, navigation, ...props }: TextEditorProps) {
     try {
       await saveFile(file.path, text);
       editor.markSaved(text);
-      notifySuccess(t('editor.saved'));
+      notifySuccess(t('editor.saved', { name: file.name }));
       void queryClient.invalidateQueries({
         queryKey: resourceKeys.detail(parentFolder(file.path)),
       });
     } catch (error) {
       // The text stays in the editor and stays marked unsaved, so nothing is lost.
       const reason = error instanceof Error ? error.message : String(error);
-      notifyError(t('editor.saveFailed', { name: file.name, reason }));
+      notifyFailure(error, t('editor.saveFailed', { name: file.name, reason }));
     } finally {
       savingRef.current = false;
       setSaving(false);

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
-import { errorPageCode } from '../../api/api-error.ts';
+import { errorPageCode, isNetworkFailure } from '../../api/api-error.ts';
 import { useResourceQuery } from '../../api/resources/resource-query.ts';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
@@ -34,7 +34,10 @@ export function FilesPage() {
 
   // /files and /files/ match the same route (the router ignores a trailing slash): add it here.
   if (pathname === '/files') return <Navigate to="/files/" replace />;
-  if (query.isError) return <ErrorPage code={errorPageCode(query.error)} />;
+  // Without a reply the offline banner speaks: what was on screen stays until the server is back.
+  if (query.isError && !isNetworkFailure(query.error)) {
+    return <ErrorPage code={errorPageCode(query.error)} />;
+  }
   // Folder URLs end with a slash (SPEC.md section 2).
   if (resource?.isDir && !path.endsWith('/')) {
     return <Navigate to={routeFromScopePath(path, true)} replace />;
