@@ -10,6 +10,7 @@ import { FileView } from '../preview/FileView.tsx';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { FolderListing } from './FolderListing.tsx';
 import { ListingSkeleton } from './ListingSkeleton.tsx';
+import { folderLabel } from '../operations/operation-feedback.ts';
 import { SelectionBanner } from './SelectionBanner.tsx';
 import { isSamePath, routeFromScopePath, scopePathFromRoute } from './file-paths.ts';
 import './files.css';
@@ -45,6 +46,8 @@ export function FilesPage() {
   return (
     <div className="files">
       <div className="files__bar">
+        {/* The page's one heading for screen readers; the breadcrumbs show it to everyone. */}
+        {resource?.isDir && <h1 className="visually-hidden">{folderLabel(resource.path)}</h1>}
         <Breadcrumbs path={path} />
         {resource?.isDir && <SelectionBanner />}
       </div>
