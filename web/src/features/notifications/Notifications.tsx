@@ -87,6 +87,9 @@ function Toast({ notification }: { notification: Notification }) {
   );
 }
 
+/** What counts as the control that caused a toast: something pressed, or a one-line field. */
+const CONTROLS = 'button, a[href], input, select, summary, [role="button"], [role="menuitem"]';
+
 /** Whether two boxes share any area. */
 function overlaps(a: DOMRect, b: DOMRect): boolean {
   return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
@@ -95,7 +98,7 @@ function overlaps(a: DOMRect, b: DOMRect): boolean {
 /**
  * The bottom-right stack of toasts. A toast must never hide the control that caused it (a form's
  * button at the bottom right, a phone's bottom bar): when the stack would cover the focused
- * control, it moves to the top of the screen until the toasts are gone.
+ * control and the top of the screen would not, it moves there until the toasts are gone.
  */
 export function Notifications() {
   const { t } = useTranslation();
@@ -110,12 +113,19 @@ export function Notifications() {
       setPlacement('bottom');
       return;
     }
+    // Only a control the user pressed counts: a text area or editor with the caret is as big
+    // as the page and would push the toasts onto the buttons above it.
     const control = document.activeElement;
-    if (!(control instanceof HTMLElement) || control === document.body) return;
+    if (!(control instanceof HTMLElement) || !control.matches(CONTROLS)) return;
+    if (stack.dataset.placement !== 'bottom') return;
     const box = control.getBoundingClientRect();
-    if (stack.dataset.placement === 'bottom' && overlaps(stack.getBoundingClientRect(), box)) {
-      setPlacement('top');
-    }
+    const bottom = stack.getBoundingClientRect();
+    // Where the stack would sit at the top (notifications.css): below the header.
+    const headerHeight = parseFloat(
+      getComputedStyle(document.documentElement).getPropertyValue('--header-height'),
+    );
+    const top = new DOMRect(bottom.x, (headerHeight || 0) + 8, bottom.width, bottom.height);
+    if (overlaps(bottom, box) && !overlaps(top, box)) setPlacement('top');
   }, [notifications, hasToasts]);
 
   return (
