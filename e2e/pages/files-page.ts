@@ -1,7 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 
 /**
- * The files view: breadcrumbs, the listing (a table in list view, a grid in mosaic view), the
+ * The files view: breadcrumbs, the listing (a grid with column headings in list view, a grid of
+ * cards in mosaic view), the
  * selection banner, the header toolbar (buttons on wide screens, a more-menu on phones) and the
  * empty state.
  */
@@ -10,9 +11,9 @@ export class FilesPage {
   readonly home: Locator;
   /** The listing in either view. */
   readonly listing: Locator;
-  /** The list view's table. */
+  /** The list view's grid (the one with column headings). */
   readonly table: Locator;
-  /** The mosaic view's grid. */
+  /** The mosaic view's grid (sort buttons above it, no column headings). */
   readonly mosaic: Locator;
   readonly emptyMessage: Locator;
   /** "N selected" with its clear button. */
@@ -25,8 +26,9 @@ export class FilesPage {
   constructor(readonly page: Page) {
     this.breadcrumbs = page.getByRole('navigation', { name: 'Breadcrumbs' });
     this.home = this.breadcrumbs.getByRole('link', { name: 'Home' });
-    this.table = page.getByRole('table', { name: /^Contents of/ });
-    this.mosaic = page.getByRole('grid', { name: /^Contents of/ });
+    const grids = page.getByRole('grid', { name: /^Contents of/ });
+    this.table = grids.filter({ has: page.getByRole('columnheader') });
+    this.mosaic = grids.filter({ hasNot: page.getByRole('columnheader') });
     this.listing = this.table.or(this.mosaic);
     this.emptyMessage = page.getByText('Nothing here yet');
     this.selectionBanner = page.getByRole('status').filter({ hasText: /selected$/ });

@@ -22,6 +22,10 @@ export interface RestartableServer {
   updateSettings(patch: Partial<Settings>): Promise<void>;
   /** Stops the instance (uploads in flight are cut) and starts a new one on the same folders. */
   restart(): Promise<void>;
+  /** Stops the instance and leaves it stopped (the server has gone away) until `start`. */
+  stop(): Promise<void>;
+  /** Starts it again after `stop`, on the same port and folders. */
+  start(): Promise<void>;
   /** Stops it for good and removes its folders. */
   close(): Promise<void>;
 }
@@ -51,6 +55,7 @@ export async function startRestartableServer(): Promise<RestartableServer> {
 
   let instance: { ctx: AppContext; app: FastifyInstance } | null = null;
   const start = async () => {
+    if (instance) return;
     const ctx = await createContext(config, pino({ level: config.logLevel }));
     const app = await buildApp(ctx);
     await app.listen({ host: '127.0.0.1', port });
@@ -80,6 +85,8 @@ export async function startRestartableServer(): Promise<RestartableServer> {
       await stop();
       await start();
     },
+    stop,
+    start,
     async close() {
       await stop();
       await rm(base, { recursive: true, force: true });

@@ -1,3 +1,5 @@
+import { reasonOf, refusalMessage } from './refusal-message.ts';
+
 /** What went wrong with a call, as the interface needs to tell it apart (SPEC.md section 8). */
 export type ApiErrorKind =
   | 'bad-request'
@@ -10,16 +12,25 @@ export type ApiErrorKind =
   | 'network'
   | 'bad-reply';
 
-/** A failed API call: the status (0 without a reply) and the server's text, shown to users verbatim. */
+/**
+ * A failed API call. `message` is the sentence for people (refusal-message.ts); `detail` keeps the
+ * server's own text (or the network error) for logs, and `reason` the part of a 400 reply in
+ * brackets, for the few places that match on it.
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly kind: ApiErrorKind;
+  readonly detail: string;
+  readonly reason: string | undefined;
 
-  constructor(status: number, message: string, kind: ApiErrorKind = kindOfStatus(status)) {
-    super(message);
+  constructor(status: number, detail: string, kind: ApiErrorKind = kindOfStatus(status)) {
+    const reason = reasonOf(detail);
+    super(kind === 'network' ? refusalMessage(0, undefined) : refusalMessage(status, reason));
     this.name = 'ApiError';
     this.status = status;
     this.kind = kind;
+    this.detail = detail;
+    this.reason = reason;
   }
 }
 
@@ -41,6 +52,20 @@ export function kindOfStatus(status: number): ApiErrorKind {
     default:
       return 'internal';
   }
+}
+
+/**
+ * Whether a failure is the product's fault rather than the user's input: a server failure, no
+ * reply, or a reply we cannot read. Only these offer "Report issue" (SPEC.md section 8).
+ */
+export function isUnexpected(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.kind === 'network' || error.kind === 'bad-reply' || error.status >= 500;
+}
+
+/** Whether a call got no reply at all (the server is away or the network is down). */
+export function isNetworkFailure(error: unknown): boolean {
+  return error instanceof ApiError && error.kind === 'network';
 }
 
 /** The error page that stands in for a page whose data failed to load: 404, 403, or 500 for the rest. */

@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import { baseURL } from '../config/page-config.ts';
 import { useSessionStore } from '../stores/session-store.ts';
 import { ApiError } from './api-error.ts';
+import { markReachable, markUnreachable } from './connection-monitor.ts';
 
 /** Options of one API call. */
 export interface ApiRequestOptions {
@@ -23,8 +24,9 @@ export function apiUrl(path: string): string {
 
 /**
  * The one place that talks HTTP to the server: adds X-Auth, renews the token when the server asks
- * for it (X-Renew-Token), ends the session on 401, and turns every non-2xx reply or network failure
- * into an ApiError carrying the server's text.
+ * for it (X-Renew-Token), ends the session on 401, turns every non-2xx reply or network failure
+ * into an ApiError (in words for people, with the server's text kept for logs), and tells the
+ * connection monitor whether the server answered.
  */
 export async function apiRequest(path: string, options: ApiRequestOptions = {}): Promise<Response> {
   const { method = 'GET', json, body, signal, withToken = true } = options;
@@ -48,8 +50,10 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    markUnreachable();
     throw new ApiError(0, error instanceof Error ? error.message : String(error), 'network');
   }
+  markReachable();
 
   if (token && response.headers.get('X-Renew-Token') === 'true') void renewSession();
   if (response.ok) return response;

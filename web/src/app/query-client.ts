@@ -1,6 +1,8 @@
 import { MutationCache, QueryClient } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { ApiError } from '../api/api-error.ts';
-import { notifyError } from '../stores/notification-store.ts';
+import { onReconnect } from '../api/connection-monitor.ts';
+import { notifyFailure, notifySuccess } from '../stores/notification-store.ts';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -13,8 +15,8 @@ declare module '@tanstack/react-query' {
 
 /**
  * Server state lives here. Queries never retry a reply the server meant (4xx); page-level query
- * failures become error pages where they are rendered. Mutations show the server's message in an
- * error notification unless the caller handles it (SPEC.md section 8).
+ * failures become error pages where they are rendered. Mutations show the failure in words for
+ * people in an error notification unless the caller handles it (SPEC.md section 8).
  */
 function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -22,14 +24,20 @@ function createQueryClient(): QueryClient {
       queries: {
         staleTime: 5_000,
         refetchOnWindowFocus: false,
+        // No retry of a refusal (4xx), nor of a call without reply: the connection monitor
+        // reloads everything when the server is back, and the banner says what is going on.
         retry: (count, error) =>
-          count < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+          count < 2 &&
+          !(
+            error instanceof ApiError &&
+            (error.kind === 'network' || (error.status >= 400 && error.status < 500))
+          ),
       },
     },
     mutationCache: new MutationCache({
       onError(error, _variables, _context, mutation) {
         if (mutation.meta?.handlesErrors) return;
-        notifyError(error.message);
+        notifyFailure(error);
       },
     }),
   });
@@ -40,3 +48,9 @@ function createQueryClient(): QueryClient {
  * they reach the cache through this module rather than through React context.
  */
 export const queryClient = createQueryClient();
+
+// Back from a network cut: say so, and read again whatever failed or went stale meanwhile.
+onReconnect(() => {
+  notifySuccess(i18next.t('offline.back'));
+  void queryClient.invalidateQueries();
+});

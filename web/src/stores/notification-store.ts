@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { LIMITS } from '@cabinet/protocol';
+import { isUnexpected } from '../api/api-error.ts';
 
 export type NotificationKind = 'success' | 'error' | 'info';
 
@@ -10,12 +11,26 @@ export interface Notification {
   message: string;
   /** Milliseconds until it hides by itself; null keeps it until closed (errors). */
   duration: number | null;
+  /** Offers "Report issue": only for failures that are not the user's doing (SPEC.md section 8). */
+  canReport: boolean;
+  /** Work under way (a big move or copy): how much of it is done, shown as a bar. */
+  progress?: { done: number; total: number };
+}
+
+/** How a toast is shown, beyond its kind and words. */
+export interface NotifyOptions {
+  /** Milliseconds until it hides by itself; null keeps it until closed. Default by kind. */
+  duration?: number | null;
+  canReport?: boolean;
+  progress?: { done: number; total: number };
 }
 
 interface NotificationState {
   notifications: Notification[];
   /** Shows a toast and returns its id. Errors stay until closed; others hide after a while. */
-  notify(kind: NotificationKind, message: string, duration?: number | null): number;
+  notify(kind: NotificationKind, message: string, options?: NotifyOptions): number;
+  /** Changes a toast in place (progress, words) without restarting its timer. */
+  update(id: number, patch: Partial<Pick<Notification, 'message' | 'progress'>>): void;
   dismiss(id: number): void;
 }
 
@@ -24,14 +39,18 @@ let nextId = 1;
 /** Toasts: success auto-hides after 1000 ms, errors stay until closed (SPEC.md sections 8 and 9). */
 export const useNotificationStore = create<NotificationState>()((set) => ({
   notifications: [],
-  notify(kind, message, duration) {
+  notify(kind, message, options = {}) {
     const id = nextId++;
-    const lifetime =
-      duration !== undefined ? duration : kind === 'error' ? null : LIMITS.notificationMs;
-    set((s) => ({
-      notifications: [...s.notifications, { id, kind, message, duration: lifetime }],
-    }));
+    const { duration = kind === 'error' ? null : LIMITS.notificationMs, canReport = false } =
+      options;
+    const notification = { id, kind, message, duration, canReport, progress: options.progress };
+    set((s) => ({ notifications: [...s.notifications, notification] }));
     return id;
+  },
+  update(id, patch) {
+    set((s) => ({
+      notifications: s.notifications.map((n) => (n.id === id ? { ...n, ...patch } : n)),
+    }));
   },
   dismiss(id) {
     set((s) => ({ notifications: s.notifications.filter((n) => n.id !== id) }));
@@ -42,6 +61,18 @@ export const useNotificationStore = create<NotificationState>()((set) => ({
 export const notifySuccess = (message: string) =>
   useNotificationStore.getState().notify('success', message);
 
-/** Shows an error toast that stays until closed. */
+/** Shows an error toast that stays until closed, without "Report issue" (the user can act on it). */
 export const notifyError = (message: string) =>
   useNotificationStore.getState().notify('error', message);
+
+/**
+ * Shows a failure in words for people (ApiError's message); "Report issue" only when the failure
+ * is unexpected (5xx, no reply), never for a refusal of the user's own input. `message` replaces
+ * the error's own words when the caller says more (which file, what is kept).
+ */
+export const notifyFailure = (error: unknown, message?: string) =>
+  useNotificationStore
+    .getState()
+    .notify('error', message ?? (error instanceof Error ? error.message : String(error)), {
+      canReport: isUnexpected(error),
+    });

@@ -17,9 +17,8 @@ function failureMessage(error: unknown, isSignup: boolean, t: (key: string) => s
     if (isSignup && error.kind === 'conflict') return t('login.usernameTaken');
     if (error.kind === 'rate-limited') return t('login.tooManyAttempts');
     if (error.kind === 'network') return t('errors.network');
-    // The password policy explains itself: "400 Bad Request (password is too short, …)".
-    const reason = /\((.+)\)$/.exec(error.message)?.[1];
-    if (isSignup && error.kind === 'bad-request' && reason) return reason;
+    // The password policy explains itself ("The password is too short: …").
+    if (isSignup && error.kind === 'bad-request' && error.reason) return error.message;
   }
   return t('login.wrongCredentials');
 }

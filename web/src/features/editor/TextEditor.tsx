@@ -4,7 +4,7 @@ import { Save, Search } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
-import { notifyError, notifySuccess } from '../../stores/notification-store.ts';
+import { notifyFailure, notifySuccess } from '../../stores/notification-store.ts';
 import { parentFolder } from '../files/file-paths.ts';
 import { PreviewBar } from '../preview/PreviewBar.tsx';
 import { usePreviewKeys } from '../preview/use-preview-keys.ts';
@@ -12,6 +12,8 @@ import type { PreviewNavigation } from '../preview/use-preview-navigation.ts';
 import type { EditorHandle } from './codemirror-editor.ts';
 import { saveFile } from './save-file.ts';
 import { UnsavedChangesGuard } from './UnsavedChangesGuard.tsx';
+import { MarkdownModeSwitch, type MarkdownMode } from './MarkdownModeSwitch.tsx';
+import { MarkdownViewer } from '../preview/MarkdownViewer.tsx';
 import { useThemeName } from './use-theme-name.ts';
 import './editor.css';
 
@@ -19,6 +21,8 @@ export interface TextEditorProps {
   file: Resource;
   navigation: PreviewNavigation;
   isReadOnly: boolean;
+  /** A Markdown file: the bar offers Preview / Edit; it opens in `markdown`'s mode. */
+  markdown?: MarkdownMode;
 }
 
 /**
@@ -44,6 +48,17 @@ export function TextEditor({ file, navigation, ...props }: TextEditorProps) {
   // the next save then fails and says why, with the text still there.
   const [initialText] = useState(file.content ?? '');
   const [isReadOnly] = useState(props.isReadOnly);
+  // A Markdown file previews the editor's text as it is now, saved or not; the editor stays
+  // mounted (hidden) meanwhile, so switching back loses nothing.
+  const [mode, setMode] = useState<MarkdownMode>(props.markdown ?? 'edit');
+  const [previewText, setPreviewText] = useState(initialText);
+  const modeRef = useRef(mode);
+  const handleMode = (next: MarkdownMode) => {
+    modeRef.current = next;
+    if (next === 'preview') setPreviewText(editorRef.current?.text() ?? previewText);
+    setMode(next);
+    if (next === 'edit') requestAnimationFrame(() => editorRef.current?.focus());
+  };
 
   useEffect(() => {
     let isCurrent = true;
@@ -60,7 +75,7 @@ export function TextEditor({ file, navigation, ...props }: TextEditorProps) {
           onDirtyChange: setDirty,
         });
         setStatus('ready');
-        editorRef.current.focus();
+        if (modeRef.current === 'edit') editorRef.current.focus();
       })
       .catch((error: unknown) => {
         console.warn('Cabinet: the editor did not load', error);
@@ -95,14 +110,14 @@ export function TextEditor({ file, navigation, ...props }: TextEditorProps) {
     try {
       await saveFile(file.path, text);
       editor.markSaved(text);
-      notifySuccess(t('editor.saved'));
+      notifySuccess(t('editor.saved', { name: file.name }));
       void queryClient.invalidateQueries({
         queryKey: resourceKeys.detail(parentFolder(file.path)),
       });
     } catch (error) {
       // The text stays in the editor and stays marked unsaved, so nothing is lost.
       const reason = error instanceof Error ? error.message : String(error);
-      notifyError(t('editor.saveFailed', { name: file.name, reason }));
+      notifyFailure(error, t('editor.saveFailed', { name: file.name, reason }));
     } finally {
       savingRef.current = false;
       setSaving(false);
@@ -138,12 +153,13 @@ export function TextEditor({ file, navigation, ...props }: TextEditorProps) {
           ) : null
         }
       >
+        {props.markdown && <MarkdownModeSwitch mode={mode} onChange={handleMode} />}
         <button
           type="button"
           className="icon-button"
           aria-label={t('editor.search')}
           title={t('editor.searchHint')}
-          disabled={status !== 'ready'}
+          disabled={status !== 'ready' || mode === 'preview'}
           onClick={() => editorRef.current?.openSearch()}
         >
           <Search size={20} aria-hidden="true" />
@@ -161,7 +177,12 @@ export function TextEditor({ file, navigation, ...props }: TextEditorProps) {
           </button>
         )}
       </PreviewBar>
-      <div className="text-editor__host" ref={hostRef}>
+      {mode === 'preview' && (
+        <div className="text-editor__preview">
+          <MarkdownViewer file={file} source={previewText} />
+        </div>
+      )}
+      <div className="text-editor__host" ref={hostRef} hidden={mode === 'preview'}>
         {status === 'loading' && (
           <div className="preview-spinner" role="status" aria-label={t('files.loading')} />
         )}

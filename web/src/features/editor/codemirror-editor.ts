@@ -1,7 +1,6 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import {
   bracketMatching,
-  defaultHighlightStyle,
   foldGutter,
   foldKeymap,
   indentOnInput,
@@ -12,6 +11,7 @@ import { languages } from '@codemirror/language-data';
 import { highlightSelectionMatches, openSearchPanel, searchKeymap } from '@codemirror/search';
 import { Compartment, EditorState, type Text } from '@codemirror/state';
 import { oneDarkHighlightStyle } from '@codemirror/theme-one-dark';
+import { lightHighlightStyle } from './light-highlight.ts';
 import {
   drawSelection,
   dropCursor,
@@ -94,7 +94,7 @@ const appTheme = (theme: EditorTheme) => [
     },
     { dark: theme === 'dark' },
   ),
-  syntaxHighlighting(theme === 'dark' ? oneDarkHighlightStyle : defaultHighlightStyle, {
+  syntaxHighlighting(theme === 'dark' ? oneDarkHighlightStyle : lightHighlightStyle, {
     fallback: true,
   }),
 ];

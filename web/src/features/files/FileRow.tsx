@@ -8,6 +8,7 @@ import { ModifiedTime } from './ModifiedTime.tsx';
 import { dropTargetHandlers, type DropRules } from './drop-target.ts';
 import { asFolderPath } from './listing-order.ts';
 import type { EntryActions } from './use-entry-actions.ts';
+import { useIsCut } from './use-is-cut.ts';
 
 /** What a listing view needs to draw one entry. */
 export interface EntryViewProps {
@@ -25,6 +26,7 @@ export const FileRow = memo(function FileRow(
 ) {
   const { item, index, isSelected, isFocusable, actions, dropRules, isLast } = props;
   const { i18n } = useTranslation();
+  const isCut = useIsCut(item.path);
   const drop = item.isDir ? dropTargetHandlers(asFolderPath(item.path), dropRules) : undefined;
   return (
     <div
@@ -33,6 +35,7 @@ export const FileRow = memo(function FileRow(
       aria-rowindex={index + 2}
       aria-selected={isSelected}
       data-dir={item.isDir}
+      data-cut={isCut || undefined}
       data-last={isLast}
       style={{ height: props.height, transform: `translateY(${props.offset}px)` }}
       {...drop}

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
-import { errorPageCode } from '../../api/api-error.ts';
+import { errorPageCode, isNetworkFailure } from '../../api/api-error.ts';
 import { useResourceQuery } from '../../api/resources/resource-query.ts';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
@@ -10,6 +10,7 @@ import { FileView } from '../preview/FileView.tsx';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { FolderListing } from './FolderListing.tsx';
 import { ListingSkeleton } from './ListingSkeleton.tsx';
+import { folderLabel } from '../operations/operation-feedback.ts';
 import { SelectionBanner } from './SelectionBanner.tsx';
 import { isSamePath, routeFromScopePath, scopePathFromRoute } from './file-paths.ts';
 import './files.css';
@@ -34,7 +35,10 @@ export function FilesPage() {
 
   // /files and /files/ match the same route (the router ignores a trailing slash): add it here.
   if (pathname === '/files') return <Navigate to="/files/" replace />;
-  if (query.isError) return <ErrorPage code={errorPageCode(query.error)} />;
+  // Without a reply the offline banner speaks: what was on screen stays until the server is back.
+  if (query.isError && !isNetworkFailure(query.error)) {
+    return <ErrorPage code={errorPageCode(query.error)} />;
+  }
   // Folder URLs end with a slash (SPEC.md section 2).
   if (resource?.isDir && !path.endsWith('/')) {
     return <Navigate to={routeFromScopePath(path, true)} replace />;
@@ -42,6 +46,8 @@ export function FilesPage() {
   return (
     <div className="files">
       <div className="files__bar">
+        {/* The page's one heading for screen readers; the breadcrumbs show it to everyone. */}
+        {resource?.isDir && <h1 className="visually-hidden">{folderLabel(resource.path)}</h1>}
         <Breadcrumbs path={path} />
         {resource?.isDir && <SelectionBanner />}
       </div>

@@ -12,9 +12,9 @@ const ROW_HEIGHT = 40;
 const PHONE_ROW_HEIGHT = 56;
 
 /**
- * The list view: a table with sortable column headings and one virtual row per entry. Only rows
- * near the viewport are in the DOM; aria-rowcount and aria-rowindex give assistive technology
- * the full size and each row's place.
+ * The list view: a grid (so rows can be announced as selected) with sortable column headings and
+ * one virtual row per entry. Only rows near the viewport are in the DOM; aria-rowcount and
+ * aria-rowindex give assistive technology the full size and each row's place.
  */
 export function ListView(props: ListingViewProps) {
   const { entries, shown, selected, focusIndex, actions, dropRules } = props;
@@ -44,9 +44,10 @@ export function ListView(props: ListingViewProps) {
   return (
     <div
       ref={containerRef}
-      role="table"
+      role="grid"
       className="listing"
       aria-label={props.label}
+      aria-multiselectable="true"
       aria-rowcount={entries.length + 1}
       onKeyDown={handleKeyDown}
     >

@@ -7,15 +7,19 @@ import type { EntryViewProps } from './FileRow.tsx';
 import { ModifiedTime } from './ModifiedTime.tsx';
 import { dropTargetHandlers } from './drop-target.ts';
 import { asFolderPath } from './listing-order.ts';
+import { useIsCut } from './use-is-cut.ts';
 
-/** One entry of the mosaic view: a card with the thumbnail (or a big icon), name, size and date. */
+/** One entry of the mosaic view: a card with the thumbnail or icon, name, size and date. */
 export const MosaicTile = memo(function MosaicTile(
   props: EntryViewProps & {
     column: number;
+    /** A picture card (thumbnail above the name) or a compact one (icon beside it). */
+    card: 'picture' | 'compact';
   },
 ) {
-  const { item, index, isSelected, isFocusable, actions, dropRules, column } = props;
+  const { item, index, isSelected, isFocusable, actions, dropRules, column, card } = props;
   const { i18n } = useTranslation();
+  const isCut = useIsCut(item.path);
   const drop = item.isDir ? dropTargetHandlers(asFolderPath(item.path), dropRules) : undefined;
   return (
     <div
@@ -24,10 +28,12 @@ export const MosaicTile = memo(function MosaicTile(
       aria-colindex={column + 1}
       aria-selected={isSelected}
       data-dir={item.isDir}
+      data-card={card}
+      data-cut={isCut || undefined}
       {...drop}
     >
       <div className="tile__preview">
-        <EntryPreview item={item} size="large" />
+        <EntryPreview item={item} size={card === 'picture' ? 'large' : 'small'} />
       </div>
       <div className="tile__text">
         <EntryLink

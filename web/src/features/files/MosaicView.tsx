@@ -1,4 +1,5 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import type { ResourceItem } from '@cabinet/protocol';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import './mosaic.css';
 import { SortBar } from './ListingHeader.tsx';
 import { MosaicTile } from './MosaicTile.tsx';
@@ -9,11 +10,30 @@ import { usePhoneLayout } from './use-phone-layout.ts';
 import { useVirtualRows } from './use-virtual-rows.ts';
 
 /**
- * Height of a tile plus the gap below it, in px (mosaic.css draws the tiles to match): cards with a
- * preview on wide screens, compact cards with the preview at the side on phones.
+ * Height of a row of cards plus the gap below it, in px (mosaic.css draws the cards to match). On
+ * wide screens images and videos get picture cards; everything else a compact card with the icon
+ * beside the name, so a row without pictures is a third as tall and a folder of documents shows
+ * three times as many items. Phones show compact cards only.
  */
-const TILE_ROW_HEIGHT = 196;
+const PICTURE_ROW_HEIGHT = 196;
+const COMPACT_ROW_HEIGHT = 64;
 const PHONE_TILE_ROW_HEIGHT = 80;
+
+/** Whether an entry gets a picture card (its thumbnail or a big icon) on wide screens. */
+export function hasPictureCard(item: ResourceItem): boolean {
+  return item.type === 'image' || item.type === 'video';
+}
+
+/** The row offsets of the mosaic: a row is as tall as its tallest card. */
+function mosaicLayout(entries: readonly ResourceItem[], count: number, columns: number): number[] {
+  const offsets = [0];
+  for (let first = 0; first < count; first += columns) {
+    const row = entries.slice(first, Math.min(first + columns, count));
+    const height = row.some(hasPictureCard) ? PICTURE_ROW_HEIGHT : COMPACT_ROW_HEIGHT;
+    offsets.push(offsets[offsets.length - 1]! + height);
+  }
+  return offsets;
+}
 
 /**
  * The mosaic view: a grid of cards, virtualised by row of cards. The column count follows the
@@ -35,9 +55,14 @@ export function MosaicView(props: ListingViewProps) {
   const columns = mosaicColumns(width);
   const count = Math.min(shown, entries.length);
   const rowCount = Math.ceil(count / columns);
+  const isPhone = usePhoneLayout();
+  const layout = useMemo(
+    () => (isPhone ? PHONE_TILE_ROW_HEIGHT : mosaicLayout(entries, count, columns)),
+    [isPhone, entries, count, columns],
+  );
   const { bodyRef, rows, scrollMargin, scrollToIndex, totalSize } = useVirtualRows(
     rowCount,
-    usePhoneLayout() ? PHONE_TILE_ROW_HEIGHT : TILE_ROW_HEIGHT,
+    layout,
     props.showMore,
   );
   const handleKeyDown = useListingKeyboard({
@@ -91,6 +116,7 @@ export function MosaicView(props: ListingViewProps) {
                     item={item}
                     index={first + offset}
                     column={offset}
+                    card={!isPhone && hasPictureCard(item) ? 'picture' : 'compact'}
                     isSelected={selected.has(item.path)}
                     isFocusable={first + offset === tabStop}
                     actions={actions}

@@ -1,6 +1,6 @@
 import type { DragEvent } from 'react';
 import { loadTransfers, loadUploads } from '../../app/on-demand.ts';
-import { notifyError } from '../../stores/notification-store.ts';
+import { notifyFailure } from '../../stores/notification-store.ts';
 import { readDroppedItems } from '../upload/upload-sources.ts';
 import { draggedEntries, dropKind } from './drag-items.ts';
 import { isSamePath } from './file-paths.ts';
@@ -30,7 +30,7 @@ function acceptedKind(event: DragEvent, folder: string, rules: DropRules) {
 }
 
 function reportFailure(error: unknown): void {
-  notifyError(error instanceof Error ? error.message : String(error));
+  notifyFailure(error);
 }
 
 /**

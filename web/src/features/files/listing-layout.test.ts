@@ -60,6 +60,24 @@ describe('rowRange', () => {
   });
 });
 
+describe('rows of different heights', () => {
+  // Rows of 196, 64, 64, 196 px: a picture row, two compact rows, a picture row.
+  const offsets = [0, 196, 260, 324, 520];
+  const view = (scrollY: number, height = 200) => ({ scrollY, height });
+
+  it('renders the rows the window shows', () => {
+    expect(rowRange(4, offsets, 0, view(0), 0)).toEqual({ first: 0, last: 1 });
+    expect(rowRange(4, offsets, 0, view(200), 0)).toEqual({ first: 1, last: 3 });
+    expect(rowRange(4, offsets, 100, view(296, 60), 0)).toEqual({ first: 1, last: 1 });
+  });
+
+  it('scrolls a row into view by the least move', () => {
+    expect(scrollToRow(3, offsets, 0, view(0))).toBe(320);
+    expect(scrollToRow(1, offsets, 0, view(300))).toBe(196);
+    expect(scrollToRow(1, offsets, 0, view(100))).toBeNull();
+  });
+});
+
 describe('scrollToRow', () => {
   const view = { scrollY: 1000, height: 400 };
 

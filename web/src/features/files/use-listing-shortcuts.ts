@@ -2,7 +2,8 @@ import { useEffect, useRef } from 'react';
 import { loadTransfers } from '../../app/on-demand.ts';
 import { useClipboardStore } from '../../stores/clipboard-store.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
-import { notifyError } from '../../stores/notification-store.ts';
+import { notifyFailure } from '../../stores/notification-store.ts';
+import { notifyClipboard } from '../operations/operation-feedback.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { hasPerm } from './permissions.ts';
@@ -79,13 +80,14 @@ export function useListingShortcuts(folder: string, selectAll: () => void): void
           const isCut = event.key.toLowerCase() === 'x';
           if (count === 0 || hasTextSelection()) return;
           if (isCut && !hasPerm(user, 'rename')) return;
-          run(() =>
-            useClipboardStore.getState().set(
-              isCut ? 'x' : 'c',
-              selection.items.map((item) => ({ from: item.path, name: item.name })),
-              folder,
-            ),
-          );
+          run(() => {
+            const items = selection.items.map((item) => ({ from: item.path, name: item.name }));
+            useClipboardStore.getState().set(isCut ? 'x' : 'c', items, folder);
+            notifyClipboard(
+              isCut ? 'cut' : 'copy',
+              items.map((item) => item.name),
+            );
+          });
           return;
         }
         case 'v': {
@@ -95,9 +97,7 @@ export function useListingShortcuts(folder: string, selectAll: () => void): void
           run(() => {
             loadTransfers()
               .then((transfers) => transfers.pasteClipboard(folder))
-              .catch((error: unknown) =>
-                notifyError(error instanceof Error ? error.message : String(error)),
-              );
+              .catch(notifyFailure);
           });
           return;
         }

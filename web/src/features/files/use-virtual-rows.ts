@@ -6,7 +6,13 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
-import { rowRange, scrollToRow, type RowWindow } from './listing-layout.ts';
+import {
+  rowRange,
+  rowStart,
+  scrollToRow,
+  type RowLayout,
+  type RowWindow,
+} from './listing-layout.ts';
 
 /** Rows rendered beyond each edge of the window, so fast scrolling never shows a blank gap. */
 const OVERSCAN_ROWS = 8;
@@ -23,11 +29,12 @@ function subscribeToWindow(onChange: () => void): () => void {
 const windowView = (): RowWindow => ({ scrollY: window.scrollY, height: window.innerHeight });
 
 /**
- * Window-scrolled virtual rows of a fixed height: only the rows near the viewport are in the DOM.
+ * Window-scrolled virtual rows (one height, or per-row offsets): only the rows near the viewport
+ * are in the DOM.
  * `onNearEnd` fires when the last row comes into range (the listing then shows 50 more entries).
  * Each row's `start` is its offset from the top of the document.
  */
-export function useVirtualRows(rowCount: number, rowHeight: number, onNearEnd: () => void) {
+export function useVirtualRows(rowCount: number, layout: RowLayout, onNearEnd: () => void) {
   const bodyRef = useRef<HTMLDivElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
 
@@ -48,23 +55,23 @@ export function useVirtualRows(rowCount: number, rowHeight: number, onNearEnd: (
 
   // A scroll re-renders only when it changes which rows are in range.
   const range = useSyncExternalStore(subscribeToWindow, () => {
-    const rows = rowRange(rowCount, rowHeight, scrollMargin, windowView(), OVERSCAN_ROWS);
+    const rows = rowRange(rowCount, layout, scrollMargin, windowView(), OVERSCAN_ROWS);
     return rows ? `${rows.first}:${rows.last}` : '';
   });
   const [first = 0, last = -1] = range ? range.split(':').map(Number) : [];
   const rows: { index: number; start: number }[] = [];
   for (let index = first; index <= last; index++) {
-    rows.push({ index, start: scrollMargin + index * rowHeight });
+    rows.push({ index, start: scrollMargin + rowStart(layout, index) });
   }
 
   /** Scrolls the window as little as it takes to show a row (none when it shows already). */
   const scrollToIndex = useCallback(
     (index: number) => {
       const row = Math.max(0, Math.min(index, rowCount - 1));
-      const top = scrollToRow(row, rowHeight, scrollMargin, windowView());
+      const top = scrollToRow(row, layout, scrollMargin, windowView());
       if (top !== null) window.scrollTo({ top });
     },
-    [rowCount, rowHeight, scrollMargin],
+    [rowCount, layout, scrollMargin],
   );
 
   const lastIndex = last;
@@ -76,5 +83,11 @@ export function useVirtualRows(rowCount: number, rowHeight: number, onNearEnd: (
     if (rowCount > 0 && lastIndex >= rowCount - 1) latestNearEnd.current();
   }, [lastIndex, rowCount]);
 
-  return { bodyRef, rows, scrollMargin, scrollToIndex, totalSize: rowCount * rowHeight };
+  return {
+    bodyRef,
+    rows,
+    scrollMargin,
+    scrollToIndex,
+    totalSize: rowStart(layout, rowCount),
+  };
 }

@@ -4,6 +4,7 @@ import { useTranslation } from '../../i18n/use-translation.ts';
 import { lazyComponent } from '../../app/load-chunk.ts';
 import { loadUploadPanel, preloadFilesUi } from '../../app/on-demand.ts';
 import { useUploadStore } from '../../stores/upload-store.ts';
+import { OfflineBanner } from '../offline/OfflineBanner.tsx';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import './layout.css';
@@ -31,6 +32,7 @@ export function AppLayout() {
           <Sidebar />
         </div>
         <main id="main" className="app-layout__main" tabIndex={-1}>
+          <OfflineBanner />
           <Outlet />
         </main>
       </div>

@@ -4,7 +4,6 @@ import { useId, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useResourceChecksumQuery } from '../../api/resources/resource-checksum-query.ts';
 import { notifySuccess } from '../../stores/notification-store.ts';
-import { operationErrorMessage } from './operation-context.ts';
 
 const LABELS: Record<ChecksumAlgorithm, string> = {
   md5: 'MD5',
@@ -47,7 +46,7 @@ function ChecksumRow({ file, algorithm }: { file: ResourceItem; algorithm: Check
         </button>
       ) : query.isError ? (
         <p className="field__error" role="alert">
-          {operationErrorMessage(query.error)}
+          {query.error.message}
         </p>
       ) : (
         <div className="checksums__value">

@@ -2,15 +2,9 @@ import { useTranslation } from '../../i18n/use-translation.ts';
 import { useResourceDeleteMutation } from '../../api/resources/resource-delete-mutation.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import type { OpenDialog } from '../../stores/dialog-store.ts';
-import { notifyError } from '../../stores/notification-store.ts';
+import { notifyFailure } from '../../stores/notification-store.ts';
 import { parentFolder } from '../files/file-paths.ts';
-import {
-  forgetSelected,
-  isOnScreen,
-  operationErrorMessage,
-  reloadListings,
-  showPath,
-} from './operation-context.ts';
+import { forgetSelected, isOnScreen, reloadListings, showPath } from './operation-context.ts';
 import { NothingToActOn } from './NothingToActOn.tsx';
 import { useDialogTargets } from './use-dialog-targets.ts';
 import { useInitialFocus } from './use-initial-focus.ts';
@@ -43,7 +37,7 @@ export function DeleteDialog({ dialog, onClose }: { dialog: OpenDialog; onClose:
           if (!error && dialog.onDone) dialog.onDone();
           else if (shown) await showPath(parentFolder(shown.path), true);
           void reloadListings();
-          if (error) notifyError(operationErrorMessage(error));
+          if (error) notifyFailure(error);
         },
       },
     );

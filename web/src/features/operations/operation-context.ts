@@ -1,6 +1,4 @@
 import type { Resource } from '@cabinet/protocol';
-import i18next from 'i18next';
-import { ApiError } from '../../api/api-error.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { fetchResource } from '../../api/resources/resource-query.ts';
 import { queryClient } from '../../app/query-client.ts';
@@ -71,18 +69,4 @@ export function forgetSelected(paths: readonly string[]): void {
   const selection = useSelectionStore.getState();
   const kept = selection.items.filter((item) => !paths.some((p) => isSamePath(p, item.path)));
   if (kept.length !== selection.items.length) selection.setItems(kept);
-}
-
-/**
- * The words an operation failure is shown with (SPEC.md section 8): refusals and network failures
- * get the interface's own sentences; anything else the server's message.
- */
-export function operationErrorMessage(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.kind === 'forbidden') return i18next.t('errors.forbidden');
-    if (error.kind === 'not-found') return i18next.t('errors.notFound');
-    if (error.kind === 'network') return i18next.t('errors.network');
-    if (error.kind === 'conflict') return i18next.t('ops.conflict');
-  }
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,15 +2,15 @@ import type { ResourceItem } from '@cabinet/protocol';
 import i18next from 'i18next';
 import { ApiError } from '../../api/api-error.ts';
 import { transferResource } from '../../api/resources/resource-transfer.ts';
-import { notifyError } from '../../stores/notification-store.ts';
+import { notifyFailure } from '../../stores/notification-store.ts';
 import { parentFolder } from '../files/file-paths.ts';
 import { askReplace } from './ask-replace.ts';
 import { freeName } from './entry-name.ts';
+import { notifyRenamed } from './operation-feedback.ts';
 import {
   fetchFolderFresh,
   forgetSelected,
   isOnScreen,
-  operationErrorMessage,
   reloadListings,
   showPath,
 } from './operation-context.ts';
@@ -52,10 +52,11 @@ export async function renameEntry(
     }
   } catch (error) {
     void reloadListings();
-    notifyError(operationErrorMessage(error));
+    notifyFailure(error);
     return;
   }
   forgetSelected([item.path]);
+  notifyRenamed(target.slice(folder.length));
   // Leave the old path first: reloading it while it is on screen would show "not found".
   if (onDone) onDone(target);
   else if (isOnScreen(item.path)) await showPath(target, item.isDir);

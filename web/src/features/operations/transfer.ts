@@ -2,14 +2,14 @@ import i18next from 'i18next';
 import { transferResource } from '../../api/resources/resource-transfer.ts';
 import { useClipboardStore, type ClipboardItem } from '../../stores/clipboard-store.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
-import { notifyError } from '../../stores/notification-store.ts';
+import { notifyFailure } from '../../stores/notification-store.ts';
 import { isSamePath, parentFolder } from '../files/file-paths.ts';
 import { askReplace } from './ask-replace.ts';
+import { notifyTransferred, trackTransfer } from './operation-feedback.ts';
 import {
   fetchFolderFresh,
   folderOnScreen,
   forgetSelected,
-  operationErrorMessage,
   reloadListings,
   showPath,
 } from './operation-context.ts';
@@ -58,7 +58,7 @@ export async function transferItems(
     taken = new Set(listing.items?.map((entry) => entry.name));
   } catch (error) {
     closePicker();
-    notifyError(operationErrorMessage(error));
+    notifyFailure(error);
     return 'failed';
   }
   closePicker();
@@ -74,6 +74,7 @@ export async function transferItems(
     answer = reply;
   }
 
+  const progress = trackTransfer(action, moving.length, folder);
   const results = await Promise.allSettled(
     moving.map((item) =>
       transferResource({
@@ -82,9 +83,10 @@ export async function transferItems(
         to: `${folder}${item.name}`,
         override: answer === 'replace' && !staysPut(item),
         rename: answer === 'rename' || staysPut(item),
-      }),
+      }).finally(() => progress.step()),
     ),
   );
+  progress.finish();
   const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (action === 'move') {
     forgetSelected(moving.filter((_, i) => results[i]!.status === 'fulfilled').map((i) => i.from));
@@ -94,9 +96,14 @@ export async function transferItems(
   if (!failure && options.followUp !== 'reload' && !onScreen) await showPath(folder, true);
   void reloadListings();
   if (failure) {
-    notifyError(operationErrorMessage(failure.reason));
+    notifyFailure(failure.reason);
     return 'failed';
   }
+  notifyTransferred(
+    action,
+    moving.map((item) => item.name),
+    folder,
+  );
   return 'done';
 }
 

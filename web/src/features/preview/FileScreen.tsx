@@ -1,5 +1,5 @@
 import type { Resource } from '@cabinet/protocol';
-import { ChevronLeft, ChevronRight, Maximize2, Minimize2, FilePen } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Maximize2, Minimize2 } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
@@ -23,34 +23,32 @@ import './preview.css';
 export function FileScreen({ file }: { file: Resource }) {
   const navigation = usePreviewNavigation(file);
   const canModify = useCurrentUser()?.perm.modify ?? false;
-  const [editing, setEditing] = useState<string | null>(null);
   const kind = viewerKind(file);
   const isReadOnly = file.type === 'textImmutable' || !canModify;
 
-  if (kind === 'text' || (kind === 'markdown' && editing === file.path)) {
+  // Text opens in the editor. Markdown someone may change opens there too, with Preview / Edit:
+  // rendered when it has text, straight in Edit when it is new and empty.
+  if (kind === 'text' || (kind === 'markdown' && !isReadOnly)) {
     return (
-      <TextEditor key={file.path} file={file} navigation={navigation} isReadOnly={isReadOnly} />
+      <TextEditor
+        key={file.path}
+        file={file}
+        navigation={navigation}
+        isReadOnly={isReadOnly}
+        markdown={kind === 'markdown' ? (file.content ? 'preview' : 'edit') : undefined}
+      />
     );
   }
-  return (
-    <FilePreview
-      key={file.path}
-      file={file}
-      navigation={navigation}
-      onEdit={kind === 'markdown' && !isReadOnly ? () => setEditing(file.path) : undefined}
-    />
-  );
+  return <FilePreview key={file.path} file={file} navigation={navigation} />;
 }
 
 interface FilePreviewProps {
   file: Resource;
   navigation: PreviewNavigation;
-  /** Switches a rendered document (Markdown) to the editor. */
-  onEdit?: () => void;
 }
 
 /** A viewer with its bar, previous and next buttons, and the preview keys. */
-function FilePreview({ file, navigation, onEdit }: FilePreviewProps) {
+function FilePreview({ file, navigation }: FilePreviewProps) {
   const { t } = useTranslation();
   const [isFullSize, setFullSize] = useState(false);
   const kind = viewerKind(file);
@@ -76,16 +74,6 @@ function FilePreview({ file, navigation, onEdit }: FilePreviewProps) {
             ) : (
               <Maximize2 size={20} aria-hidden="true" />
             )}
-          </button>
-        )}
-        {onEdit && (
-          <button
-            type="button"
-            className="button button--small button--secondary preview-bar__text-button"
-            onClick={onEdit}
-          >
-            <FilePen size={16} aria-hidden="true" />
-            <span className="preview-bar__label">{t('preview.edit')}</span>
           </button>
         )}
         {stepsInBar && <StepButtons navigation={navigation} inBar />}

@@ -4,15 +4,20 @@ import { useTranslation } from '../../i18n/use-translation.ts';
 import { parentFolder } from '../files/file-paths.ts';
 import { FileFallback } from './FileFallback.tsx';
 
+interface MarkdownViewerProps {
+  file: Resource;
+  /** The text to render when it is not the file's saved content (the editor's preview). */
+  source?: string;
+}
+
 /**
  * A Markdown file rendered and sanitised. marked and DOMPurify load only when a document is first
  * shown, so they stay out of the initial bundle.
  */
-export function MarkdownViewer({ file }: { file: Resource }) {
+export function MarkdownViewer({ file, source = file.content ?? '' }: MarkdownViewerProps) {
   const { t } = useTranslation();
   const [html, setHtml] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
-  const source = file.content ?? '';
 
   useEffect(() => {
     let isCurrent = true;

@@ -2,7 +2,7 @@ import { FilePlus, FolderPlus, Upload } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { loadUploads } from '../../app/on-demand.ts';
-import { notifyError } from '../../stores/notification-store.ts';
+import { notifyFailure } from '../../stores/notification-store.ts';
 import './upload.css';
 
 /** Hands the chosen files to the queue and empties the input, so the same choice works twice. */
@@ -12,7 +12,7 @@ function handleChosen(event: ChangeEvent<HTMLInputElement>, folder: string) {
   input.value = '';
   loadUploads()
     .then((uploads) => uploads.uploadFiles(files, folder))
-    .catch((error: unknown) => notifyError(error instanceof Error ? error.message : String(error)));
+    .catch(notifyFailure);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { DetailedError, Upload } from 'tus-js-client';
 import { ApiError } from '../../api/api-error.ts';
 import { apiUrl, renewSession } from '../../api/client.ts';
+import { onReconnect, markUnreachable } from '../../api/connection-monitor.ts';
 import { encodePath } from '../../api/encode-path.ts';
 import { pageConfig } from '../../config/page-config.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
@@ -28,6 +29,8 @@ export interface TransferOptions {
  */
 function shouldRetry(error: DetailedError): boolean {
   const status = error.originalResponse?.getStatus() ?? 0;
+  // No reply: the offline banner shows and the connection monitor starts watching for the server.
+  if (status === 0) markUnreachable();
   return status === 0 || status === 423 || status >= 500;
 }
 
@@ -81,7 +84,20 @@ export function startTusTransfer(path: string, file: File, options: TransferOpti
           onShouldRetry: shouldRetry,
           onProgress: (sent) => options.onProgress(sent),
           onSuccess: () => resolve(),
-          onError: (error) => reject(toApiError(error)),
+          onError: (error) => {
+            const failure = toApiError(error);
+            // The server stayed away longer than the retries: the upload pauses where it is and
+            // goes on from the server's offset once the server answers again.
+            if (failure.kind === 'network' && !isCancelled && upload?.url) {
+              markUnreachable();
+              const stop = onReconnect(() => {
+                stop();
+                if (!isCancelled) upload?.start();
+              });
+              return;
+            }
+            reject(failure);
+          },
         });
         upload.start();
       }),

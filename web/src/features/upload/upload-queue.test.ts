@@ -126,11 +126,14 @@ describe('the upload queue', () => {
 
   it('keeps a failed job with its error and goes on with the others', async () => {
     enqueueUploads([request('/bad'), request('/good')]);
-    started[0]!.reject(new ApiError(500, 'disk full'));
+    const failure = new ApiError(500, '500 Internal Server Error');
+    started[0]!.reject(failure);
     started[1]!.resolve();
     await settle();
     const [bad] = useUploadStore.getState().jobs;
-    expect(bad).toMatchObject({ path: '/bad', status: 'failed', error: 'disk full' });
+    expect(bad).toMatchObject({ path: '/bad', status: 'failed', error: failure.message });
+    // A server failure is not the user's doing: the notice offers "Report issue".
+    expect(useNotificationStore.getState().notifications[0]?.canReport).toBe(true);
     const kinds = useNotificationStore.getState().notifications.map((n) => n.kind);
     expect(kinds).toEqual(['error', 'success']);
     cancelUpload(bad!.id);

@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { LIMITS } from '@cabinet/protocol';
 import { ApiError } from '../../api/api-error.ts';
-import { notifyError, notifySuccess } from '../../stores/notification-store.ts';
+import { notifyFailure, notifySuccess } from '../../stores/notification-store.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
 import { useUploadStore, type UploadJob } from '../../stores/upload-store.ts';
 import { askReplace } from './ask-replace.ts';
@@ -184,14 +184,12 @@ async function failJob(job: QueuedJob, transfer: Transfer, error: unknown): Prom
   }
   const message = failureMessage(error);
   setJob(job.id, { status: 'failed', speed: 0, error: message });
-  notifyError(i18next.t('upload.failed', { name: job.label, message }));
+  notifyFailure(error, i18next.t('upload.failed', { name: job.label, message }));
   pump();
 }
 
-/** What the panel says about a failure: the server's text, in words for the usual causes. */
+/** What the panel says about a failure (ApiError already speaks to people). */
 function failureMessage(error: unknown): string {
-  if (error instanceof ApiError && error.kind === 'forbidden') return i18next.t('errors.forbidden');
-  if (error instanceof ApiError && error.kind === 'network') return i18next.t('errors.network');
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { Route } from 'playwright-core';
+import { useOperationsFixture } from '../support/operations-fixture.ts';
+
+const fixture = useOperationsFixture();
+
+/** The success notices (role status) whose text contains `text`. */
+const notice = (ops: Awaited<ReturnType<typeof fixture.open>>, text: string) =>
+  ops.notifications.getByRole('status').filter({ hasText: text });
+
+describe('feedback for every action (issue 18)', () => {
+  it('confirms copy and cut, dims cut items until pasted, and names what moved where', async () => {
+    await fixture.seed({ 'f1/from/a.txt': 'a', 'f1/from/b.txt': 'b', 'f1/Photos/': '' });
+    const ops = await fixture.open('f1/from/');
+    await ops.select('a.txt');
+    await ops.page.keyboard.press('ControlOrMeta+c');
+    await notice(ops, '“a.txt” copied').waitFor();
+    expect(await ops.files.item('a.txt').getAttribute('data-cut')).toBeNull();
+
+    // b.txt first: a second click on a.txt right after the first would be a double-click.
+    await ops.select('b.txt', 'a.txt');
+    await ops.page.keyboard.press('ControlOrMeta+x');
+    await notice(ops, '2 items cut').waitFor();
+    // Cut entries look dimmed: faded icon, muted italic name.
+    const name = ops.files.entry('a.txt');
+    expect(await name.evaluate((el) => getComputedStyle(el).fontStyle)).toBe('italic');
+    expect(await ops.files.item('b.txt').getAttribute('data-cut')).toBe('true');
+
+    await ops.goToSibling('Photos');
+    await ops.files.emptyMessage.waitFor();
+    await ops.page.keyboard.press('ControlOrMeta+v');
+    await notice(ops, '2 items moved to Photos').waitFor();
+    await ops.files.entry('a.txt').waitFor();
+    // Pasted: the clipboard is empty and nothing is dimmed any more.
+    expect(await ops.files.item('a.txt').getAttribute('data-cut')).toBeNull();
+    expect(await ops.files.entry('a.txt').evaluate((el) => getComputedStyle(el).fontStyle)).toBe(
+      'normal',
+    );
+  });
+
+  it('a copy of a cut item clears the dimming (the clipboard changed)', async () => {
+    await fixture.seed({ 'f2/x.txt': 'x', 'f2/y.txt': 'y' });
+    const ops = await fixture.open('f2/');
+    await ops.select('x.txt');
+    await ops.page.keyboard.press('ControlOrMeta+x');
+    await ops.files.item('x.txt').and(ops.page.locator('[data-cut]')).waitFor();
+    await ops.select('y.txt');
+    await ops.page.keyboard.press('ControlOrMeta+c');
+    await ops.files.item('x.txt').and(ops.page.locator(':not([data-cut])')).waitFor();
+    expect(await ops.files.item('y.txt').getAttribute('data-cut')).toBeNull();
+  });
+
+  it('confirms a rename with the new name', async () => {
+    await fixture.seed({ 'f3/old.txt': 'o' });
+    const ops = await fixture.open('f3/');
+    await ops.select('old.txt');
+    await ops.page.keyboard.press('F2');
+    await ops.renameDialog.getByRole('textbox').fill('new.txt');
+    await ops.page.keyboard.press('Enter');
+    await notice(ops, 'Renamed to “new.txt”').waitFor();
+    await ops.files.entry('new.txt').waitFor();
+  });
+
+  it('shows progress while a long move runs, then says what moved where', async () => {
+    await fixture.seed({ 'f4/big1.bin': '1', 'f4/big2.bin': '2', 'f4/Archive/': '' });
+    const ops = await fixture.open('f4/');
+    // Hold the server's answers, as a slow disk would, until the progress is on screen.
+    const held: Route[] = [];
+    const isMoveOfBig = (url: URL) => url.pathname.startsWith('/api/resources/f4/big');
+    await ops.page.route(isMoveOfBig, (route) => {
+      if (route.request().method() === 'PATCH') held.push(route);
+      else void route.continue();
+    });
+    await ops.select('big1.bin', 'big2.bin');
+    await ops.action('Move').click();
+    await ops.folderOption(ops.moveDialog, 'Archive').click();
+    await ops.button(ops.moveDialog, 'Move').click();
+    const progress = ops.notifications.getByRole('progressbar', { name: 'Moving to Archive…' });
+    await progress.waitFor();
+    expect(await progress.getAttribute('aria-valuetext')).toBe('0 of 2 done');
+    await expect.poll(() => held.length).toBe(2);
+    await held[0]!.continue();
+    await expect.poll(() => progress.getAttribute('aria-valuetext')).toBe('1 of 2 done');
+    await held[1]!.continue();
+    await notice(ops, '2 items moved to Archive').waitFor();
+    await progress.waitFor({ state: 'detached' });
+    await ops.page.waitForURL(`${fixture.server.url}/files/f4/Archive/`);
+  });
+
+  it('a copy into the folder on screen says where the copy went', async () => {
+    await fixture.seed({ 'f5/doc.txt': 'd', 'f5/Backup/': '' });
+    const ops = await fixture.open('f5/');
+    await ops.select('doc.txt');
+    await ops.action('Copy').click();
+    await ops.folderOption(ops.copyDialog, 'Backup').click();
+    await ops.button(ops.copyDialog, 'Copy').click();
+    await notice(ops, '“doc.txt” copied to Backup').waitFor();
+  });
+});

@@ -1,0 +1,144 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { AppShell } from '../pages/app-shell.ts';
+import { PreviewPage } from '../pages/preview.ts';
+import { launchBrowser } from '../support/browser.ts';
+import { startRestartableServer, type RestartableServer } from '../support/restartable-server.ts';
+import { seedFiles } from '../support/servers.ts';
+import {
+  desktopFolder,
+  openFilesAs,
+  randomDesktopFile,
+  throttle,
+} from '../support/upload-fixtures.ts';
+
+const MiB = 1024 * 1024;
+// Probes back off to one every 8 s: give the recovery a few of them on a busy machine.
+const RECOVERY = { timeout: 60_000 };
+
+let browser: Browser;
+let server: RestartableServer;
+let context: BrowserContext | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startRestartableServer();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  // A test that failed half-way must not leave the next one without a server.
+  await server.start();
+});
+
+/** The offline banner (role alert, with its Retry button). */
+const banner = (page: Page) =>
+  page
+    .getByRole('alert')
+    .filter({ hasText: 'The server cannot be reached.' })
+    .filter({
+      has: page.getByRole('button', { name: /^Retry/ }),
+    });
+
+async function signIn() {
+  const session = await openFilesAs(browser, server.url, 'admin', server.adminPassword);
+  context = session.context;
+  return session;
+}
+
+describe('when the server cannot be reached (issue 18)', () => {
+  it('shows a banner with Retry, keeps the listing, and recovers by itself', async () => {
+    await seedFiles(server.root, { 'o1/a.txt': 'a' });
+    const { page, files } = await signIn();
+    await page.goto(`${server.url}/files/o1/`);
+    await files.entry('a.txt').waitFor();
+
+    await server.stop();
+    // Anything that needs the server now finds it gone: creating a folder here.
+    await new AppShell(page).newFolder.click();
+    const dialog = page.getByRole('dialog', { name: 'New folder' });
+    await dialog.getByRole('textbox').fill('later');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await banner(page).waitFor();
+    await dialog.getByText('The server cannot be reached.').waitFor();
+    await page.keyboard.press('Escape');
+    // What was on screen stays on screen.
+    expect(await files.entry('a.txt').isVisible()).toBe(true);
+
+    // Retry while it is still away: the banner stays.
+    await banner(page).getByRole('button', { name: 'Retry now' }).click();
+    await banner(page).getByRole('button', { name: 'Retry now' }).waitFor();
+    expect(await banner(page).isVisible()).toBe(true);
+
+    // Back: the banner goes by itself, the listing catches up, and a notice says so.
+    await seedFiles(server.root, { 'o1/b.txt': 'b' });
+    await server.start();
+    await banner(page).waitFor({ state: 'detached', ...RECOVERY });
+    await files.entry('b.txt').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Connected to the server again' }).waitFor();
+  });
+
+  it('a save that fails keeps the text and says so; it saves once the server is back', async () => {
+    await seedFiles(server.root, { 'o2/notes.txt': 'first\n' });
+    const { page } = await signIn();
+    const preview = new PreviewPage(page);
+    await preview.goto(server.url, 'o2/notes.txt');
+    await preview.editor.waitFor();
+
+    await server.stop();
+    await preview.editor.click();
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.type('second');
+    await page.keyboard.press('ControlOrMeta+s');
+    const error = page.getByRole('region', { name: 'Notifications' }).getByRole('alert');
+    await error.waitFor();
+    expect(await error.getByRole('paragraph').textContent()).toBe(
+      'notes.txt was not saved. The server cannot be reached. Check your connection and try ' +
+        'again. Your changes are still in the editor.',
+    );
+    expect(await preview.editorText()).toBe('first\nsecond');
+    await preview.unsavedMarker.waitFor();
+    await banner(page).waitFor();
+
+    await server.start();
+    await banner(page).waitFor({ state: 'detached', ...RECOVERY });
+    await preview.save.click();
+    await page.getByRole('status').filter({ hasText: 'notes.txt saved' }).waitFor();
+    expect(await readFile(path.join(server.root, 'o2/notes.txt'), 'utf8')).toBe('first\nsecond');
+  });
+
+  it('an upload pauses while the server is away and goes on when it is back', async () => {
+    // No retries of its own: the pause comes from the app, not from the upload library.
+    await server.updateSettings({ tus: { chunkSize: MiB, retryCount: 1 } });
+    const desktop = await desktopFolder({});
+    const movie = await randomDesktopFile(desktop, 'paused.bin', 6 * MiB);
+    const { page, files, uploads } = await signIn();
+    let sent = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH' && request.url().includes('/api/tus/')) sent += 1;
+    });
+    await throttle(page, 2 * MiB);
+    await uploads.uploadFiles([movie.file]);
+    await expect.poll(() => sent, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+
+    await server.stop();
+    await banner(page).waitFor(RECOVERY);
+    // Paused, not failed: no error notice while the server is away.
+    expect(
+      await page.getByRole('region', { name: 'Notifications' }).getByRole('alert').count(),
+    ).toBe(0);
+
+    await server.start();
+    await page.getByRole('status').filter({ hasText: 'Upload complete' }).waitFor(RECOVERY);
+    await files.entry('paused.bin').waitFor();
+    expect((await readFile(path.join(server.root, 'paused.bin'))).equals(movie.content)).toBe(true);
+  });
+});
