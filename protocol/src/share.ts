@@ -20,6 +20,8 @@ export const Share = z.object({
   downloadLimit: z.number(),
   /** Downloads counted so far. */
   downloads: z.number(),
+  /** The shared item is a folder. */
+  isDir: z.boolean(),
   /** The owner's username. */
   username: z.string(),
 });

@@ -54,6 +54,7 @@ describe('creating links', () => {
         'expire',
         'hasPassword',
         'hash',
+        'isDir',
         'path',
         'userID',
         'username',

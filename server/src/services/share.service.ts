@@ -32,6 +32,7 @@ export function shareJson(share: ShareRecord, username: string): Share {
     hasPassword: share.passwordHash !== '',
     downloadLimit: share.downloadLimit,
     downloads: share.downloads,
+    isDir: share.isDir,
     username,
   };
 }
@@ -110,6 +111,7 @@ export class ShareService {
       target: this.targetOf(item),
       downloadLimit,
       downloads: 0,
+      isDir: item.stat.isDirectory(),
     };
     await this.ctx.store.shares.insert(share);
     return shareJson(share, user.username);

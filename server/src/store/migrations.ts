@@ -90,6 +90,10 @@ const migrations: Record<string, Migration> = {
         .alterTable('shares')
         .addColumn('downloads', 'bigint', (c) => c.notNull().defaultTo(0))
         .execute();
+      await db.schema
+        .alterTable('shares')
+        .addColumn('is_dir', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.createIndex('shares_target').on('shares').column('target').execute();
     },
   },

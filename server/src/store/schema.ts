@@ -37,6 +37,8 @@ export interface SharesTable {
   /** Downloads allowed; 0 = no limit. */
   download_limit: Generated<number>;
   downloads: Generated<number>;
+  /** 1 when the shared item is a folder. */
+  is_dir: Generated<number>;
 }
 
 /** Resumable (tus) uploads in progress; the offset is the staging file's size on disk. */

@@ -18,6 +18,7 @@ export interface ShareRecord {
   /** Downloads allowed; 0 = no limit. */
   downloadLimit: number;
   downloads: number;
+  isDir: boolean;
 }
 
 function toRecord(row: Selectable<SharesTable>): ShareRecord {
@@ -30,6 +31,7 @@ function toRecord(row: Selectable<SharesTable>): ShareRecord {
     target: row.target,
     downloadLimit: Number(row.download_limit),
     downloads: Number(row.downloads),
+    isDir: Number(row.is_dir) === 1,
   };
 }
 
@@ -105,6 +107,7 @@ export class SharesRepo {
         target: share.target,
         download_limit: share.downloadLimit,
         downloads: share.downloads,
+        is_dir: share.isDir ? 1 : 0,
       })
       .execute();
   }
