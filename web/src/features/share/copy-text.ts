@@ -1,11 +1,13 @@
 /**
- * Puts text on the clipboard. The async Clipboard API needs a secure context; elsewhere (plain
- * http on a LAN address) a hidden text area and the copy command do the job.
+ * Puts text on the clipboard. The async Clipboard API needs a secure context and may be refused;
+ * then a hidden text area and the copy command do the job.
  */
 export async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard && window.isSecureContext) {
+  try {
     await navigator.clipboard.writeText(text);
     return;
+  } catch {
+    // No API (plain http on a LAN address) or no permission: fall through to the copy command.
   }
   const area = document.createElement('textarea');
   area.value = text;
