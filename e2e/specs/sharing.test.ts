@@ -166,7 +166,7 @@ describe('the Shares screen', () => {
     await ops.page.goto(`${fixture.server.url}/settings/shares`);
     const row = ops.page.getByRole('row').filter({ hasText: '/trip/notes.txt' });
     await row.waitFor();
-    expect(await row.textContent()).toContain('Downloads: 0 of 5');
+    expect(await row.textContent()).toContain('0 of 5');
     expect(await row.textContent()).toContain('admin');
     await row.getByRole('button', { name: 'Delete link: /trip/notes.txt' }).click();
     await row.getByRole('button', { name: 'Delete', exact: true }).click();

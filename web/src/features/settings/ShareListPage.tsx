@@ -9,7 +9,7 @@ import { useTranslation } from '../../i18n/use-translation.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { notifySuccess } from '../../stores/notification-store.ts';
 import { routeFromScopePath } from '../files/file-paths.ts';
-import { useDownloadsText, useExpiryText } from '../share/ShareLinkItem.tsx';
+import { useExpiryText } from '../share/ShareLinkItem.tsx';
 import '../share/share-list.css';
 
 /**
@@ -64,7 +64,6 @@ function ShareRow({ share, showOwner }: { share: Share; showOwner: boolean }) {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const expiry = useExpiryText();
-  const downloads = useDownloadsText();
   const remove = useShareDeleteMutation();
   const [isConfirming, setConfirming] = useState(false);
   const isOwn = share.userID === user?.id;
@@ -86,7 +85,11 @@ function ShareRow({ share, showOwner }: { share: Share; showOwner: boolean }) {
         {share.isDir ? t('share.typeFolder') : t('share.typeFile')}
       </td>
       <td data-label={t('share.manageExpiry')}>{expiry(share)}</td>
-      <td data-label={t('share.manageDownloads')}>{downloads(share)}</td>
+      <td data-label={t('share.manageDownloads')}>
+        {share.downloadLimit > 0
+          ? t('share.countOfLimit', { count: share.downloads, limit: share.downloadLimit })
+          : share.downloads}
+      </td>
       {showOwner && <td data-label={t('share.manageOwner')}>{share.username}</td>}
       <td className="share-list__actions">
         {isConfirming ? (
