@@ -22,6 +22,8 @@ export const Share = z.object({
   downloads: z.number(),
   /** The shared item is a folder. */
   isDir: z.boolean(),
+  /** A file request: visitors may only upload into the folder. */
+  isRequest: z.boolean(),
   /** The owner's username. */
   username: z.string(),
 });
@@ -38,5 +40,7 @@ export const ShareCreateRequest = z.object({
   expires: z.optional(z.union([z.string(), z.number()])),
   unit: z.optional(z.string()),
   downloadLimit: z.optional(z.number()),
+  /** Cabinet's addition: make a file request (folders only) instead of a download link. */
+  request: z.optional(z.boolean()),
 });
 export type ShareCreateRequest = z.infer<typeof ShareCreateRequest>;

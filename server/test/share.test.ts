@@ -55,6 +55,7 @@ describe('creating links', () => {
         'hasPassword',
         'hash',
         'isDir',
+        'isRequest',
         'path',
         'userID',
         'username',

@@ -28,6 +28,15 @@ function credentialsOf(request: FastifyRequest<PublicRequest>): ShareCredentials
 export async function publicShareRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = new PublicShareService(ctx);
 
+  // Uploads into file requests stream the raw body to ScopedFs; nothing here reads JSON.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  app.post<PublicRequest>('/public/upload/*', async (request, reply) => {
+    const saved = await service.upload(request.params['*'], credentialsOf(request), request.raw);
+    return reply.send(saved);
+  });
+
   app.get<PublicRequest>('/public/share/*', async (request, reply) => {
     const result = await service.info(request.params['*'], credentialsOf(request));
     if (result.kind === 'json') return reply.send(result.body);

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Resource } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
+import type { WriteSource } from '../fs/atomic-write.ts';
 import { archiveSelection } from '../archive/archive-selection.ts';
 import { canonicalPath, virtualBaseName } from '../fs/canonical-path.ts';
 import { detectType, SNIFF_BYTES } from '../fs/file-type.ts';
@@ -14,6 +15,8 @@ import { fileDownload, type RawDownload, type RawQuery } from './raw.service.ts'
 import { fileInfo } from './resources/file-info.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
+import { can } from './resources.service.ts';
+import { freeName } from './resources/free-name.ts';
 import { canShare, isExpired, ShareService } from './share.service.ts';
 import { isValidDownloadToken, issueDownloadToken } from './share/download-token.ts';
 
@@ -29,6 +32,7 @@ export interface ShareCredentials {
 /** A live link, checked and opened: the owner's item and a view to read it through. */
 interface OpenShare {
   share: ShareRecord;
+  owner: UserRecord;
   /** Set for password links: the token the page builds download URLs with. */
   token?: string;
   /** The shared item's base name. */
@@ -87,6 +91,12 @@ export class PublicShareService {
     const { hash, sub } = splitShareUrl(wildcard);
     const open = await this.open(hash, credentials);
     const extra = open.token ? { token: open.token } : {};
+    if (open.share.isRequest) {
+      // A file request shows its folder's name and nothing of what is in it.
+      if (canonicalPath(sub).path !== '/') throw errors.forbidden();
+      const folder = fileInfo({ ...open.item, path: '/', name: open.name, type: '' });
+      return { kind: 'json', body: { ...folder, request: true, ...extra } };
+    }
     if (!open.item.stat.isDirectory()) {
       const head = await open.fs.readHead(open.item, SNIFF_BYTES);
       const body = fileInfo({
@@ -133,6 +143,7 @@ export class PublicShareService {
   ): Promise<Exclude<RawDownload, { kind: 'accepted' }>> {
     const { hash, sub } = splitShareUrl(wildcard);
     const open = await this.open(hash, credentials);
+    if (open.share.isRequest) throw errors.forbidden(); // Upload only.
     const isFileLink = !open.item.stat.isDirectory();
     const target = isFileLink ? open.item : await open.fs.stat(sub);
     const continuing = range !== undefined && !/^bytes=0-/.test(range.trim());
@@ -148,6 +159,36 @@ export class PublicShareService {
       log,
     });
     return { kind: 'archive', ...archive };
+  }
+
+  /**
+   * POST /api/public/upload/{hash}/{name}: a visitor's file into a file request's folder. Never
+   * overwrites: a taken name (or one the visitor may not see) gets the first free `name(N).ext`.
+   * Each upload counts against the link's limit. Returns the name the file was saved under.
+   */
+  async upload(
+    wildcard: string,
+    credentials: ShareCredentials,
+    body: WriteSource,
+  ): Promise<{ name: string }> {
+    const { hash, sub } = splitShareUrl(wildcard);
+    const wanted = canonicalPath(sub);
+    if (wanted.segments.length !== 1 || wanted.trailingSlash) {
+      throw errors.badRequest(
+        'send one file, named after the link: /api/public/upload/{hash}/{name}',
+      );
+    }
+    const open = await this.open(hash, credentials);
+    if (!open.share.isRequest) throw errors.forbidden();
+    if (!can(open.owner, 'create')) throw errors.forbidden();
+    if (!(await this.ctx.store.shares.takeDownload(hash))) throw errors.notFound();
+    let target = await open.fs.resolve(wanted.path);
+    if (target.stat || target.isSymlink) {
+      target = await open.fs.resolve(await freeName(open.fs, target.path));
+    }
+    // override: false, so a name taken meanwhile by another upload answers 409, never replaced.
+    const { resolved } = await open.fs.writeFile(target, body, { override: false });
+    return { name: resolved.name };
   }
 
   /** Checks a link from the top and opens its item (404 / 401 / 403 / 429 otherwise). */
@@ -166,7 +207,7 @@ export class PublicShareService {
     // A link lives only as long as its owner may share and download (advisory: links outliving
     // permissions).
     if (!canShare(owner)) throw errors.forbidden();
-    return { share, token, ...(await this.openItem(share, owner)) };
+    return { share, owner, token, ...(await this.openItem(share, owner)) };
   }
 
   /**

@@ -33,6 +33,7 @@ export function shareJson(share: ShareRecord, username: string): Share {
     downloadLimit: share.downloadLimit,
     downloads: share.downloads,
     isDir: share.isDir,
+    isRequest: share.isRequest,
     username,
   };
 }
@@ -100,6 +101,12 @@ export class ShareService {
     }
     const fs = await ScopedFs.forUser(this.ctx, user);
     const item = await fs.stat(rawPath);
+    const isRequest = request.request === true;
+    if (isRequest && !item.stat.isDirectory()) {
+      throw errors.badRequest('files can be requested into a folder only');
+    }
+    // A file request writes into the owner's folder: it needs the create permission too.
+    if (isRequest && !can(user, 'create')) throw errors.forbidden();
     const seconds = amount * (UNIT_SECONDS[request.unit ?? 'hours'] ?? UNIT_SECONDS.hours!);
     const share: ShareRecord = {
       // 16 URL-safe characters (96 bits): not guessable, unlike the reference's 48 bits.
@@ -112,6 +119,7 @@ export class ShareService {
       downloadLimit,
       downloads: 0,
       isDir: item.stat.isDirectory(),
+      isRequest,
     };
     await this.ctx.store.shares.insert(share);
     return shareJson(share, user.username);

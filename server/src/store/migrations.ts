@@ -94,6 +94,11 @@ const migrations: Record<string, Migration> = {
         .alterTable('shares')
         .addColumn('is_dir', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
+      // File requests: upload-only links to a folder.
+      await db.schema
+        .alterTable('shares')
+        .addColumn('is_request', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.createIndex('shares_target').on('shares').column('target').execute();
     },
   },

@@ -39,6 +39,8 @@ export interface SharesTable {
   downloads: Generated<number>;
   /** 1 when the shared item is a folder. */
   is_dir: Generated<number>;
+  /** 1 for a file request (an upload-only folder link). */
+  is_request: Generated<number>;
 }
 
 /** Resumable (tus) uploads in progress; the offset is the staging file's size on disk. */

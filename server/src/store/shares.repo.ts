@@ -19,6 +19,8 @@ export interface ShareRecord {
   downloadLimit: number;
   downloads: number;
   isDir: boolean;
+  /** A file request: visitors upload into the folder, never list or download. */
+  isRequest: boolean;
 }
 
 function toRecord(row: Selectable<SharesTable>): ShareRecord {
@@ -32,6 +34,7 @@ function toRecord(row: Selectable<SharesTable>): ShareRecord {
     downloadLimit: Number(row.download_limit),
     downloads: Number(row.downloads),
     isDir: Number(row.is_dir) === 1,
+    isRequest: Number(row.is_request) === 1,
   };
 }
 
@@ -108,6 +111,7 @@ export class SharesRepo {
         download_limit: share.downloadLimit,
         downloads: share.downloads,
         is_dir: share.isDir ? 1 : 0,
+        is_request: share.isRequest ? 1 : 0,
       })
       .execute();
   }

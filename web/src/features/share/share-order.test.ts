@@ -11,6 +11,7 @@ const link = (hash: string, expire: number): Share => ({
   downloadLimit: 0,
   downloads: 0,
   isDir: false,
+  isRequest: false,
   username: 'u',
 });
 
