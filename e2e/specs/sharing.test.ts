@@ -90,6 +90,13 @@ describe('the share dialog', () => {
     const text = await share.links.first().textContent();
     expect(text).toContain('Password');
     expect(text).toContain('Downloads: 0 of 3');
+    await share.password.fill('');
+    await share.downloadLimit.fill('');
+    await share.dialog.getByRole('button', { name: 'Request files', exact: true }).click();
+    await expect.poll(() => share.links.count()).toBe(2);
+    expect(await share.links.allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining('File request')]),
+    );
   });
 });
 
@@ -147,6 +154,26 @@ describe('the public share page', () => {
     const saved = path.join(await scratch, 'report.txt');
     await file.saveAs(saved);
     expect(await readFile(saved, 'utf8')).toBe('quarterly numbers\n');
+    await visitor.page.context().close();
+  });
+
+  it('takes files into a file request and thanks the visitor', async () => {
+    const hash = await makeLink('/trip/', { request: true });
+    const visitor = await visit(hash);
+    await visitor.page.getByRole('heading', { name: 'Send files to trip' }).waitFor();
+    expect(await visitor.page.getByText('notes.txt').count()).toBe(0);
+    await visitor.page.getByLabel('Choose files').setInputFiles([
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('from a visitor') },
+      { name: 'new.txt', mimeType: 'text/plain', buffer: Buffer.from('brand new') },
+    ]);
+    await visitor.page
+      .getByRole('status')
+      .filter({ hasText: 'Thank you! Files received: 2.' })
+      .waitFor();
+    const root = path.join(fixture.server.root, 'trip');
+    expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('packing list\n');
+    expect(await readFile(path.join(root, 'notes(1).txt'), 'utf8')).toBe('from a visitor');
+    expect(await readFile(path.join(root, 'new.txt'), 'utf8')).toBe('brand new');
     await visitor.page.context().close();
   });
 

@@ -12,6 +12,8 @@ export interface ShareCreateInput {
   password: string;
   /** 0 = no limit. */
   downloadLimit: number;
+  /** A file request (folders only): visitors upload, never list or download. */
+  request?: boolean;
 }
 
 /** POST /api/share/{path}: a new link; the lists of links are read again afterwards. */
@@ -26,6 +28,7 @@ export function useShareCreateMutation() {
           unit: input.unit,
           password: input.password,
           downloadLimit: input.downloadLimit,
+          request: input.request ?? false,
         },
       }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: shareKeys.all }),

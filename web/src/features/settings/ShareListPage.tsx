@@ -82,7 +82,11 @@ function ShareRow({ share, showOwner }: { share: Share; showOwner: boolean }) {
         </a>
       </td>
       <td data-label={t('share.manageType')}>
-        {share.isDir ? t('share.typeFolder') : t('share.typeFile')}
+        {share.isRequest
+          ? t('share.typeRequest')
+          : share.isDir
+            ? t('share.typeFolder')
+            : t('share.typeFile')}
       </td>
       <td data-label={t('share.manageExpiry')}>{expiry(share)}</td>
       <td data-label={t('share.manageDownloads')}>

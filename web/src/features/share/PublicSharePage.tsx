@@ -17,6 +17,7 @@ import { ShareDownload } from './ShareDownload.tsx';
 import { ShareFolderList } from './ShareFolderList.tsx';
 import { SharePasswordForm } from './SharePasswordForm.tsx';
 import { SharePreview } from './SharePreview.tsx';
+import { ShareUploadArea } from './ShareUploadArea.tsx';
 import { parseShareSplat, shareParent, shareRoute } from './share-route.ts';
 import './public-share.css';
 
@@ -43,7 +44,7 @@ export function PublicSharePage() {
 
   let content;
   if (query.data) {
-    content = <ShareView hash={hash} sub={sub} item={query.data} />;
+    content = <ShareView hash={hash} sub={sub} item={query.data} password={password} />;
   } else if (query.error) {
     const status = query.error instanceof ApiError ? query.error.status : 0;
     content =
@@ -103,8 +104,32 @@ function ShareProblem({ status }: { status: number }) {
 }
 
 /** A link's file or folder: facts, download, preview or contents, and the QR code. */
-function ShareView({ hash, sub, item }: { hash: string; sub: string; item: Resource }) {
+function ShareView({
+  hash,
+  sub,
+  item,
+  password,
+}: {
+  hash: string;
+  sub: string;
+  item: Resource;
+  password: string;
+}) {
   const { t, i18n } = useTranslation();
+  if (item.request) {
+    return (
+      <section
+        className="card public-share__card public-share__request"
+        aria-labelledby="share-name"
+      >
+        <h1 id="share-name" className="public-share__name">
+          {t('share.requestTitle', { name: item.name })}
+        </h1>
+        <p className="public-share__muted">{t('share.requestHint')}</p>
+        <ShareUploadArea hash={hash} password={password} />
+      </section>
+    );
+  }
   // A file link answers with an empty path; its download address is the link itself.
   const itemSub = item.path === '' ? '/' : item.path;
   const parent = item.path === '' ? null : shareParent(itemSub);

@@ -22,10 +22,23 @@ export function ShareDialog({ dialog, onClose }: { dialog: OpenDialog; onClose: 
   const { t } = useTranslation();
   const targets = useDialogTargets(dialog);
   if (targets.length !== 1) return <NothingToActOn title={t('share.title')} onClose={onClose} />;
-  return <ShareForm path={targets[0]!.path} name={targets[0]!.name} onClose={onClose} />;
+  const [target] = targets;
+  return (
+    <ShareForm path={target!.path} name={target!.name} isDir={target!.isDir} onClose={onClose} />
+  );
 }
 
-function ShareForm({ path, name, onClose }: { path: string; name: string; onClose: () => void }) {
+function ShareForm({
+  path,
+  name,
+  isDir,
+  onClose,
+}: {
+  path: string;
+  name: string;
+  isDir: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const links = usePathSharesQuery(path);
   const create = useShareCreateMutation();
@@ -37,7 +50,7 @@ function ShareForm({ path, name, onClose }: { path: string; name: string; onClos
   const [limit, setLimit] = useState('');
 
   const ordered = shareOrder(links.data ?? []);
-  const hasPermanent = ordered.some((share) => share.expire === 0);
+  const hasPermanent = ordered.some((share) => share.expire === 0 && !share.isRequest);
   const amount = Number(expires);
   const isValidAmount =
     expires.trim() !== '' &&
@@ -48,7 +61,7 @@ function ShareForm({ path, name, onClose }: { path: string; name: string; onClos
   const isValidLimit =
     Number.isInteger(limitNumber) && limitNumber >= 0 && limitNumber <= LIMITS.shareDurationMax;
 
-  const submit = (permanent: boolean) => {
+  const submit = (permanent: boolean, request = false) => {
     if (create.isPending || !isValidLimit || (!permanent && !isValidAmount)) return;
     create.mutate(
       {
@@ -57,6 +70,7 @@ function ShareForm({ path, name, onClose }: { path: string; name: string; onClos
         unit,
         password,
         downloadLimit: limitNumber,
+        request,
       },
       {
         onSuccess: () => {
@@ -78,6 +92,17 @@ function ShareForm({ path, name, onClose }: { path: string; name: string; onClos
           <button type="button" className="button button--secondary" onClick={onClose}>
             {t('buttons.close')}
           </button>
+          {isDir && (
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={create.isPending || !isValidLimit}
+              // An empty duration makes a request that stays open until deleted.
+              onClick={() => submit(!isValidAmount, true)}
+            >
+              {t('share.requestFiles')}
+            </button>
+          )}
           {!hasPermanent && (
             <button
               type="button"

@@ -1,5 +1,5 @@
 import type { Share } from '@cabinet/protocol';
-import { Copy, KeyRound, QrCode, Trash2 } from 'lucide-react';
+import { Copy, Inbox, KeyRound, QrCode, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { shareUrl } from '../../api/shares/public-share.ts';
 import { formatDateTime } from '../../format/date-time.ts';
@@ -61,6 +61,12 @@ export function ShareLinkItem({
           {expiry(share)}
           {' · '}
           {downloads(share)}
+          {share.isRequest && (
+            <span className="share-link__badge">
+              <Inbox size={14} aria-hidden="true" />
+              {t('share.request')}
+            </span>
+          )}
           {share.hasPassword && (
             <span className="share-link__badge">
               <KeyRound size={14} aria-hidden="true" />
