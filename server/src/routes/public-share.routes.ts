@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { errors } from '../errors.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { contentDisposition, DOWNLOAD_CSP, sendFile, writeResponse } from '../http/file-reply.ts';
 import { listingJson } from '../services/resources/listing.ts';
@@ -33,8 +34,16 @@ export async function publicShareRoutes(app: FastifyInstance, ctx: AppContext): 
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
   app.post<PublicRequest>('/public/upload/*', async (request, reply) => {
-    const saved = await service.upload(request.params['*'], credentialsOf(request), request.raw);
-    return reply.send(saved);
+    try {
+      const saved = await service.upload(request.params['*'], credentialsOf(request), request.raw);
+      return await reply.send(saved);
+    } catch (error) {
+      // A visitor who hangs up mid-file is not a server failure (nothing was written).
+      if (request.raw.destroyed && !request.raw.complete) {
+        throw errors.badRequest('upload interrupted');
+      }
+      throw error;
+    }
   });
 
   app.get<PublicRequest>('/public/share/*', async (request, reply) => {
