@@ -35,6 +35,8 @@ export const Resource = z.extend(ResourceItem, {
   content: z.optional(z.string()),
   checksums: z.optional(z.record(z.string(), z.string())),
   token: z.optional(z.string()),
+  /** Public share of a file request: upload only (docs/sharing.md). */
+  request: z.optional(z.boolean()),
   items: z.optional(z.array(ResourceItem)),
   numDirs: z.optional(z.number()),
   numFiles: z.optional(z.number()),

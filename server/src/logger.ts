@@ -3,7 +3,7 @@ import type { ServerConfig } from './config/options.ts';
 
 /** Removes `auth=` tokens from URLs so that query tokens never reach the logs. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]auth=)[^&]*/gi, '$1[redacted]');
+  return url.replace(/([?&](?:auth|token)=)[^&]*/gi, '$1[redacted]');
 }
 
 /** Builds the process logger from the configured level and format. */

@@ -3,9 +3,11 @@ import type { AppContext } from '../context.ts';
 import { authRoutes } from './auth.routes.ts';
 import { healthRoutes } from './health.routes.ts';
 import { previewRoutes } from './preview.routes.ts';
+import { publicShareRoutes } from './public-share.routes.ts';
 import { rawRoutes } from './raw.routes.ts';
 import { resourcesRoutes } from './resources.routes.ts';
 import { settingsRoutes } from './settings.routes.ts';
+import { shareRoutes } from './share.routes.ts';
 import { siteRoutes } from './site.routes.ts';
 import { subtitleRoutes } from './subtitle.routes.ts';
 import { tusRoutes } from './tus.routes.ts';
@@ -29,4 +31,6 @@ export const API_ROUTES: RouteModule[] = [
   rawRoutes,
   previewRoutes,
   subtitleRoutes,
+  shareRoutes,
+  publicShareRoutes,
 ];

@@ -14,6 +14,7 @@ import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
 import { SubtitleFinder } from '../fs/subtitles.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { etagOf, fileInfo, formatTime } from './resources/file-info.ts';
+import { ShareService } from './share.service.ts';
 import { freeName } from './resources/free-name.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
@@ -210,8 +211,12 @@ export class ResourcesService {
       destination = await fs.resolve(await freeName(fs, destination.path));
     }
     if (override && !can(user, 'modify')) throw errors.forbidden();
-    if (action === 'copy') await fs.copy(source, destination, { override });
-    else await fs.move(source, destination, { override });
+    if (action === 'copy') {
+      await fs.copy(source, destination, { override });
+      return;
+    }
+    const moved = await fs.move(source, destination, { override });
+    await new ShareService(this.ctx).followMove(source, moved);
   }
 
   /** DELETE: removes a file or tree (delete permission), then the user's shares of it. */
@@ -220,6 +225,7 @@ export class ResourcesService {
     const fs = await this.view(user);
     const removed = await fs.remove(rawPath);
     await this.ctx.store.shares.removeAtOrUnder(user.id, removed.path, fs.caseInsensitive);
+    await new ShareService(this.ctx).forgetRemoved(removed);
   }
 
   /** GET usage: the volume's total and used bytes for a folder, zeros for a file. */

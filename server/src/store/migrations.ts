@@ -74,6 +74,34 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_share_links': {
+    async up(db: Kysely<unknown>) {
+      // Where the shared item really is (root-relative, symlinks followed): links follow their item
+      // through moves and die with it, whoever moves or deletes it (docs/sharing.md).
+      await db.schema
+        .alterTable('shares')
+        .addColumn('target', 'text', (c) => c.notNull().defaultTo(sql`''`))
+        .execute();
+      await db.schema
+        .alterTable('shares')
+        .addColumn('download_limit', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('shares')
+        .addColumn('downloads', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('shares')
+        .addColumn('is_dir', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      // File requests: upload-only links to a folder.
+      await db.schema
+        .alterTable('shares')
+        .addColumn('is_request', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('shares_target').on('shares').column('target').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

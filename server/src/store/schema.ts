@@ -30,7 +30,17 @@ export interface SharesTable {
   user_id: number;
   expire: number;
   password_hash: string;
+  /** Unused: download tokens are signed, not stored (kept for the first migration's column). */
   token: string;
+  /** Root-relative real path of the shared item ('' for links made before migration 0003). */
+  target: Generated<string>;
+  /** Downloads allowed; 0 = no limit. */
+  download_limit: Generated<number>;
+  downloads: Generated<number>;
+  /** 1 when the shared item is a folder. */
+  is_dir: Generated<number>;
+  /** 1 for a file request (an upload-only folder link). */
+  is_request: Generated<number>;
 }
 
 /** Resumable (tus) uploads in progress; the offset is the staging file's size on disk. */

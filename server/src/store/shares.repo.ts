@@ -1,7 +1,9 @@
+import { sql, type Selectable } from 'kysely';
 import { canonicalPath, isVirtualInside } from '../fs/canonical-path.ts';
 import type { Db } from './db.ts';
+import type { SharesTable } from './schema.ts';
 
-/** A share link as stored (secrets included; never sent out as is). */
+/** A share link as stored (the password hash included; never sent out as is). */
 export interface ShareRecord {
   hash: string;
   /** Owner-scope path as requested; folders may keep a trailing `/`. */
@@ -9,13 +11,47 @@ export interface ShareRecord {
   userId: number;
   /** Unix seconds; 0 = never expires. */
   expire: number;
+  /** Argon2 hash of the link's password, '' when it has none. */
   passwordHash: string;
-  token: string;
+  /** Root-relative real path of the shared item (see migration 0003). */
+  target: string;
+  /** Downloads allowed; 0 = no limit. */
+  downloadLimit: number;
+  downloads: number;
+  isDir: boolean;
+  /** A file request: visitors upload into the folder, never list or download. */
+  isRequest: boolean;
+}
+
+function toRecord(row: Selectable<SharesTable>): ShareRecord {
+  return {
+    hash: row.hash,
+    path: row.path,
+    userId: Number(row.user_id),
+    expire: Number(row.expire),
+    passwordHash: row.password_hash,
+    target: row.target,
+    downloadLimit: Number(row.download_limit),
+    downloads: Number(row.downloads),
+    isDir: Number(row.is_dir) === 1,
+    isRequest: Number(row.is_request) === 1,
+  };
 }
 
 /** The only code that reads and writes share rows. */
 export class SharesRepo {
   constructor(private readonly db: Db) {}
+
+  /** Every share, by owner then expiry (API.md section 3b). */
+  async all(): Promise<ShareRecord[]> {
+    const rows = await this.db
+      .selectFrom('shares')
+      .selectAll()
+      .orderBy('user_id')
+      .orderBy('expire')
+      .execute();
+    return rows.map(toRecord);
+  }
 
   /** Every share of one user. */
   async byUser(userId: number): Promise<ShareRecord[]> {
@@ -25,14 +61,89 @@ export class SharesRepo {
       .where('user_id', '=', userId)
       .orderBy('expire')
       .execute();
-    return rows.map((row) => ({
-      hash: row.hash,
-      path: row.path,
-      userId: Number(row.user_id),
-      expire: Number(row.expire),
-      passwordHash: row.password_hash,
-      token: row.token,
-    }));
+    return rows.map(toRecord);
+  }
+
+  /** One share by its hash. */
+  async get(hash: string): Promise<ShareRecord | undefined> {
+    const row = await this.db
+      .selectFrom('shares')
+      .selectAll()
+      .where('hash', '=', hash)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  /** Shares whose item is `target` or lies below it (root-relative real paths). */
+  async atOrUnderTarget(target: string): Promise<ShareRecord[]> {
+    const rows = await this.db
+      .selectFrom('shares')
+      .selectAll()
+      .where((eb) =>
+        target === '/'
+          ? eb.val(true)
+          : eb.or([
+              eb('target', '=', target),
+              // Folder boundary: `/docs/` never matches `/docs-old` (GHSA-pp88-jhwj-5qh5). No LIKE:
+              // its wildcards and case folding differ between SQLite and PostgreSQL.
+              eb(
+                sql<string>`substr(target, 1, ${Array.from(target).length + 1})`,
+                '=',
+                `${target}/`,
+              ),
+            ]),
+      )
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async insert(share: ShareRecord): Promise<void> {
+    await this.db
+      .insertInto('shares')
+      .values({
+        hash: share.hash,
+        path: share.path,
+        user_id: share.userId,
+        expire: share.expire,
+        password_hash: share.passwordHash,
+        token: '',
+        target: share.target,
+        download_limit: share.downloadLimit,
+        downloads: share.downloads,
+        is_dir: share.isDir ? 1 : 0,
+        is_request: share.isRequest ? 1 : 0,
+      })
+      .execute();
+  }
+
+  /** Points a share at its item's new place. */
+  async relocate(hash: string, path: string, target: string): Promise<void> {
+    await this.db.updateTable('shares').set({ path, target }).where('hash', '=', hash).execute();
+  }
+
+  /**
+   * Counts one download unless the limit is reached, in one statement so that two concurrent
+   * downloads cannot both take the last one. Returns false when the limit was already reached.
+   */
+  async takeDownload(hash: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('shares')
+      .set({ downloads: sql`downloads + 1` })
+      .where('hash', '=', hash)
+      .where((eb) =>
+        eb.or([eb('download_limit', '=', 0), eb('downloads', '<', eb.ref('download_limit'))]),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async remove(hashes: string[]): Promise<number> {
+    if (hashes.length === 0) return 0;
+    const result = await this.db
+      .deleteFrom('shares')
+      .where('hash', 'in', hashes)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /**
@@ -57,12 +168,6 @@ export class SharesRepo {
         return sharePath !== undefined && isVirtualInside(sharePath, target);
       })
       .map((share) => share.hash);
-    if (doomed.length === 0) return 0;
-    const result = await this.db
-      .deleteFrom('shares')
-      .where('user_id', '=', userId)
-      .where('hash', 'in', doomed)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return this.remove(doomed);
   }
 }

@@ -35,6 +35,14 @@ const UserEditPage = lazyComponent(
   () => import('../features/settings/UserEditPage.tsx'),
   (m) => m.UserEditPage,
 );
+const ShareListPage = lazyComponent(
+  () => import('../features/settings/ShareListPage.tsx'),
+  (m) => m.ShareListPage,
+);
+const PublicSharePage = lazyComponent(
+  () => import('../features/share/PublicSharePage.tsx'),
+  (m) => m.PublicSharePage,
+);
 
 /**
  * Routes, guards, titles and redirects of SPEC.md section 2. Login and files are in the entry
@@ -45,6 +53,8 @@ export const routes: RouteObject[] = [
     element: <RootShell />,
     children: [
       { path: 'login', element: <LoginPage />, handle: handle('login.title') },
+      // Public: a visitor with a link needs no account (the page titles itself).
+      { path: 'share/*', element: <PublicSharePage /> },
       {
         element: <AppLayout />,
         children: [
@@ -63,6 +73,11 @@ export const routes: RouteObject[] = [
                     path: 'profile',
                     handle: handle('settings.profileSettings'),
                     element: <ProfileSettingsPage />,
+                  },
+                  {
+                    path: 'shares',
+                    handle: handle('share.manageTitle'),
+                    element: <ShareListPage />,
                   },
                   {
                     element: <RequireAdmin />,

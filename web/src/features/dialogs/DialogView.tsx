@@ -5,6 +5,7 @@ import { InfoDialog } from '../operations/InfoDialog.tsx';
 import { RenameDialog } from '../operations/RenameDialog.tsx';
 import { ReplaceDialog } from '../operations/ReplaceDialog.tsx';
 import { TransferDialog } from '../operations/TransferDialog.tsx';
+import { ShareDialog } from '../share/ShareDialog.tsx';
 import '../operations/operations.css';
 import { HelpDialog } from './HelpDialog.tsx';
 import { MessageDialog } from './MessageDialog.tsx';
@@ -55,6 +56,8 @@ export function DialogView({ dialog, onClose }: { dialog: OpenDialog; onClose: (
       );
     case 'download':
       return <DownloadDialog key={dialogKey(dialog)} dialog={dialog} onClose={close} />;
+    case 'share':
+      return <ShareDialog key={dialogKey(dialog)} dialog={dialog} onClose={close} />;
     case 'replace':
     case 'replace-rename':
       return (

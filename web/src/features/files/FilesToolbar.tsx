@@ -7,6 +7,7 @@ import {
   List,
   ListChecks,
   Pencil,
+  Share2,
   Trash2,
 } from 'lucide-react';
 import { useTranslation } from '../../i18n/use-translation.ts';
@@ -84,6 +85,15 @@ export function FilesToolbar({ folder, viewMode, onViewMode }: FilesToolbarProps
       label: t('files.move'),
       icon: FolderInput,
       onSelect: () => openDialog('move'),
+    });
+  }
+  // Share needs share (and download, which the server requires too) and exactly one selected.
+  if (count === 1 && hasPerm(user, 'share') && hasPerm(user, 'download')) {
+    onSelection.push({
+      id: 'share',
+      label: t('share.action'),
+      icon: Share2,
+      onSelect: () => openDialog('share'),
     });
   }
   if (count > 0 && hasPerm(user, 'delete')) {

@@ -1,23 +1,26 @@
 import { NavLink, Outlet } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
+import { hasPerm } from '../files/permissions.ts';
 import './settings.css';
 
 const TABS = [
   { to: '/settings/profile', label: 'settings.profileSettings' },
-  { to: '/settings/global', label: 'settings.globalSettings' },
-  { to: '/settings/users', label: 'settings.userManagement' },
+  { to: '/settings/shares', label: 'share.manageTitle', needs: 'share' },
+  { to: '/settings/global', label: 'settings.globalSettings', needs: 'admin' },
+  { to: '/settings/users', label: 'settings.userManagement', needs: 'admin' },
 ] as const;
 
 /** The settings area: a tab bar for administrators (SPEC.md, Layout), then the screen. */
 export function SettingsLayout() {
   const { t } = useTranslation();
-  const isAdmin = useCurrentUser()?.perm.admin ?? false;
+  const user = useCurrentUser();
+  const tabs = TABS.filter((tab) => !('needs' in tab) || hasPerm(user, tab.needs));
   return (
     <div className="settings">
-      {isAdmin && (
+      {tabs.length > 1 && (
         <nav className="tabs" aria-label={t('settings.title')}>
-          {TABS.map((tab) => (
+          {tabs.map((tab) => (
             <NavLink key={tab.to} to={tab.to} className="tabs__tab">
               {t(tab.label)}
             </NavLink>

@@ -1,0 +1,203 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PublicSharePage } from '../pages/share-page.ts';
+import { ShareDialog } from '../pages/share-dialog.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { useOperationsFixture } from '../support/operations-fixture.ts';
+
+const fixture = useOperationsFixture({
+  'trip/notes.txt': 'packing list\n',
+  'trip/photos/beach.txt': 'sand\n',
+  'report.txt': 'quarterly numbers\n',
+});
+let visitorBrowser: Browser;
+const scratch = mkdtemp(path.join(os.tmpdir(), 'cabinet-e2e-share-'));
+
+beforeAll(async () => {
+  visitorBrowser = await launchBrowser();
+});
+afterAll(async () => {
+  await visitorBrowser?.close();
+  await rm(await scratch, { recursive: true, force: true });
+});
+
+/** Makes a link through the API, as the admin. */
+async function makeLink(sharePath: string, body: Record<string, unknown> = {}): Promise<string> {
+  const response = await fixture.server.fetch(`/api/share${sharePath}`, {
+    method: 'POST',
+    token: fixture.server.admin.token,
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { hash: string }).hash;
+}
+
+/** A visitor's page in a fresh browser context: no session, no cookies. */
+async function visit(hash: string, sub = ''): Promise<PublicSharePage> {
+  const { page } = await newPage(visitorBrowser);
+  await page.goto(`${fixture.server.url}/share/${hash}${sub}`);
+  return new PublicSharePage(page);
+}
+
+describe('the share dialog', () => {
+  it('creates, lists, copies and deletes links', async () => {
+    const ops = await fixture.open('');
+    await ops.select('report.txt');
+    await ops.action('Share').click();
+    const share = new ShareDialog(ops.page);
+    await share.dialog.getByText('No links yet', { exact: false }).waitFor();
+    // An empty duration blocks creation.
+    expect(await share.create.isDisabled()).toBe(true);
+    await share.duration.fill('2');
+    await share.unit.selectOption('days');
+    await share.create.click();
+    await expect.poll(() => share.links.count()).toBe(1);
+    expect(await share.links.first().textContent()).toContain('Expires');
+    await share.permanent.click();
+    await expect.poll(() => share.links.count()).toBe(2);
+    // Permanent links come first, and a second permanent link is not offered.
+    expect(await share.links.first().textContent()).toContain('Permanent');
+    expect(await share.permanent.count()).toBe(0);
+    const [permanentUrl] = await share.urls();
+    expect(permanentUrl).toMatch(new RegExp(`^${fixture.server.url}/share/[A-Za-z0-9_-]{16}$`));
+    await share.links.first().getByRole('button', { name: 'Copy link' }).click();
+    await ops.notifications.getByText('Link copied!').waitFor();
+    await share.links.first().getByRole('button', { name: 'Show QR code' }).click();
+    await share.dialog.getByRole('img', { name: 'QR code of the link' }).waitFor();
+    await share.links.first().getByRole('button', { name: 'Delete link' }).click();
+    await expect.poll(() => share.links.count()).toBe(1);
+    await share.permanent.waitFor();
+    const listed = (await (
+      await fixture.server.fetch('/api/share/report.txt', { token: fixture.server.admin.token })
+    ).json()) as unknown[];
+    expect(listed).toHaveLength(1);
+  });
+
+  it('makes a password link with a download limit', async () => {
+    const ops = await fixture.open('');
+    await ops.select('trip');
+    await ops.action('Share').click();
+    const share = new ShareDialog(ops.page);
+    await share.dialog.getByText('No links yet', { exact: false }).waitFor();
+    await share.password.fill('letmein');
+    await share.downloadLimit.fill('3');
+    await share.permanent.click();
+    await expect.poll(() => share.links.count()).toBe(1);
+    const text = await share.links.first().textContent();
+    expect(text).toContain('Password');
+    expect(text).toContain('Downloads: 0 of 3');
+    await share.password.fill('');
+    await share.downloadLimit.fill('');
+    await share.dialog.getByRole('button', { name: 'Request files', exact: true }).click();
+    await expect.poll(() => share.links.count()).toBe(2);
+    expect(await share.links.allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining('File request')]),
+    );
+  });
+});
+
+describe('the public share page', () => {
+  it('shows a shared folder without login, walks into a sub-folder and downloads a file and a zip', async () => {
+    const hash = await makeLink('/trip/');
+    const visitor = await visit(hash);
+    await visitor.heading.filter({ hasText: 'trip' }).waitFor();
+    await visitor.qrCode.waitFor();
+    expect(await visitor.contents.getByRole('link').count()).toBe(2);
+    await visitor.entry('photos').click();
+    await visitor.heading.filter({ hasText: 'photos' }).waitFor();
+    await visitor.entry('beach.txt').click();
+    await visitor.heading.filter({ hasText: 'beach.txt' }).waitFor();
+    const [file] = await Promise.all([
+      visitor.page.waitForEvent('download'),
+      visitor.download.click(),
+    ]);
+    expect(file.suggestedFilename()).toBe('beach.txt');
+    const saved = path.join(await scratch, 'beach.txt');
+    await file.saveAs(saved);
+    expect(await readFile(saved, 'utf8')).toBe('sand\n');
+
+    await visitor.page.getByRole('link', { name: /^Back to/ }).click();
+    await visitor.page.getByRole('link', { name: /^Back to trip/ }).click();
+    await visitor.heading.filter({ hasText: 'trip' }).waitFor();
+    await visitor.format.selectOption('zip');
+    const [zip] = await Promise.all([
+      visitor.page.waitForEvent('download'),
+      visitor.download.click(),
+    ]);
+    expect(zip.suggestedFilename()).toBe('trip.zip');
+    const zipPath = path.join(await scratch, 'trip.zip');
+    await zip.saveAs(zipPath);
+    const names = execFileSync('unzip', ['-Z1', zipPath], { encoding: 'utf8' });
+    expect(names).toContain('notes.txt');
+    expect(names).toContain('photos/beach.txt');
+    await visitor.page.context().close();
+  });
+
+  it('asks for the password of a protected link and then opens and downloads', async () => {
+    const hash = await makeLink('/report.txt', { password: 'correct horse' });
+    const visitor = await visit(hash);
+    await visitor.page.getByRole('heading', { name: 'This link is protected' }).waitFor();
+    await visitor.password.fill('wrong');
+    await visitor.open.click();
+    await visitor.page.getByRole('alert').filter({ hasText: 'Wrong password' }).waitFor();
+    await visitor.password.fill('correct horse');
+    await visitor.open.click();
+    await visitor.heading.filter({ hasText: 'report.txt' }).waitFor();
+    const [file] = await Promise.all([
+      visitor.page.waitForEvent('download'),
+      visitor.download.click(),
+    ]);
+    const saved = path.join(await scratch, 'report.txt');
+    await file.saveAs(saved);
+    expect(await readFile(saved, 'utf8')).toBe('quarterly numbers\n');
+    await visitor.page.context().close();
+  });
+
+  it('takes files into a file request and thanks the visitor', async () => {
+    const hash = await makeLink('/trip/', { request: true });
+    const visitor = await visit(hash);
+    await visitor.page.getByRole('heading', { name: 'Send files to trip' }).waitFor();
+    expect(await visitor.page.getByText('notes.txt').count()).toBe(0);
+    await visitor.page.getByLabel('Choose files').setInputFiles([
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('from a visitor') },
+      { name: 'new.txt', mimeType: 'text/plain', buffer: Buffer.from('brand new') },
+    ]);
+    await visitor.page
+      .getByRole('status')
+      .filter({ hasText: 'Thank you! Files received: 2.' })
+      .waitFor();
+    const root = path.join(fixture.server.root, 'trip');
+    expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('packing list\n');
+    expect(await readFile(path.join(root, 'notes(1).txt'), 'utf8')).toBe('from a visitor');
+    expect(await readFile(path.join(root, 'new.txt'), 'utf8')).toBe('brand new');
+    await visitor.page.context().close();
+  });
+
+  it('says plainly when a link does not exist', async () => {
+    const visitor = await visit('no-such-link');
+    await visitor.page
+      .getByRole('heading', { name: 'This link does not exist or has expired.' })
+      .waitFor();
+    await visitor.page.context().close();
+  });
+});
+
+describe('the Shares screen', () => {
+  it('lists links with their owner and deletes one after confirming', async () => {
+    const hash = await makeLink('/trip/notes.txt', { downloadLimit: 5 });
+    const ops = await fixture.open('');
+    await ops.page.goto(`${fixture.server.url}/settings/shares`);
+    const row = ops.page.getByRole('row').filter({ hasText: '/trip/notes.txt' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('0 of 5');
+    expect(await row.textContent()).toContain('admin');
+    await row.getByRole('button', { name: 'Delete link: /trip/notes.txt' }).click();
+    await row.getByRole('button', { name: 'Delete', exact: true }).click();
+    await row.waitFor({ state: 'detached' });
+    expect(await fixture.server.ctx.store.shares.get(hash)).toBeUndefined();
+  });
+});

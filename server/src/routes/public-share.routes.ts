@@ -1,0 +1,78 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { errors } from '../errors.ts';
+import { clientGone } from '../http/client-gone.ts';
+import { contentDisposition, DOWNLOAD_CSP, sendFile, writeResponse } from '../http/file-reply.ts';
+import { listingJson } from '../services/resources/listing.ts';
+import { PublicShareService, type ShareCredentials } from '../services/public-share.service.ts';
+
+interface PublicRequest {
+  Params: { '*': string };
+  Querystring: { files?: string; algo?: string; inline?: string; token?: string; auth?: string };
+}
+
+/**
+ * What a visitor presents. The token may come in `?token=` (the reference client) or `?auth=`:
+ * either way it is a share download token, never a user session (requireUser is not involved).
+ */
+function credentialsOf(request: FastifyRequest<PublicRequest>): ShareCredentials {
+  const header = request.headers['x-share-password'];
+  return {
+    password: typeof header === 'string' ? header : undefined,
+    token: request.query.token || request.query.auth || undefined,
+    address: request.ip,
+  };
+}
+
+/** Public share routes (API.md section 3.13): no session, only the link. */
+export async function publicShareRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const service = new PublicShareService(ctx);
+
+  // Uploads into file requests stream the raw body to ScopedFs; nothing here reads JSON.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  app.post<PublicRequest>('/public/upload/*', async (request, reply) => {
+    try {
+      const saved = await service.upload(request.params['*'], credentialsOf(request), request.raw);
+      return await reply.send(saved);
+    } catch (error) {
+      // A visitor who hangs up mid-file is not a server failure (nothing was written).
+      if (request.raw.destroyed && !request.raw.complete) {
+        throw errors.badRequest('upload interrupted');
+      }
+      throw error;
+    }
+  });
+
+  app.get<PublicRequest>('/public/share/*', async (request, reply) => {
+    const result = await service.info(request.params['*'], credentialsOf(request));
+    if (result.kind === 'json') return reply.send(result.body);
+    const { listing } = result;
+    const stream = Readable.from(listingJson(listing), { objectMode: false });
+    stream.once('close', () => listing.done());
+    return reply.type('application/json; charset=utf-8').send(stream);
+  });
+
+  app.get<PublicRequest>('/public/dl/*', { exposeHeadRoute: false }, async (request, reply) => {
+    const signal = clientGone(reply);
+    const result = await service.download(
+      request.params['*'],
+      credentialsOf(request),
+      request.query,
+      request.headers.range,
+      signal,
+      request.log,
+    );
+    if (result.kind === 'file') return sendFile(request, reply, result.file, signal);
+    void reply
+      .header('content-type', result.format.contentType)
+      .header('content-disposition', contentDisposition('attachment', result.fileName))
+      .header('content-security-policy', DOWNLOAD_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'private');
+    await writeResponse(reply, 200, result.writeTo);
+    return reply;
+  });
+}

@@ -1,0 +1,190 @@
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { LIMITS, ShareCreateRequest, type Share } from '@cabinet/protocol';
+import type { AppContext } from '../context.ts';
+import { errors } from '../errors.ts';
+import { isRealInside, virtualOfReal } from '../fs/canonical-path.ts';
+import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
+import { hashPassword } from '../auth/password.ts';
+import type { ShareRecord } from '../store/shares.repo.ts';
+import type { UserRecord } from '../store/users.repo.ts';
+import { can } from './resources.service.ts';
+
+const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
+
+/** Whether a user may make and manage links: share and download (API.md section 3b). */
+export function canShare(user: UserRecord): boolean {
+  return can(user, 'share') && can(user, 'download');
+}
+
+/** Whether a link has expired at `now` (milliseconds). */
+export function isExpired(share: ShareRecord, now = Date.now()): boolean {
+  return share.expire !== 0 && share.expire * 1000 <= now;
+}
+
+/** A share as the API shows it: no password hash, no token (GHSA-833g-cqhp-h72j). */
+export function shareJson(share: ShareRecord, username: string): Share {
+  return {
+    hash: share.hash,
+    path: share.path,
+    userID: share.userId,
+    expire: share.expire,
+    hasPassword: share.passwordHash !== '',
+    downloadLimit: share.downloadLimit,
+    downloads: share.downloads,
+    isDir: share.isDir,
+    isRequest: share.isRequest,
+    username,
+  };
+}
+
+/** An integer in [0, shareDurationMax] from a string or a number; undefined when malformed. */
+function boundedInteger(value: string | number | undefined): number | undefined {
+  if (value === undefined || value === '') return 0;
+  const text = String(value).trim();
+  if (!/^\d+$/.test(text)) return undefined;
+  const number = Number(text);
+  return number <= LIMITS.shareDurationMax ? number : undefined;
+}
+
+/**
+ * The owner's side of share links (API.md section 3b): list, create, delete, and keeping links on
+ * their item when it moves or is deleted. The public side is PublicShareService.
+ */
+export class ShareService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** The root-relative real path of a resolved item: what a link is bound to. */
+  targetOf(resolved: Resolved): string {
+    return virtualOfReal(resolved.real, this.ctx.files.realRoot);
+  }
+
+  /** GET /api/shares: all links for admins, the user's own otherwise; expired ones are deleted. */
+  async list(user: UserRecord): Promise<Share[]> {
+    if (!canShare(user)) throw errors.forbidden();
+    const all = user.perm.admin
+      ? await this.ctx.store.shares.all()
+      : await this.ctx.store.shares.byUser(user.id);
+    return this.present(all);
+  }
+
+  /** GET /api/share/{path}: the links of one item (every owner's for admins). */
+  async forPath(user: UserRecord, rawPath: string): Promise<Share[]> {
+    if (!canShare(user)) throw errors.forbidden();
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const item = await fs.stat(rawPath);
+    const target = this.targetOf(item);
+    const links = (await this.ctx.store.shares.atOrUnderTarget(target)).filter(
+      (share) => share.target === target && (user.perm.admin || share.userId === user.id),
+    );
+    return this.present(links);
+  }
+
+  /** POST /api/share/{path}: a new link to an existing item of the user's scope. */
+  async create(user: UserRecord, rawPath: string, body: unknown): Promise<Share> {
+    if (!canShare(user)) throw errors.forbidden();
+    if (body === undefined || body === null) {
+      throw errors.badRequest('the request body is empty; send a JSON document');
+    }
+    const request = ShareCreateRequest.parse(body);
+    const amount = boundedInteger(request.expires);
+    if (amount === undefined) {
+      throw errors.badRequest(
+        `expires must be a whole number from 0 to ${LIMITS.shareDurationMax}`,
+      );
+    }
+    const downloadLimit = boundedInteger(request.downloadLimit);
+    if (downloadLimit === undefined) {
+      throw errors.badRequest(
+        `downloadLimit must be a whole number from 0 to ${LIMITS.shareDurationMax}`,
+      );
+    }
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const item = await fs.stat(rawPath);
+    const isRequest = request.request === true;
+    if (isRequest && !item.stat.isDirectory()) {
+      throw errors.badRequest('files can be requested into a folder only');
+    }
+    // A file request writes into the owner's folder: it needs the create permission too.
+    if (isRequest && !can(user, 'create')) throw errors.forbidden();
+    const seconds = amount * (UNIT_SECONDS[request.unit ?? 'hours'] ?? UNIT_SECONDS.hours!);
+    const share: ShareRecord = {
+      // 16 URL-safe characters (96 bits): not guessable, unlike the reference's 48 bits.
+      hash: randomBytes(12).toString('base64url'),
+      path: item.path + (item.trailingSlash ? '/' : ''),
+      userId: user.id,
+      expire: seconds === 0 ? 0 : Math.floor(Date.now() / 1000) + seconds,
+      passwordHash: request.password ? await hashPassword(request.password) : '',
+      target: this.targetOf(item),
+      downloadLimit,
+      downloads: 0,
+      isDir: item.stat.isDirectory(),
+      isRequest,
+    };
+    await this.ctx.store.shares.insert(share);
+    return shareJson(share, user.username);
+  }
+
+  /** DELETE /api/share/{hash}: only the owner or an admin (commit 0231b7e). */
+  async remove(user: UserRecord, hash: string): Promise<void> {
+    if (!canShare(user)) throw errors.forbidden();
+    if (!hash) throw errors.badRequest('missing share hash');
+    const share = await this.ctx.store.shares.get(hash);
+    if (!share) throw errors.notFound();
+    if (share.userId !== user.id && !user.perm.admin) throw errors.forbidden();
+    await this.ctx.store.shares.remove([hash]);
+  }
+
+  /**
+   * After a move through Cabinet: links to the moved item or to anything inside it follow it. A
+   * link whose item left its owner's scope is deleted (the owner can no longer reach it).
+   */
+  async followMove(source: Resolved, destination: Resolved): Promise<void> {
+    if (source.isSymlink) return; // Moving a link moves no linked item.
+    const from = this.targetOf(source);
+    const to = this.targetOf(destination);
+    const links = await this.ctx.store.shares.atOrUnderTarget(from);
+    const doomed: string[] = [];
+    for (const share of links) {
+      const owner = await this.ctx.store.users.byId(share.userId);
+      const newTarget = to + share.target.slice(from.length);
+      const newReal = path.join(this.ctx.files.realRoot, newTarget);
+      const ownerFs = owner && (await ScopedFs.forUser(this.ctx, owner));
+      if (!ownerFs || !isRealInside(newReal, ownerFs.scopeReal)) {
+        doomed.push(share.hash);
+        continue;
+      }
+      const trailing = share.path.endsWith('/') && share.path !== '/' ? '/' : '';
+      await this.ctx.store.shares.relocate(
+        share.hash,
+        ownerFs.virtualOf(newReal) + trailing,
+        newTarget,
+      );
+    }
+    await this.ctx.store.shares.remove(doomed);
+  }
+
+  /** After a delete through Cabinet: links to the item or into it die, whoever owned them. */
+  async forgetRemoved(removed: Resolved): Promise<void> {
+    if (removed.isSymlink) return;
+    const links = await this.ctx.store.shares.atOrUnderTarget(this.targetOf(removed));
+    await this.ctx.store.shares.remove(links.map((share) => share.hash));
+  }
+
+  /** Drops expired links and shapes the rest with their owners' names. */
+  private async present(links: ShareRecord[]): Promise<Share[]> {
+    const now = Date.now();
+    const expired = links.filter((share) => isExpired(share, now));
+    await this.ctx.store.shares.remove(expired.map((share) => share.hash));
+    const names = new Map<number, string>();
+    const shown: Share[] = [];
+    for (const share of links) {
+      if (isExpired(share, now)) continue;
+      if (!names.has(share.userId)) {
+        names.set(share.userId, (await this.ctx.store.users.byId(share.userId))?.username ?? '');
+      }
+      shown.push(shareJson(share, names.get(share.userId)!));
+    }
+    return shown;
+  }
+}
