@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { authRoutes } from './auth.routes.ts';
+import { commandRoutes } from './command.routes.ts';
 import { healthRoutes } from './health.routes.ts';
 import { previewRoutes } from './preview.routes.ts';
 import { rawRoutes } from './raw.routes.ts';
@@ -29,4 +30,5 @@ export const API_ROUTES: RouteModule[] = [
   rawRoutes,
   previewRoutes,
   subtitleRoutes,
+  commandRoutes,
 ];
