@@ -5,6 +5,7 @@ import { runLine, type RunResult } from '../commands/run-line.ts';
 import type { AppContext } from '../context.ts';
 import { ScopedFs } from '../fs/scoped-fs.ts';
 import type { CommandRunRecord } from '../store/command-runs.repo.ts';
+import { recordRun } from './command-runs.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { formatTime } from './resources/file-info.ts';
 import { can } from './resources.service.ts';
@@ -46,7 +47,7 @@ export class CommandsService {
   ): Promise<ShellOutcome> {
     const startedAt = Date.now();
     const record = (fields: Pick<CommandRunRecord, 'outcome' | 'exitCode'>, path = dir) =>
-      this.record({
+      recordRun(this.ctx, {
         kind: 'command',
         userId: user.id,
         username: user.username,
@@ -100,15 +101,6 @@ export class CommandsService {
     });
     await record({ outcome: result.outcome, exitCode: result.exitCode }, folder.path);
     return { kind: 'ran', result };
-  }
-
-  /** Records a run; a failing database write is logged rather than failing the command. */
-  async record(run: CommandRunRecord): Promise<void> {
-    try {
-      await this.ctx.store.commandRuns.insert(run);
-    } catch (error) {
-      this.ctx.log.error({ err: error, kind: run.kind }, 'could not record a command run');
-    }
   }
 
   /** The latest recorded runs, newest first (admins). */
