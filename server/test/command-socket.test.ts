@@ -243,11 +243,17 @@ describe('limits and a server without execution', () => {
   let user: TestUser;
   beforeAll(async () => {
     limited = await startTestServer({
-      config: { enableExec: true, commandTimeout: 1, commandOutputLimit: 2000 },
+      config: { enableExec: true, commandTimeout: 1, commandOutputLimit: 2000, baseURL: '/cab' },
     });
-    user = await limited.createUser({ commands: ['sh', 'sleep', 'yes'] });
+    user = await limited.createUser({ commands: ['sh', 'sleep', 'yes', 'echo'] });
   });
   afterAll(() => limited.close());
+
+  it('serves the socket under the base URL', async () => {
+    expect(limited.url).toMatch(/\/cab$/);
+    const end = await runCommand(commandUrl(limited.url, ''), 'echo based', auth(user));
+    expect(end.messages).toEqual(['based']);
+  });
 
   it('stops a command that runs past the time limit', async () => {
     const end = await runCommand(commandUrl(limited.url, ''), 'sleep 300', auth(user));
