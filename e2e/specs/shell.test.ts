@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { commandUrl, runCommand } from '../../server/test/helpers/command-socket.ts';
 import type { TestUser } from '../../server/test/helpers/test-server.ts';
 import { ShellPanel } from '../pages/shell-panel.ts';
 import { useOperationsFixture } from '../support/operations-fixture.ts';
@@ -152,4 +153,35 @@ describe('shell panel', () => {
       await ops.page.screenshot({ path: path.join(ARTIFACTS, `shell-${kind}-${colorScheme}.png`) });
     },
   );
+});
+
+describe('command runs in the settings area', () => {
+  it('lists who ran what and how it ended, for administrators', async () => {
+    await runCommand(commandUrl(fixture.server.url, 'work'), 'rm b.txt', { 'X-Auth': user.token });
+    const ops = await fixture.open('');
+    await ops.page.goto(`${fixture.server.url}/settings/global`);
+    await ops.page.getByRole('link', { name: 'Command runs' }).click();
+    const table = ops.page.getByRole('table');
+    const row = table.getByRole('row').filter({ hasText: 'rm b.txt' }).first();
+    await row.waitFor();
+    const cells = await row.getByRole('cell').allTextContents();
+    expect(cells.slice(1)).toEqual([
+      user.user.username,
+      'Shell',
+      'rm b.txt',
+      '/work',
+      'Refused',
+      expect.stringMatching(/^\d+ ms$/),
+    ]);
+    await ops.page.screenshot({ path: path.join(ARTIFACTS, 'command-runs-desktop-light.png') });
+    await ops.page.setViewportSize({ width: 390, height: 760 });
+    await ops.page.evaluate(() => {
+      document.documentElement.dataset.theme = 'dark';
+    });
+    // On a phone the table scrolls sideways inside its frame; the page itself does not.
+    expect(await ops.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    await ops.page.screenshot({ path: path.join(ARTIFACTS, 'command-runs-phone-dark.png') });
+  });
 });

@@ -3,6 +3,7 @@ import { CommandLineError, parseCommandLine } from '../commands/command-line.ts'
 import { commandEnvironment, firstDisallowed } from '../commands/environment.ts';
 import { runLine, type RunResult } from '../commands/run-line.ts';
 import type { AppContext } from '../context.ts';
+import { canonicalPath } from '../fs/canonical-path.ts';
 import { ScopedFs } from '../fs/scoped-fs.ts';
 import type { CommandRunRecord } from '../store/command-runs.repo.ts';
 import { recordRun } from './command-runs.ts';
@@ -46,7 +47,9 @@ export class CommandsService {
     options: ShellRunOptions,
   ): Promise<ShellOutcome> {
     const startedAt = Date.now();
-    const record = (fields: Pick<CommandRunRecord, 'outcome' | 'exitCode'>, path = dir) =>
+    // Recorded as the user-visible folder; a path that is not one (a NUL byte) is kept as sent.
+    const shownDir = dir.includes('\0') ? dir : canonicalPath(dir).path;
+    const record = (fields: Pick<CommandRunRecord, 'outcome' | 'exitCode'>, path = shownDir) =>
       recordRun(this.ctx, {
         kind: 'command',
         userId: user.id,

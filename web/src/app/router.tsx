@@ -35,6 +35,10 @@ const UserEditPage = lazyComponent(
   () => import('../features/settings/UserEditPage.tsx'),
   (m) => m.UserEditPage,
 );
+const CommandRunsPage = lazyComponent(
+  () => import('../features/command-runs/CommandRunsPage.tsx'),
+  (m) => m.CommandRunsPage,
+);
 
 /**
  * Routes, guards, titles and redirects of SPEC.md section 2. Login and files are in the entry
@@ -81,6 +85,11 @@ export const routes: RouteObject[] = [
                         path: 'users/:id',
                         handle: handle('settings.user'),
                         element: <UserEditPage />,
+                      },
+                      {
+                        path: 'commands',
+                        handle: handle('commandRuns.title'),
+                        element: <CommandRunsPage />,
                       },
                     ],
                   },

@@ -1,4 +1,5 @@
 import { NavLink, Outlet } from 'react-router';
+import { pageConfig } from '../../config/page-config.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import './settings.css';
@@ -7,6 +8,8 @@ const TABS = [
   { to: '/settings/profile', label: 'settings.profileSettings' },
   { to: '/settings/global', label: 'settings.globalSettings' },
   { to: '/settings/users', label: 'settings.userManagement' },
+  // The record of command and hook runs only matters where commands can run.
+  ...(pageConfig.EnableExec ? [{ to: '/settings/commands', label: 'commandRuns.tab' }] : []),
 ] as const;
 
 /** The settings area: a tab bar for administrators (SPEC.md, Layout), then the screen. */
