@@ -121,6 +121,14 @@ describe('GET /api/command/{dir}', () => {
     expect(readFileSync(path.join(home, 'x'), 'utf8')).toBe('keep me');
   });
 
+  it('says when an allowed command is not installed', async () => {
+    const ghost = await server.createUser({ scope: '/users/ann', commands: ['no-such-program-x'] });
+    const end = await runCommand(url(''), 'no-such-program-x --help', auth(ghost));
+    expect(end.messages).toEqual(['no-such-program-x: command not found']);
+    expect(end.code).toBe(COMMAND_CLOSE.failed);
+    expect(end.reason).toBe('Exit status 127');
+  });
+
   it('names the command that is not on the list', async () => {
     const end = await runCommand(url(''), 'ls && rm x', auth(ann));
     expect(end.messages[1]).toBe('"rm" is not one of the commands you may run.');

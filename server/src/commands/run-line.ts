@@ -13,6 +13,7 @@ export interface RunLineOptions {
   env: Readonly<Record<string, string>>;
   /** A configured shell (`["/bin/sh", "-c"]`): the line, re-quoted, runs through it. Empty: argv. */
   shell: readonly string[];
+  /** 0 for no time limit. */
   timeoutMs: number;
   /** Bytes of stdout and stderr together; 0 for no limit. */
   outputLimit: number;
@@ -63,12 +64,14 @@ class Run {
   private readonly live = new Set<ChildProcess>();
   /** Every process started, live or not: what they left running in their groups goes too. */
   private readonly started: ChildProcess[] = [];
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: NodeJS.Timeout | undefined;
   private outputBytes = 0;
   private readonly onAbort = () => this.stop('aborted');
 
   constructor(private readonly options: RunLineOptions) {
-    this.timer = setTimeout(() => this.stop('timeout'), options.timeoutMs);
+    // 0 (or less) configures no time limit.
+    this.timer =
+      options.timeoutMs > 0 ? setTimeout(() => this.stop('timeout'), options.timeoutMs) : undefined;
     if (options.signal?.aborted) this.stopped = 'aborted';
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
