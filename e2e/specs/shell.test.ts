@@ -8,8 +8,13 @@ import { ShellPanel } from '../pages/shell-panel.ts';
 import { useOperationsFixture } from '../support/operations-fixture.ts';
 import { ARTIFACTS } from '../support/paths.ts';
 
+/** A folder longer than the screen, to see the page keep room for the panel. */
+const LONG_FOLDER = Object.fromEntries(
+  Array.from({ length: 30 }, (_, i) => [`long/file-${String(i + 1).padStart(2, '0')}.txt`, 'x']),
+);
+
 const fixture = useOperationsFixture(
-  { 'work/a.txt': 'a', 'work/b.txt': 'b' },
+  { 'work/a.txt': 'a', 'work/b.txt': 'b', ...LONG_FOLDER },
   { config: { enableExec: true } },
 );
 let user: TestUser;
@@ -140,16 +145,21 @@ describe('shell panel', () => {
     'looks right on %s at %i px in the %s theme (screenshot)',
     async (kind, width, colorScheme) => {
       await mkdir(ARTIFACTS, { recursive: true });
-      const { ops, shell } = await openShell('work/', { width, height: 760, colorScheme });
+      const { ops, shell } = await openShell('long/', { width, height: 760, colorScheme });
       await ops.page.evaluate((theme) => {
         document.documentElement.dataset.theme = theme;
       }, colorScheme);
       await shell.run('ls');
-      await shell.waitForLine('b.txt');
-      await shell.run('rm a.txt');
+      await shell.waitForLine('file-30.txt');
+      await shell.run('rm file-01.txt');
       await shell.waitForLine('Command not allowed.');
       const box = await shell.panel.boundingBox();
       expect(box!.width).toBeLessThanOrEqual(width);
+      // Scrolled to the end, the last entry shows above the panel rather than under it.
+      await ops.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      const last = (await ops.files.entryNames()).at(-1)!;
+      const lastBox = await ops.files.entry(last).boundingBox();
+      expect(lastBox!.y + lastBox!.height).toBeLessThanOrEqual(box!.y);
       await ops.page.screenshot({ path: path.join(ARTIFACTS, `shell-${kind}-${colorScheme}.png`) });
     },
   );
