@@ -6,3 +6,4 @@ export * from './auth.ts';
 export * from './resource.ts';
 export * from './page-config.ts';
 export * from './share.ts';
+export * from './command.ts';

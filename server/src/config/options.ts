@@ -53,6 +53,12 @@ export interface ServerConfig {
   webDist: string;
   /** Seconds an unfinished resumable upload is kept after its last activity. */
   uploadExpiry: number;
+  /** Seconds a command of the shell panel may run before it is stopped. */
+  commandTimeout: number;
+  /** Bytes of output a command of the shell panel may print before it is stopped. */
+  commandOutputLimit: number;
+  /** Seconds an event hook may run before it is stopped (and a before-hook fails). */
+  hookTimeout: number;
 }
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -284,5 +290,29 @@ export const OPTIONS: readonly OptionSpec[] = [
     type: 'duration',
     default: '24h',
     description: 'How long an unfinished resumable upload is kept after its last activity',
+  },
+  {
+    key: 'commandTimeout',
+    flag: 'command-timeout',
+    env: 'CABINET_COMMAND_TIMEOUT',
+    type: 'duration',
+    default: '10m',
+    description: 'How long a command of the shell panel may run before it is stopped',
+  },
+  {
+    key: 'commandOutputLimit',
+    flag: 'command-output-limit',
+    env: 'CABINET_COMMAND_OUTPUT_LIMIT',
+    type: 'number',
+    default: 10485760,
+    description: 'Bytes of output a command of the shell panel may print before it is stopped',
+  },
+  {
+    key: 'hookTimeout',
+    flag: 'hook-timeout',
+    env: 'CABINET_HOOK_TIMEOUT',
+    type: 'duration',
+    default: '1m',
+    description: 'How long an event hook may run before it is stopped',
   },
 ];

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { authRoutes } from './auth.routes.ts';
+import { commandRoutes } from './command.routes.ts';
 import { healthRoutes } from './health.routes.ts';
 import { previewRoutes } from './preview.routes.ts';
 import { publicShareRoutes } from './public-share.routes.ts';
@@ -33,4 +34,5 @@ export const API_ROUTES: RouteModule[] = [
   subtitleRoutes,
   shareRoutes,
   publicShareRoutes,
+  commandRoutes,
 ];

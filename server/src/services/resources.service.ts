@@ -13,6 +13,7 @@ import { detectType, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../fs/file-type.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
 import { SubtitleFinder } from '../fs/subtitles.ts';
 import type { UserRecord } from '../store/users.repo.ts';
+import { EventHooks } from './event-hooks.ts';
 import { etagOf, fileInfo, formatTime } from './resources/file-info.ts';
 import { ShareService } from './share.service.ts';
 import { freeName } from './resources/free-name.ts';
@@ -48,7 +49,12 @@ export class ResourcesService {
   /** Big listings hold at most this many entries at once (see listing-memory.ts). */
   private readonly listingBudget = new EntryBudget(100_000, 1_000);
 
-  constructor(private readonly ctx: AppContext) {}
+  /** The admin's before/after hooks of uploads, saves, copies, renames and deletes. */
+  private readonly hooks: EventHooks;
+
+  constructor(private readonly ctx: AppContext) {
+    this.hooks = new EventHooks(ctx);
+  }
 
   /** The user's view of the tree. */
   view(user: UserRecord): Promise<ScopedFs> {
@@ -156,14 +162,18 @@ export class ResourcesService {
     const fs = await this.view(user);
     const target = await fs.resolve(rawPath);
     if (target.trailingSlash || target.path === '/') {
+      await this.hooks.before('upload', user, fs, target);
       await fs.mkdir(target);
+      await this.hooks.after('upload', user, fs, target);
       return {};
     }
     if (target.stat) {
       if (!override) throw errors.conflict();
       if (!can(user, 'modify')) throw errors.forbidden();
     }
+    await this.hooks.before('upload', user, fs, target);
     const { stat } = await fs.writeFile(target, body, { override });
+    await this.hooks.after('upload', user, fs, target);
     return { etag: etagOf(stat) };
   }
 
@@ -175,7 +185,9 @@ export class ResourcesService {
     if (target.trailingSlash) throw errors.methodNotAllowed();
     if (!target.stat) throw errors.notFound();
     if (target.stat.isDirectory()) throw errors.methodNotAllowed();
+    await this.hooks.before('save', user, fs, target);
     const { stat } = await fs.writeFile(target, body, { override: true });
+    await this.hooks.after('save', user, fs, target);
     return { etag: etagOf(stat) };
   }
 
@@ -211,19 +223,27 @@ export class ResourcesService {
       destination = await fs.resolve(await freeName(fs, destination.path));
     }
     if (override && !can(user, 'modify')) throw errors.forbidden();
+    const subject = { path: source.path, real: source.real, destination: destination.real };
+    await this.hooks.before(action, user, fs, subject);
     if (action === 'copy') {
       await fs.copy(source, destination, { override });
-      return;
+    } else {
+      const moved = await fs.move(source, destination, { override });
+      await new ShareService(this.ctx).followMove(source, moved);
     }
-    const moved = await fs.move(source, destination, { override });
-    await new ShareService(this.ctx).followMove(source, moved);
+    await this.hooks.after(action, user, fs, subject);
   }
 
   /** DELETE: removes a file or tree (delete permission), then the user's shares of it. */
   async remove(user: UserRecord, rawPath: string): Promise<void> {
     if (canonicalPath(rawPath).path === '/' || !can(user, 'delete')) throw errors.forbidden();
     const fs = await this.view(user);
-    const removed = await fs.remove(rawPath);
+    const target = await fs.resolve(rawPath);
+    // Missing paths are a 404 before any hook runs; a dangling link in scope can still be deleted.
+    if (!target.stat && !target.isSymlink) throw errors.notFound();
+    await this.hooks.before('delete', user, fs, target);
+    const removed = await fs.remove(target);
+    await this.hooks.after('delete', user, fs, target);
     await this.ctx.store.shares.removeAtOrUnder(user.id, removed.path, fs.caseInsensitive);
     await new ShareService(this.ctx).forgetRemoved(removed);
   }

@@ -5,6 +5,7 @@ import { errors } from '../errors.ts';
 import { virtualParent } from '../fs/canonical-path.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
 import { UploadStaging } from '../fs/upload-staging.ts';
+import { EventHooks } from './event-hooks.ts';
 import type { UploadSession } from '../store/uploads.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import {
@@ -37,8 +38,11 @@ export class TusService {
   readonly locks = new UploadLocks();
   private readonly staging: UploadStaging;
   private readonly expiryMs: number;
+  /** before_upload runs at creation (before anything is written), after_upload at completion. */
+  private readonly hooks: EventHooks;
 
   constructor(private readonly ctx: AppContext) {
+    this.hooks = new EventHooks(ctx);
     this.staging = new UploadStaging(ctx.files);
     this.expiryMs = Math.max(1000, Math.round(ctx.config.uploadExpiry * 1000));
   }
@@ -69,6 +73,7 @@ export class TusService {
     if (length > 0 && (await this.staging.availableBytes(resolved.real)) < length) {
       throw errors.payloadTooLarge('not enough free space');
     }
+    await this.hooks.before('upload', user, fs, resolved);
     await this.takeOverTarget(user, resolved.real);
 
     if (resolved.path !== '/' && virtualParent(resolved.path) !== '/') {
@@ -301,6 +306,7 @@ export class TusService {
     await this.ctx.store.uploads.complete(session.id, keepUntil);
     session.completed = true;
     session.expiresAt = keepUntil;
+    await this.hooks.after('upload', user, fs, target);
   }
 
   /** The caller's live session for a path, or 404 (expired uploads count as gone). */

@@ -102,6 +102,29 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('shares_target').on('shares').column('target').execute();
     },
   },
+  '0004_command_runs': {
+    async up(db: Kysely<unknown>) {
+      // No foreign key to users: the record of what a deleted user ran is worth keeping.
+      await db.schema
+        .createTable('command_runs')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('username', 'text', (c) => c.notNull())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('line', 'text', (c) => c.notNull())
+        .addColumn('outcome', 'text', (c) => c.notNull())
+        .addColumn('exit_code', 'integer')
+        .addColumn('duration_ms', 'bigint', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('command_runs_started')
+        .on('command_runs')
+        .column('started_at')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

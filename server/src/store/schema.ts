@@ -66,10 +66,28 @@ export interface UploadSessionsTable {
   expires_at: number;
 }
 
+/** Every run of the shell panel and of an event hook, for administrators to review. */
+export interface CommandRunsTable {
+  id: Generated<number>;
+  /** `command` (shell panel) or the hook's event key (`before_upload`, …). */
+  kind: string;
+  user_id: number;
+  username: string;
+  /** Virtual folder (shell panel) or file (hook) the run concerned. */
+  path: string;
+  line: string;
+  outcome: string;
+  exit_code: number | null;
+  duration_ms: number;
+  /** Milliseconds since the epoch. */
+  started_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   kv: KeyValueTable;
   sessions: SessionsTable;
   shares: SharesTable;
   upload_sessions: UploadSessionsTable;
+  command_runs: CommandRunsTable;
 }

@@ -1,3 +1,4 @@
+import { CommandRunsRepo } from './command-runs.repo.ts';
 import type { Db } from './db.ts';
 import { KvRepo } from './kv.repo.ts';
 import { SessionsRepo } from './sessions.repo.ts';
@@ -13,6 +14,7 @@ export interface Store {
   sessions: SessionsRepo;
   uploads: UploadsRepo;
   shares: SharesRepo;
+  commandRuns: CommandRunsRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -23,5 +25,6 @@ export function createStore(db: Db): Store {
     sessions: new SessionsRepo(db),
     uploads: new UploadsRepo(db),
     shares: new SharesRepo(db),
+    commandRuns: new CommandRunsRepo(db),
   };
 }

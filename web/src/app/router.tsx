@@ -42,6 +42,9 @@ const ShareListPage = lazyComponent(
 const PublicSharePage = lazyComponent(
   () => import('../features/share/PublicSharePage.tsx'),
   (m) => m.PublicSharePage,
+const CommandRunsPage = lazyComponent(
+  () => import('../features/command-runs/CommandRunsPage.tsx'),
+  (m) => m.CommandRunsPage,
 );
 
 /**
@@ -96,6 +99,11 @@ export const routes: RouteObject[] = [
                         path: 'users/:id',
                         handle: handle('settings.user'),
                         element: <UserEditPage />,
+                      },
+                      {
+                        path: 'commands',
+                        handle: handle('commandRuns.title'),
+                        element: <CommandRunsPage />,
                       },
                     ],
                   },

@@ -3,6 +3,9 @@ import { Outlet } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { lazyComponent } from '../../app/load-chunk.ts';
 import { loadUploadPanel, preloadFilesUi } from '../../app/on-demand.ts';
+import { useCurrentUser } from '../../stores/session-store.ts';
+import { useShellStore } from '../../stores/shell-store.ts';
+import { canUseShell } from '../shell/can-use-shell.ts';
 import { useUploadStore } from '../../stores/upload-store.ts';
 import { OfflineBanner } from '../offline/OfflineBanner.tsx';
 import { Header } from './Header.tsx';
@@ -10,6 +13,10 @@ import { Sidebar } from './Sidebar.tsx';
 import './layout.css';
 
 const UploadPanel = lazyComponent(loadUploadPanel, (m) => m.UploadPanel);
+const ShellPanel = lazyComponent(
+  () => import('../shell/ShellPanel.tsx'),
+  (m) => m.ShellPanel,
+);
 
 /** Header on top, sidebar beside the page with the footer at its foot (a drawer at 736 px and
  * below); the upload panel floats at the bottom right from the first upload on. Once the page is
@@ -21,6 +28,9 @@ export function AppLayout() {
   const [showsUploads, setShowsUploads] = useState(false);
   if (hasUploads && !showsUploads) setShowsUploads(true);
   useEffect(() => preloadFilesUi(), []);
+  const user = useCurrentUser();
+  const isShellOpen = useShellStore((s) => s.isOpen);
+  const showsShell = isShellOpen && canUseShell(user);
   return (
     <div className="app-layout">
       <a className="skip-link" href="#main">
@@ -36,6 +46,11 @@ export function AppLayout() {
           <Outlet />
         </main>
       </div>
+      {showsShell && (
+        <Suspense fallback={null}>
+          <ShellPanel />
+        </Suspense>
+      )}
       {showsUploads && (
         <Suspense fallback={null}>
           <UploadPanel />

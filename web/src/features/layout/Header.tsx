@@ -1,4 +1,4 @@
-import { Menu } from 'lucide-react';
+import { Menu, SquareTerminal } from 'lucide-react';
 import { Link } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { Logo } from '../../components/Logo.tsx';
@@ -6,6 +6,9 @@ import { productName } from '../../config/page-config.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { useLayoutStore } from '../../stores/layout-store.ts';
 import { headerSlotRef } from './header-slots.tsx';
+import { useShellStore } from '../../stores/shell-store.ts';
+import { canUseShell } from '../shell/can-use-shell.ts';
+import { SHELL_TOGGLE_ID } from '../shell/shell-ids.ts';
 
 const searchSlot = headerSlotRef('search');
 const actionsSlot = headerSlotRef('actions');
@@ -37,6 +40,26 @@ export function Header() {
       <div className="app-header__spacer" />
       <div className="app-header__selection" ref={selectionSlot} />
       <div className="app-header__actions" ref={actionsSlot} />
+      {canUseShell(user) && <ShellToggle />}
     </header>
+  );
+}
+
+/** Opens and closes the shell panel (only with execute permission and execution enabled). */
+function ShellToggle() {
+  const { t } = useTranslation();
+  const isOpen = useShellStore((s) => s.isOpen);
+  return (
+    <button
+      type="button"
+      id={SHELL_TOGGLE_ID}
+      className="icon-button"
+      aria-label={t('shell.toggle')}
+      title={t('shell.toggle')}
+      aria-pressed={isOpen}
+      onClick={useShellStore.getState().toggle}
+    >
+      <SquareTerminal size={20} aria-hidden="true" />
+    </button>
   );
 }

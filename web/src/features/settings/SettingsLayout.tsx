@@ -1,4 +1,5 @@
 import { NavLink, Outlet } from 'react-router';
+import { pageConfig } from '../../config/page-config.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { hasPerm } from '../files/permissions.ts';
@@ -9,6 +10,10 @@ const TABS = [
   { to: '/settings/shares', label: 'share.manageTitle', needs: 'share' },
   { to: '/settings/global', label: 'settings.globalSettings', needs: 'admin' },
   { to: '/settings/users', label: 'settings.userManagement', needs: 'admin' },
+  // The record of command and hook runs only matters where commands can run.
+  ...(pageConfig.EnableExec
+    ? [{ to: '/settings/commands', label: 'commandRuns.tab', needs: 'admin' } as const]
+    : []),
 ] as const;
 
 /** The settings area: a tab bar for administrators (SPEC.md, Layout), then the screen. */

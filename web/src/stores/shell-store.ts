@@ -1,0 +1,19 @@
+import { create } from 'zustand';
+
+interface ShellState {
+  /** Whether the shell panel is shown. */
+  isOpen: boolean;
+  setOpen(open: boolean): void;
+  toggle(): void;
+}
+
+/** Shell panel visibility (SPEC.md section 3, client state). */
+export const useShellStore = create<ShellState>()((set) => ({
+  isOpen: false,
+  setOpen(open) {
+    set({ isOpen: open });
+  },
+  toggle() {
+    set((s) => ({ isOpen: !s.isOpen }));
+  },
+}));
