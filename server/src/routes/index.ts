@@ -5,6 +5,7 @@ import { healthRoutes } from './health.routes.ts';
 import { previewRoutes } from './preview.routes.ts';
 import { rawRoutes } from './raw.routes.ts';
 import { resourcesRoutes } from './resources.routes.ts';
+import { sessionsRoutes } from './sessions.routes.ts';
 import { settingsRoutes } from './settings.routes.ts';
 import { siteRoutes } from './site.routes.ts';
 import { subtitleRoutes } from './subtitle.routes.ts';
@@ -23,6 +24,7 @@ export const ROOT_ROUTES: RouteModule[] = [healthRoutes, siteRoutes];
 export const API_ROUTES: RouteModule[] = [
   authRoutes,
   usersRoutes,
+  sessionsRoutes,
   settingsRoutes,
   tusRoutes,
   resourcesRoutes,
