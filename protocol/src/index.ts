@@ -6,3 +6,4 @@ export * from './auth.ts';
 export * from './resource.ts';
 export * from './page-config.ts';
 export * from './session.ts';
+export * from './rule-pattern.ts';
