@@ -75,6 +75,8 @@ export function placeError(error: unknown, t: TFunction): PlacedError {
     const match = known.test.exec(reason);
     if (match) return { field: known.field, message: known.say(t, match) };
   }
+  // A 409 carries no reason on the wire; in these forms only a name can clash.
+  if (error.kind === 'conflict') return { field: 'username', message: t('login.usernameTaken') };
   if (error.kind === 'forbidden') return { message: t('errors.forbidden') };
   return { message: reason.charAt(0).toUpperCase() + reason.slice(1) };
 }

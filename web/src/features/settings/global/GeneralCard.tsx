@@ -47,6 +47,7 @@ export function GeneralCard({ settings, onSave, isSaving, error }: SettingsCardP
         {t('settings.createUserDir')}
       </label>
       <RulesEditor
+        isGlobal
         rules={rules}
         onChange={setRules}
         error={error?.field === 'rules' ? error.message : undefined}

@@ -8,6 +8,8 @@ interface RulesEditorProps {
   onChange: (rules: Rule[]) => void;
   /** The server's refusal of the list as a whole (e.g. an invalid pattern), shown below it. */
   error?: string;
+  /** The global rules apply to every user; a user's rules to that user (the help text says so). */
+  isGlobal?: boolean;
 }
 
 /** Enter in a rule's text would submit the whole form; SPEC.md says it does nothing here. */
@@ -20,7 +22,7 @@ function suppressEnter(event: KeyboardEvent<HTMLInputElement>) {
  * pattern, and a remove button; New adds a row. An invalid pattern is marked on its row as it is
  * typed, before anything is saved.
  */
-export function RulesEditor({ rules, onChange, error }: RulesEditorProps) {
+export function RulesEditor({ rules, onChange, error, isGlobal = false }: RulesEditorProps) {
   const { t } = useTranslation();
   const id = useId();
   const listRef = useRef<HTMLOListElement>(null);
@@ -38,9 +40,11 @@ export function RulesEditor({ rules, onChange, error }: RulesEditorProps) {
 
   return (
     <fieldset className="rules" aria-describedby={`${id}-help`}>
-      <legend className="field__label">{t('settings.rules')}</legend>
+      <legend className="field__label">
+        {t(isGlobal ? 'settings.globalRules' : 'settings.rules')}
+      </legend>
       <p id={`${id}-help`} className="settings__help">
-        {t('settings.rulesHelp')}
+        {t(isGlobal ? 'settings.globalRulesHelp' : 'settings.rulesHelp')}
       </p>
       {rules.length > 0 && (
         <ol ref={listRef} className="rules__list">

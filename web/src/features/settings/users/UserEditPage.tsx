@@ -42,7 +42,7 @@ export function UserEditPage() {
         {title}
       </h1>
       {source ? (
-        <UserEditor key={`${tail}-${user.dataUpdatedAt}`} id={id} initial={toFormValue(source)} />
+        <UserEditor key={tail} id={id} initial={toFormValue(source)} />
       ) : (
         <p className="settings__help" role="status">
           {t('files.loading')}

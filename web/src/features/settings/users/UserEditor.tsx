@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { ApiError } from '../../../api/api-error.ts';
 import { useUserCreateMutation } from '../../../api/users/user-create-mutation.ts';
 import { useUserDeleteMutation } from '../../../api/users/user-delete-mutation.ts';
 import { useUserUpdateMutation } from '../../../api/users/user-update-mutation.ts';
@@ -68,7 +69,14 @@ export function UserEditor({ id, initial }: UserEditorProps) {
     }
     update.mutate(
       { id, which: ['all'], data, ...confirmation },
-      { onSuccess: () => notifySuccess(t('settings.userUpdated')), onError: fail },
+      {
+        onSuccess: () => {
+          setValue((old) => ({ ...old, password: '' }));
+          setCurrentPassword('');
+          notifySuccess(t('settings.userUpdated'));
+        },
+        onError: fail,
+      },
     );
   };
 
@@ -84,7 +92,10 @@ export function UserEditor({ id, initial }: UserEditorProps) {
         },
         onError: (failure) => {
           setConfirming(false);
-          fail(failure);
+          // An administrator is refused a deletion (403, no reason on the wire) only for the last one.
+          if (failure instanceof ApiError && failure.kind === 'forbidden') {
+            setError({ field: 'perm', message: t('settings.errLastAdminDelete') });
+          } else fail(failure);
         },
       },
     );
