@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useUserUpdateMutation } from '../../api/users/user-update-mutation.ts';
 import { canLogout } from '../../config/page-config.ts';
-import { LOCALE_NAMES, LOCALES } from '../../i18n/locales.ts';
+import { LanguageSelect } from './LanguageSelect.tsx';
 import { notifySuccess } from '../../stores/notification-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { placeError, type PlacedError } from './form-errors.ts';
@@ -85,17 +85,7 @@ export function ProfileSettingsPage() {
           />
           {t('settings.hideDotfiles')}
         </label>
-        <label className="field">
-          <span className="field__label">{t('settings.language')}</span>
-          <select className="input" value={locale} onChange={(e) => setLocale(e.target.value)}>
-            <option value="">{t('settings.browserLanguage')}</option>
-            {LOCALES.map((code) => (
-              <option key={code} value={code} lang={code}>
-                {LOCALE_NAMES[code]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LanguageSelect value={locale} onChange={setLocale} />
         <div className="card__actions">
           <button type="submit" className="button" disabled={update.isPending}>
             {t('buttons.update')}

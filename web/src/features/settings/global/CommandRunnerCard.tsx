@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { HOOK_KEYS } from '@cabinet/protocol';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { CardError } from './CardError.tsx';
+import { CardFooter } from './CardFooter.tsx';
 import type { SettingsCardProps } from './GlobalSettingsPage.tsx';
 
 /** "before_copy" → "Before Copy": the event name capitalised (SPEC.md, Global settings screen). */
@@ -61,12 +61,7 @@ export function CommandRunnerCard({ settings, onSave, isSaving, error }: Setting
           />
         </details>
       ))}
-      <CardError error={error} />
-      <div className="card__actions">
-        <button type="submit" className="button" disabled={isSaving}>
-          {t('buttons.update')}
-        </button>
-      </div>
+      <CardFooter error={error} isSaving={isSaving} />
     </form>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { toDefaults, toFormValue } from '../users/user-form-value.ts';
 import { UserFields } from '../users/UserFields.tsx';
-import { CardError } from './CardError.tsx';
+import { CardFooter } from './CardFooter.tsx';
 import type { SettingsCardProps } from './GlobalSettingsPage.tsx';
 
 /** Card 2: the defaults for new users, in the user form without name, password, lock and rules. */
@@ -28,12 +28,7 @@ export function DefaultsCard({ settings, onSave, isSaving, error }: SettingsCard
         onChange={(patch) => setValue((old) => ({ ...old, ...patch }))}
         errors={error?.field ? { [error.field]: error.message } : {}}
       />
-      <CardError error={error} />
-      <div className="card__actions">
-        <button type="submit" className="button" disabled={isSaving}>
-          {t('buttons.update')}
-        </button>
-      </div>
+      <CardFooter error={error} isSaving={isSaving} />
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { useTranslation } from '../../../i18n/use-translation.ts';
 import { RulesEditor } from '../rules/RulesEditor.tsx';
 import { TextField } from '../TextField.tsx';
 import { splitWords } from '../users/user-form-value.ts';
-import { CardError } from './CardError.tsx';
+import { CardFooter } from './CardFooter.tsx';
 import type { SettingsCardProps } from './GlobalSettingsPage.tsx';
 
 /** Where the branding folder, custom.css and img/logo.svg are explained. */
@@ -101,12 +101,7 @@ export function GeneralCard({ settings, onSave, isSaving, error }: SettingsCardP
           onChange={(files) => brand({ files })}
         />
       </fieldset>
-      <CardError error={error} />
-      <div className="card__actions">
-        <button type="submit" className="button" disabled={isSaving}>
-          {t('buttons.update')}
-        </button>
-      </div>
+      <CardFooter error={error} isSaving={isSaving} />
     </form>
   );
 }

@@ -1,8 +1,8 @@
 import { useId } from 'react';
 import { pageConfig } from '../../../config/page-config.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { LOCALE_NAMES, LOCALES } from '../../../i18n/locales.ts';
 import type { ErrorField } from '../form-errors.ts';
+import { LanguageSelect } from '../LanguageSelect.tsx';
 import { RulesEditor } from '../rules/RulesEditor.tsx';
 import { TextField } from '../TextField.tsx';
 import { PermissionsBlock } from './PermissionsBlock.tsx';
@@ -53,21 +53,7 @@ export function UserFields({ value, onChange, mode, isNew = false, errors = {} }
         error={errors.scope}
         hint={t('settings.scopeHelp')}
       />
-      <label className="field">
-        <span className="field__label">{t('settings.language')}</span>
-        <select
-          className="input"
-          value={value.locale}
-          onChange={(e) => onChange({ locale: e.target.value })}
-        >
-          <option value="">{t('settings.browserLanguage')}</option>
-          {LOCALES.map((code) => (
-            <option key={code} value={code} lang={code}>
-              {LOCALE_NAMES[code]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <LanguageSelect value={value.locale} onChange={(locale) => onChange({ locale })} />
       {isUser && (
         <label className="checkbox">
           <input
