@@ -35,7 +35,7 @@ afterAll(async () => {
   if (branding) await rm(branding, { recursive: true, force: true });
 });
 
-describe('global settings', () => {
+describe('global settings', { timeout: 180_000 }, () => {
   it('saves theme, name and branding folder; every page shows them to other users', async () => {
     const admin = await newPage(browser);
     const visitor = await newPage(browser);

@@ -20,7 +20,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('profile settings', () => {
+describe('profile settings', { timeout: 180_000 }, () => {
   it('switches the language to each offered locale by its own name and back', async () => {
     const user = await server.createUser({ locale: '' });
     const { context, page } = await newPage(browser);
@@ -81,6 +81,9 @@ describe('profile settings', () => {
       await update.click();
       await page.getByText('This is not your current password.').waitFor();
       expect(await current.getAttribute('aria-invalid')).toBe('true');
+      // The failure is also an error notification (SPEC.md section 8), which stays until closed.
+      const alert = new AppShell(page).notifications.getByRole('alert');
+      await alert.getByRole('button', { name: 'Close' }).click();
 
       await current.fill(user.password);
       await update.click();

@@ -6,6 +6,7 @@ import { seedFiles, startAppServer } from '../support/servers.ts';
 import { loginThroughForm, routeOf } from '../support/session.ts';
 import { SettingsPages } from '../pages/settings-pages.ts';
 import { FilesPage } from '../pages/files-page.ts';
+import { AppShell } from '../pages/app-shell.ts';
 
 const STRONG = 'a-long-enough-unusual-passphrase';
 
@@ -33,7 +34,16 @@ async function adminPage(width = 1280): Promise<{ page: Page; close: () => Promi
   return { page, close: () => context.close() };
 }
 
-describe('user management', () => {
+/** Closes the error notifications a refusal also raises (they stay until closed, over the form). */
+async function closeErrors(page: Page): Promise<void> {
+  const alerts = new AppShell(page).notifications.getByRole('alert');
+  await alerts.first().waitFor();
+  while ((await alerts.count()) > 0) {
+    await alerts.first().getByRole('button', { name: 'Close' }).click();
+  }
+}
+
+describe('user management', { timeout: 180_000 }, () => {
   it('creates a restricted user who then sees only the allowed buttons, edits and deletes it', async () => {
     const admin = await adminPage();
     const other = await newPage(browser);
@@ -115,18 +125,21 @@ describe('user management', () => {
       await ui.save.click();
       await expect.poll(() => ui.username.getAttribute('aria-invalid')).toBe('true');
       await ui.message('Username already taken').waitFor();
+      await closeErrors(admin.page);
 
       await ui.username.fill('fresh-name');
       await ui.password.fill('short');
       await ui.save.click();
       await ui.message(/This password is too short: use at least 12 characters/).waitFor();
       expect(await ui.password.getAttribute('aria-invalid')).toBe('true');
+      await closeErrors(admin.page);
 
       await ui.password.fill(STRONG);
       await ui.yourPassword.fill('not my password at all');
       await ui.save.click();
       await ui.message('This is not your current password.').waitFor();
       expect(await ui.yourPassword.getAttribute('aria-invalid')).toBe('true');
+      await closeErrors(admin.page);
       expect(await server.ctx.store.users.byUsername('fresh-name')).toBeUndefined();
 
       // The last administrator keeps the Administrator permission.
@@ -134,7 +147,9 @@ describe('user management', () => {
       await ui.perm('Administrator').uncheck();
       await ui.yourPassword.fill(server.admin.password);
       await ui.save.click();
-      await ui.message(/last administrator/).waitFor();
+      await ui
+        .message('This is the last administrator: it must keep the Administrator permission.')
+        .waitFor();
       expect((await server.ctx.store.users.byId(server.admin.user.id))?.perm.admin).toBe(true);
       expect(taken.user.id).toBeGreaterThan(0);
     } finally {

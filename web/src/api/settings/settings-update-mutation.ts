@@ -7,7 +7,6 @@ import { settingsKeys } from './settings-keys.ts';
 export function useSettingsUpdateMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    meta: { handlesErrors: true },
     mutationFn: async (settings: Settings) => {
       await apiRequest('/settings', { method: 'PUT', json: settings });
     },

@@ -11,12 +11,11 @@ export interface UserCreateVariables {
 
 /**
  * POST /api/users (administrators). Resolves to the Location the server answered (the new
- * user's screen, e.g. /settings/users/7). The caller shows failures on the fields they concern.
+ * user's screen, e.g. /settings/users/7).
  */
 export function useUserCreateMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    meta: { handlesErrors: true },
     mutationFn: async ({ data, currentPassword }: UserCreateVariables) => {
       const body: UserWriteRequest = { what: 'user', which: [], data: { ...data, id: 0 } };
       if (currentPassword !== undefined) body.current_password = currentPassword;

@@ -12,7 +12,6 @@ export interface UserDeleteVariables {
 export function useUserDeleteMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    meta: { handlesErrors: true },
     mutationFn: async ({ id, currentPassword }: UserDeleteVariables) => {
       const body = currentPassword === undefined ? {} : { current_password: currentPassword };
       await apiRequest(`/users/${id}`, { method: 'DELETE', json: body });

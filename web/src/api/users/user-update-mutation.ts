@@ -15,13 +15,11 @@ export interface UserUpdateVariables {
 
 /**
  * PUT /api/users/{id} with the what/which envelope. Updating oneself renews the token, so the
- * session (language, preferences) reflects the change at once. `handlesErrors` skips the default
- * error notification when the caller shows refusals on its fields.
+ * session (language, preferences) reflects the change at once.
  */
-export function useUserUpdateMutation({ handlesErrors = false } = {}) {
+export function useUserUpdateMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    meta: { handlesErrors },
     mutationFn: async ({ id, which, data, currentPassword }: UserUpdateVariables) => {
       const body: UserWriteRequest = { what: 'user', which, data: { ...data, id } };
       if (currentPassword !== undefined) body.current_password = currentPassword;

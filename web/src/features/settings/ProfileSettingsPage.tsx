@@ -26,7 +26,7 @@ export function ProfileSettingsPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const update = useUserUpdateMutation();
-  const passwordUpdate = useUserUpdateMutation({ handlesErrors: true });
+  const passwordUpdate = useUserUpdateMutation();
   const [hideDotfiles, setHideDotfiles] = useState(user?.hideDotfiles ?? false);
   const [locale, setLocale] = useState(user?.locale ?? '');
   const [password, setPassword] = useState('');

@@ -25,7 +25,8 @@ interface UserEditorProps {
 
 /**
  * The form of the user screen: Save creates or replaces the whole user, Delete asks first. The
- * server's refusals land on the field they concern.
+ * server's refusals land on the field they concern, in words for people, besides the error
+ * notification every failed user change shows (SPEC.md section 8).
  */
 export function UserEditor({ id, initial }: UserEditorProps) {
   const { t } = useTranslation();
@@ -35,7 +36,7 @@ export function UserEditor({ id, initial }: UserEditorProps) {
   const [error, setError] = useState<PlacedError | undefined>();
   const [isConfirming, setConfirming] = useState(false);
   const create = useUserCreateMutation();
-  const update = useUserUpdateMutation({ handlesErrors: true });
+  const update = useUserUpdateMutation();
   const remove = useUserDeleteMutation();
   const isNew = id === undefined;
   const isBusy = create.isPending || update.isPending || remove.isPending;

@@ -44,7 +44,7 @@ export function UsersPage() {
     <section className="settings__screen" aria-labelledby="users-title">
       <div className="settings__heading">
         <h1 id="users-title" className="settings__title">
-          {t('settings.users')}
+          {t('settings.userManagement')}
         </h1>
         <Link to="/settings/users/new" className="button">
           {t('settings.newUserButton')}
