@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { pageConfig } from '../../../config/page-config.ts';
+import { PRODUCT_URL } from '../../../config/product.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { RulesEditor } from '../rules/RulesEditor.tsx';
 import { TextField } from '../TextField.tsx';
@@ -8,7 +9,7 @@ import { CardFooter } from './CardFooter.tsx';
 import type { SettingsCardProps } from './GlobalSettingsPage.tsx';
 
 /** Where the branding folder, custom.css and img/logo.svg are explained. */
-const BRANDING_DOCS_URL = 'https://github.com/cabinet-files/cabinet/blob/main/docs/settings.md';
+const BRANDING_DOCS_URL = `${PRODUCT_URL}/blob/main/docs/settings.md`;
 
 /**
  * Card 1 of the global settings: signup, home folders, global rules, the shell (with the command
