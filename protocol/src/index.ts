@@ -7,3 +7,5 @@ export * from './resource.ts';
 export * from './page-config.ts';
 export * from './share.ts';
 export * from './command.ts';
+export * from './session.ts';
+export * from './rule-pattern.ts';

@@ -15,6 +15,8 @@ export const PageConfig = z.object({
   LogoutPage: z.string(),
   LoginPage: z.boolean(),
   CSS: z.boolean(),
+  /** Cabinet: the branding folder holds img/logo.svg, which the page shows instead of its mark. */
+  CustomLogo: z.optional(z.boolean()),
   ReCaptcha: z.boolean(),
   ReCaptchaHost: z.optional(z.string()),
   ReCaptchaKey: z.optional(z.string()),

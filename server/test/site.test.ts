@@ -70,6 +70,7 @@ for (const baseURL of ['', '/fb']) {
           EnableThumbs: true,
           ResizePreview: true,
           CSS: false,
+          CustomLogo: false,
           TusSettings: { chunkSize: 10485760, retryCount: 5 },
         });
         expect(page).not.toHaveProperty('ReCaptchaKey');
@@ -116,7 +117,12 @@ for (const baseURL of ['', '/fb']) {
       expect(html).toContain(`<link rel="stylesheet" href="${baseURL}/static/custom.css" />`);
       expect(html).not.toContain('<Files>');
       const page = pageConfigOf(html);
-      expect(page).toMatchObject({ Name: 'Team <Files> & Co', Theme: 'dark', CSS: true });
+      expect(page).toMatchObject({
+        Name: 'Team <Files> & Co',
+        Theme: 'dark',
+        CSS: true,
+        CustomLogo: true,
+      });
       const css = await server.fetch('/static/custom.css');
       expect(await css.text()).toBe('body { color: red; }');
       expect(css.headers.get('cache-control')).toBe('no-cache');

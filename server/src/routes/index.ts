@@ -7,6 +7,7 @@ import { previewRoutes } from './preview.routes.ts';
 import { publicShareRoutes } from './public-share.routes.ts';
 import { rawRoutes } from './raw.routes.ts';
 import { resourcesRoutes } from './resources.routes.ts';
+import { sessionsRoutes } from './sessions.routes.ts';
 import { settingsRoutes } from './settings.routes.ts';
 import { shareRoutes } from './share.routes.ts';
 import { siteRoutes } from './site.routes.ts';
@@ -26,6 +27,7 @@ export const ROOT_ROUTES: RouteModule[] = [healthRoutes, siteRoutes];
 export const API_ROUTES: RouteModule[] = [
   authRoutes,
   usersRoutes,
+  sessionsRoutes,
   settingsRoutes,
   tusRoutes,
   resourcesRoutes,

@@ -38,17 +38,29 @@ const ipKey = (ip: string) => `ip:${ip}`;
  */
 const userAtIpKey = (username: string, ip: string) => `user:${username.toLowerCase()}@${ip}`;
 
+/** The client a session was opened from, shown in the Sessions card. */
+export interface SessionClient {
+  userAgent: string;
+  address: string;
+}
+
 /**
- * Signs a token for the user and records its session (the token's jti), so that logout and
- * password changes can revoke it. Old expired sessions are pruned on the way.
+ * Signs a token for the user and records its session (the token's jti) with the client it was
+ * opened from, so that logout, password changes and the Sessions card can revoke it. Old expired
+ * sessions are pruned on the way.
  */
-export async function issueToken(ctx: AppContext, user: UserRecord): Promise<string> {
+export async function issueToken(
+  ctx: AppContext,
+  user: UserRecord,
+  client?: SessionClient,
+): Promise<string> {
   const signed = await signToken(ctx.signingKey, user, ctx.config.tokenExpiration);
   await ctx.store.sessions.create({
     id: signed.sessionId,
     userId: user.id,
     createdAt: Date.now(),
     expiresAt: signed.expiresAt,
+    ...client,
   });
   await ctx.store.sessions.prune();
   return signed.token;
@@ -121,7 +133,11 @@ export async function login(
     default:
       user = await loginWithPassword(ctx, limits, attempt);
   }
-  return issueToken(ctx, user);
+  const agent = attempt.headers['user-agent'];
+  return issueToken(ctx, user, {
+    userAgent: typeof agent === 'string' ? agent : '',
+    address: attempt.ip,
+  });
 }
 
 /**

@@ -8,10 +8,15 @@ import { isRecaptchaEnabled } from '../services/auth/recaptcha.ts';
 /** The name shown when branding leaves it empty. */
 export const DEFAULT_NAME = 'Cabinet';
 
+/** True when the branding folder holds the file (custom.css, img/logo.svg). */
+function hasBrandingFile(settings: Settings, file: string): boolean {
+  const dir = settings.branding.files;
+  return Boolean(dir) && existsSync(path.join(dir, file));
+}
+
 /** True when the branding folder holds a custom.css the page should link. */
 export function hasCustomCss(settings: Settings): boolean {
-  const dir = settings.branding.files;
-  return Boolean(dir) && existsSync(path.join(dir, 'custom.css'));
+  return hasBrandingFile(settings, 'custom.css');
 }
 
 /**
@@ -36,6 +41,7 @@ export function buildPageConfig(config: ServerConfig, settings: Settings): PageC
     LogoutPage: '/login',
     LoginPage: method === 'json',
     CSS: hasCustomCss(settings),
+    CustomLogo: hasBrandingFile(settings, 'img/logo.svg'),
     ReCaptcha: recaptcha,
     ...(recaptcha && { ReCaptchaHost: config.recaptchaHost, ReCaptchaKey: config.recaptchaKey }),
     Theme: settings.branding.theme,

@@ -125,6 +125,21 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0005_session_details': {
+    async up(db: Kysely<unknown>) {
+      // What a user needs to recognise a session in the Sessions card: the browser, where it
+      // signed in from, and when it was last used.
+      await db.schema
+        .alterTable('sessions')
+        .addColumn('user_agent', 'text', (c) => c.notNull().defaultTo(sql`''`))
+        .execute();
+      await db.schema
+        .alterTable('sessions')
+        .addColumn('address', 'text', (c) => c.notNull().defaultTo(sql`''`))
+        .execute();
+      await db.schema.alterTable('sessions').addColumn('last_used_at', 'bigint').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

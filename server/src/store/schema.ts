@@ -22,6 +22,12 @@ export interface SessionsTable {
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** The User-Agent header of the login request, cut to 512 characters. */
+  user_agent: Generated<string>;
+  /** The client address of the login request. */
+  address: Generated<string>;
+  /** Milliseconds; refreshed at most once a minute by authenticated requests. */
+  last_used_at: number | null;
 }
 
 export interface SharesTable {

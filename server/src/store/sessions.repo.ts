@@ -1,4 +1,6 @@
 import type { Db } from './db.ts';
+import type { SessionsTable } from './schema.ts';
+import type { Selectable } from 'kysely';
 
 export interface SessionRecord {
   id: string;
@@ -6,13 +8,39 @@ export interface SessionRecord {
   createdAt: number;
   expiresAt: number;
   revokedAt: number | null;
+  /** User-Agent of the login request ("" when unknown). */
+  userAgent: string;
+  /** Client address of the login request ("" when unknown). */
+  address: string;
+  /** Milliseconds of the last authenticated request (the creation time until then). */
+  lastUsedAt: number;
+}
+
+/** What a new session records; the client details are optional (the CLI and tests have none). */
+export type NewSession = Pick<SessionRecord, 'id' | 'userId' | 'createdAt' | 'expiresAt'> &
+  Partial<Pick<SessionRecord, 'userAgent' | 'address'>>;
+
+const MAX_USER_AGENT = 512;
+
+function toRecord(row: Selectable<SessionsTable>): SessionRecord {
+  const createdAt = Number(row.created_at);
+  return {
+    id: row.id,
+    userId: Number(row.user_id),
+    createdAt,
+    expiresAt: Number(row.expires_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+    userAgent: row.user_agent,
+    address: row.address,
+    lastUsedAt: row.last_used_at === null ? createdAt : Number(row.last_used_at),
+  };
 }
 
 /** Server-side sessions named by a token's jti, so that logout and password changes revoke tokens. */
 export class SessionsRepo {
   constructor(private readonly db: Db) {}
 
-  async create(session: Omit<SessionRecord, 'revokedAt'>): Promise<void> {
+  async create(session: NewSession): Promise<void> {
     await this.db
       .insertInto('sessions')
       .values({
@@ -21,6 +49,9 @@ export class SessionsRepo {
         created_at: session.createdAt,
         expires_at: session.expiresAt,
         revoked_at: null,
+        user_agent: (session.userAgent ?? '').slice(0, MAX_USER_AGENT),
+        address: session.address ?? '',
+        last_used_at: session.createdAt,
       })
       .execute();
   }
@@ -31,14 +62,24 @@ export class SessionsRepo {
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!row) return undefined;
-    return {
-      id: row.id,
-      userId: Number(row.user_id),
-      createdAt: Number(row.created_at),
-      expiresAt: Number(row.expires_at),
-      revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
-    };
+    return row && toRecord(row);
+  }
+
+  /** A user's sessions that still work (not revoked, not expired), most recently used first. */
+  async listActive(userId: number, now = Date.now()): Promise<SessionRecord[]> {
+    const rows = await this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .execute();
+    return rows.map(toRecord).sort((a, b) => b.lastUsedAt - a.lastUsedAt);
+  }
+
+  /** Records that the session was used now. */
+  async touch(id: string, now = Date.now()): Promise<void> {
+    await this.db.updateTable('sessions').set({ last_used_at: now }).where('id', '=', id).execute();
   }
 
   /** Extends a session when its token is renewed. */

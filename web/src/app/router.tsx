@@ -24,15 +24,15 @@ const ProfileSettingsPage = lazyComponent(
   (m) => m.ProfileSettingsPage,
 );
 const GlobalSettingsPage = lazyComponent(
-  () => import('../features/settings/GlobalSettingsPage.tsx'),
+  () => import('../features/settings/global/GlobalSettingsPage.tsx'),
   (m) => m.GlobalSettingsPage,
 );
 const UsersPage = lazyComponent(
-  () => import('../features/settings/UsersPage.tsx'),
+  () => import('../features/settings/users/UsersPage.tsx'),
   (m) => m.UsersPage,
 );
 const UserEditPage = lazyComponent(
-  () => import('../features/settings/UserEditPage.tsx'),
+  () => import('../features/settings/users/UserEditPage.tsx'),
   (m) => m.UserEditPage,
 );
 const ShareListPage = lazyComponent(

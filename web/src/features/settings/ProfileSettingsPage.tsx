@@ -2,32 +2,37 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useUserUpdateMutation } from '../../api/users/user-update-mutation.ts';
 import { canLogout } from '../../config/page-config.ts';
-import { LOCALE_NAMES, LOCALES } from '../../i18n/locales.ts';
+import { LanguageSelect } from './LanguageSelect.tsx';
 import { notifySuccess } from '../../stores/notification-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
+import { placeError, type PlacedError } from './form-errors.ts';
+import { SessionsCard } from './sessions/SessionsCard.tsx';
+import { TextField } from './TextField.tsx';
 
-/** Green when both are equal and filled, red when they differ, neutral when both are empty. */
 /** With the json method the server wants the current password before changing it. */
 const needsCurrentPassword = canLogout;
 
+/** Green when both are equal and filled, red when they differ, neutral when both are empty. */
 function passwordState(password: string, confirmation: string): 'match' | 'mismatch' | undefined {
   if (!password && !confirmation) return undefined;
   return password === confirmation ? 'match' : 'mismatch';
 }
 
 /**
- * /settings/profile (SPEC.md, Profile settings screen): hide-dotfiles and language, and a password
- * change that is hidden when the user's password is locked.
+ * /settings/profile (SPEC.md, Profile settings screen): hide-dotfiles and language, a password
+ * change that is hidden when the user's password is locked, and the user's sessions.
  */
 export function ProfileSettingsPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const update = useUserUpdateMutation();
+  const passwordUpdate = useUserUpdateMutation();
   const [hideDotfiles, setHideDotfiles] = useState(user?.hideDotfiles ?? false);
   const [locale, setLocale] = useState(user?.locale ?? '');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [currentPassword, setCurrentPassword] = useState('');
+  const [error, setError] = useState<PlacedError | undefined>();
   if (!user) return null;
 
   const handlePreferences = (event: FormEvent) => {
@@ -40,9 +45,10 @@ export function ProfileSettingsPage() {
 
   const handlePassword = (event: FormEvent) => {
     event.preventDefault();
-    // Nothing happens unless both fields are equal and filled (SPEC.md section 5).
+    // Nothing is sent unless both fields are equal and filled (SPEC.md section 5).
     if (!password || password !== confirmation) return;
-    update.mutate(
+    setError(undefined);
+    passwordUpdate.mutate(
       {
         id: user.id,
         which: ['password'],
@@ -56,11 +62,14 @@ export function ProfileSettingsPage() {
           setCurrentPassword('');
           notifySuccess(t('settings.passwordUpdated'));
         },
+        onError: (failure) => setError(placeError(failure, t)),
       },
     );
   };
 
   const state = passwordState(password, confirmation);
+  const errorOn = (field: PlacedError['field']) =>
+    error && error.field === field ? error.message : undefined;
   return (
     <div className="settings__screen">
       <h1 className="visually-hidden">{t('settings.profileSettings')}</h1>
@@ -76,17 +85,7 @@ export function ProfileSettingsPage() {
           />
           {t('settings.hideDotfiles')}
         </label>
-        <label className="field">
-          <span className="field__label">{t('settings.language')}</span>
-          <select className="input" value={locale} onChange={(e) => setLocale(e.target.value)}>
-            <option value="">{t('settings.browserLanguage')}</option>
-            {LOCALES.map((code) => (
-              <option key={code} value={code} lang={code}>
-                {LOCALE_NAMES[code]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LanguageSelect value={locale} onChange={setLocale} />
         <div className="card__actions">
           <button type="submit" className="button" disabled={update.isPending}>
             {t('buttons.update')}
@@ -94,52 +93,60 @@ export function ProfileSettingsPage() {
         </div>
       </form>
       {!user.lockPassword && (
-        <form className="card" onSubmit={handlePassword} aria-labelledby="profile-password-title">
+        <form
+          className="card"
+          onSubmit={handlePassword}
+          aria-labelledby="profile-password-title"
+          noValidate
+        >
           <h2 id="profile-password-title" className="card__title">
             {t('settings.changePassword')}
           </h2>
-          <label className="field">
-            <span className="field__label">{t('settings.newPassword')}</span>
-            <input
-              className="input"
-              type="password"
-              autoComplete="new-password"
-              data-state={state}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </label>
-          <label className="field">
-            <span className="field__label">{t('settings.newPasswordConfirm')}</span>
-            <input
-              className="input"
-              type="password"
-              autoComplete="new-password"
-              data-state={state}
-              aria-invalid={state === 'mismatch'}
-              value={confirmation}
-              onChange={(e) => setConfirmation(e.target.value)}
-            />
-          </label>
+          <TextField
+            label={t('settings.newPassword')}
+            type="password"
+            autoComplete="new-password"
+            state={state}
+            value={password}
+            onChange={setPassword}
+            error={errorOn('password')}
+          />
+          <TextField
+            label={t('settings.newPasswordConfirm')}
+            type="password"
+            autoComplete="new-password"
+            state={state}
+            value={confirmation}
+            onChange={setConfirmation}
+            error={state === 'mismatch' && confirmation ? t('login.passwordsDontMatch') : undefined}
+          />
           {needsCurrentPassword && (
-            <label className="field">
-              <span className="field__label">{t('settings.currentPassword')}</span>
-              <input
-                className="input"
-                type="password"
-                autoComplete="current-password"
-                value={currentPassword}
-                onChange={(e) => setCurrentPassword(e.target.value)}
-              />
-            </label>
+            <TextField
+              label={t('settings.currentPassword')}
+              type="password"
+              autoComplete="current-password"
+              value={currentPassword}
+              onChange={setCurrentPassword}
+              error={errorOn('currentPassword')}
+            />
+          )}
+          {error && !error.field && (
+            <p className="field__error" role="alert">
+              {error.message}
+            </p>
           )}
           <div className="card__actions">
-            <button type="submit" className="button" disabled={update.isPending}>
+            <button
+              type="submit"
+              className="button"
+              disabled={passwordUpdate.isPending || state !== 'match'}
+            >
               {t('buttons.update')}
             </button>
           </div>
         </form>
       )}
+      <SessionsCard userId={user.id} />
     </div>
   );
 }

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { startAppServer } from '../support/servers.ts';
+import { loginThroughForm } from '../support/session.ts';
+import { AppShell } from '../pages/app-shell.ts';
+import { SettingsPages } from '../pages/settings-pages.ts';
+
+let browser: Browser;
+let server: TestServer;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startAppServer();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('profile settings', { timeout: 180_000 }, () => {
+  it('switches the language to each offered locale by its own name and back', async () => {
+    const user = await server.createUser({ locale: '' });
+    const { context, page } = await newPage(browser);
+    try {
+      await loginThroughForm(page, server.url, user.user.username, user.password);
+      const ui = new SettingsPages(page);
+      await ui.goto(server.url, 'profile');
+      const language = page.getByRole('combobox', { name: 'Language' });
+      await language.waitFor();
+      const names = await language.locator('option').allTextContents();
+      expect(names).toHaveLength(19);
+      expect(names).toEqual(expect.arrayContaining(['Browser language', 'Deutsch', '日本語']));
+      await language.selectOption({ label: 'Deutsch' });
+      await page.getByRole('button', { name: 'Update' }).first().click();
+      await new AppShell(page).notifications.getByText('Settings updated!').waitFor();
+      await expect
+        .poll(async () => (await server.ctx.store.users.byId(user.user.id))?.locale)
+        .toBe('de');
+      // Only the English catalogue exists: the interface falls back to it, and says so in lang.
+      await page.reload();
+      await expect.poll(() => language.inputValue()).toBe('de');
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+      await page.getByRole('heading', { name: 'Change password' }).waitFor();
+
+      await language.selectOption({ label: 'Browser language' });
+      await page.getByRole('button', { name: 'Update' }).first().click();
+      await expect
+        .poll(async () => (await server.ctx.store.users.byId(user.user.id))?.locale)
+        .toBe('');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('changes the password with green, red and neutral states, then logs in with it', async () => {
+    const user = await server.createUser();
+    const { context, page } = await newPage(browser);
+    const next = await newPage(browser);
+    try {
+      await loginThroughForm(page, server.url, user.user.username, user.password);
+      await new SettingsPages(page).goto(server.url, 'profile');
+      const fresh = page.getByLabel('Your new password', { exact: true });
+      const confirm = page.getByLabel('Confirm your new password', { exact: true });
+      const current = page.getByLabel('Your current password');
+      const update = page
+        .getByRole('form', { name: 'Change password' })
+        .getByRole('button', { name: 'Update' });
+      expect(await fresh.getAttribute('data-state')).toBeNull();
+      await fresh.fill('new-passphrase-for-cabinet');
+      await confirm.fill('new-passphrase-for-cabinEt');
+      await page.getByText("Passwords don't match").waitFor();
+      expect(await confirm.getAttribute('data-state')).toBe('mismatch');
+      expect(await update.isDisabled()).toBe(true);
+      await confirm.fill('new-passphrase-for-cabinet');
+      await expect.poll(() => fresh.getAttribute('data-state')).toBe('match');
+
+      await current.fill('wrong current password');
+      await update.click();
+      await page.getByText('This is not your current password.').waitFor();
+      expect(await current.getAttribute('aria-invalid')).toBe('true');
+      // The failure is also an error notification (SPEC.md section 8), which stays until closed.
+      const alert = new AppShell(page).notifications.getByRole('alert');
+      await alert.getByRole('button', { name: 'Close' }).click();
+
+      await current.fill(user.password);
+      await update.click();
+      await new AppShell(page).notifications.getByText('Password updated!').waitFor();
+      await expect.poll(() => fresh.inputValue()).toBe('');
+
+      await loginThroughForm(
+        next.page,
+        server.url,
+        user.user.username,
+        'new-passphrase-for-cabinet',
+      );
+      await next.page.waitForURL((url) => url.pathname.includes('/files'));
+    } finally {
+      await next.context.close();
+      await context.close();
+    }
+  });
+
+  it('hides the password card when the password is locked', async () => {
+    const user = await server.createUser({ lockPassword: true });
+    const { context, page } = await newPage(browser);
+    try {
+      await loginThroughForm(page, server.url, user.user.username, user.password);
+      await new SettingsPages(page).goto(server.url, 'profile');
+      await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Change password' }).count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('ends another session: that browser is logged out on its next request', async () => {
+    const user = await server.createUser();
+    const mine = await newPage(browser);
+    const other = await newPage(browser);
+    try {
+      await loginThroughForm(other.page, server.url, user.user.username, user.password);
+      await loginThroughForm(mine.page, server.url, user.user.username, user.password);
+      await new SettingsPages(mine.page).goto(server.url, 'profile');
+      const sessions = mine.page.getByRole('region', { name: 'Sessions' });
+      await sessions.getByText('This session').waitFor();
+      // The user's sessions: this browser, the other one, and the test set-up's token.
+      const ends = sessions.getByRole('button', { name: /^End the session of Chromium/ });
+      await expect.poll(() => ends.count()).toBe(1);
+      await ends.click();
+      await new AppShell(mine.page).notifications.getByText('Session ended!').waitFor();
+      await expect.poll(() => ends.count()).toBe(0);
+
+      await other.page.reload();
+      await other.page.waitForURL((url) => url.pathname.endsWith('/login'));
+      await mine.page.reload();
+      await sessions.getByText('This session').waitFor();
+      expect(mine.page.url()).toContain('/settings/profile');
+    } finally {
+      await other.context.close();
+      await mine.context.close();
+    }
+  });
+});

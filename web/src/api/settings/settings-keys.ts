@@ -1,0 +1,4 @@
+/** Query keys of the global settings. */
+export const settingsKeys = {
+  all: ['settings'] as const,
+};
