@@ -48,6 +48,10 @@ export interface ServerConfig {
   webDist: string;
   /** Seconds an unfinished resumable upload is kept after its last activity. */
   uploadExpiry: number;
+  /** Keep the search index fresh by watching folders (off for network mounts). */
+  searchWatch: boolean;
+  /** Seconds between full reconciliations of the search index when folders are not watched. */
+  searchReconcileInterval: number;
 }
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -270,5 +274,23 @@ export const OPTIONS: readonly OptionSpec[] = [
     type: 'duration',
     default: '24h',
     description: 'How long an unfinished resumable upload is kept after its last activity',
+  },
+  {
+    key: 'searchWatch',
+    flag: 'search-watch',
+    env: 'CABINET_SEARCH_WATCH',
+    type: 'boolean',
+    default: true,
+    description:
+      'Keep the search index fresh by watching folders; turn off on network mounts (then it reconciles periodically)',
+  },
+  {
+    key: 'searchReconcileInterval',
+    flag: 'search-reconcile-interval',
+    env: 'CABINET_SEARCH_RECONCILE_INTERVAL',
+    type: 'duration',
+    default: '10m',
+    description:
+      'How often the search index is reconciled with the disk when folders cannot be watched',
   },
 ];

@@ -10,6 +10,7 @@ import { siteRoutes } from './site.routes.ts';
 import { subtitleRoutes } from './subtitle.routes.ts';
 import { tusRoutes } from './tus.routes.ts';
 import { usersRoutes } from './users.routes.ts';
+import { searchRoutes } from './search.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
@@ -29,4 +30,5 @@ export const API_ROUTES: RouteModule[] = [
   rawRoutes,
   previewRoutes,
   subtitleRoutes,
+  searchRoutes,
 ];
