@@ -5,3 +5,4 @@ export * from './settings.ts';
 export * from './auth.ts';
 export * from './resource.ts';
 export * from './page-config.ts';
+export * from './search.ts';

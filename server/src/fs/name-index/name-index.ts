@@ -172,7 +172,13 @@ export class NameIndex {
     const first = this.table === null;
     this.table = table;
     this.options.log.info(
-      { entries: table.live, ms: Math.round(performance.now() - started), watching: this.watching },
+      {
+        entries: table.live,
+        bytes: table.memoryBytes,
+        folders: this.watcher.size,
+        ms: Math.round(performance.now() - started),
+        watching: this.watching,
+      },
       first ? 'search index ready' : 'search index reconciled with the disk',
     );
     this.dirty = true;
