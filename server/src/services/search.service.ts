@@ -127,7 +127,7 @@ async function* walkResults(
 ): AsyncGenerator<string> {
   for await (const entry of fs.walk(dir, { signal })) {
     const isDir = entry.stat?.isDirectory() ?? false;
-    if (!matchesTerms(query, entry.name) || !matchesType(query, entry.name, isDir)) continue;
+    if (!matchesTerms(query, entry.name) || !matchesType(query, () => entry.name, isDir)) continue;
     yield line(relativeTo(dir, entry.path), isDir);
   }
 }

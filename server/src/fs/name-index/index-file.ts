@@ -3,13 +3,12 @@ import { open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TableParts } from './name-table.ts';
 
-const MAGIC = 'CABINET-NAME-INDEX-2\n';
+const MAGIC = 'CABINET-NAME-INDEX-3\n';
 
 interface Header {
   /** The real root the index describes: an index of another root is never used. */
   root: string;
   bytes: number;
-  slots: number;
   size: number;
 }
 
@@ -19,15 +18,9 @@ function padded(length: number): number {
 }
 
 function sections(parts: TableParts): Uint8Array[] {
-  return [
-    parts.raw,
-    parts.folded,
-    parts.slotStart,
-    parts.slotId,
-    parts.parent,
-    parts.flags,
-    parts.idSlot,
-  ].map((a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  return [parts.raw, parts.folded, parts.start, parts.parent, parts.flags].map(
+    (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength),
+  );
 }
 
 /** Where the index of a data folder lives. */
@@ -43,7 +36,6 @@ export async function saveIndexFile(file: string, root: string, parts: TablePart
   const header: Header = {
     root,
     bytes: parts.raw.length,
-    slots: parts.slotStart.length,
     size: parts.parent.length,
   };
   const json = Buffer.from(JSON.stringify(header));
@@ -90,10 +82,9 @@ export async function loadIndexFile(file: string, root: string): Promise<TablePa
     return null;
   }
   if (header.root !== root) return null;
-  const { bytes, slots, size } = header;
+  const { bytes, size } = header;
   let offset = padded(MAGIC.length + 4 + jsonLength);
-  const expected =
-    offset + 2 * padded(bytes) + 2 * padded(4 * slots) + 2 * padded(4 * size) + padded(size);
+  const expected = offset + 2 * padded(bytes) + 2 * padded(4 * size) + padded(size);
   if (data.length !== expected || size < 1) return null;
   const take = (length: number): number => {
     const at = data.byteOffset + offset;
@@ -104,10 +95,8 @@ export async function loadIndexFile(file: string, root: string): Promise<TablePa
   return {
     raw: Buffer.from(buffer, take(bytes), bytes),
     folded: Buffer.from(buffer, take(bytes), bytes),
-    slotStart: new Uint32Array(buffer, take(4 * slots), slots),
-    slotId: new Int32Array(buffer, take(4 * slots), slots),
+    start: new Uint32Array(buffer, take(4 * size), size),
     parent: new Int32Array(buffer, take(4 * size), size),
     flags: new Uint8Array(buffer, take(size), size),
-    idSlot: new Int32Array(buffer, take(4 * size), size),
   };
 }

@@ -53,17 +53,20 @@ export function hasTypeFilter(query: NameQuery): boolean {
   return query.kinds.length > 0 || query.extensions.length > 0;
 }
 
-/** Whether a file passes the type filters (always true without any). */
+/**
+ * Whether a file passes the type filters (always true without any). The name is asked for only
+ * when an extension filter needs it: the index knows each entry's kind without decoding its name.
+ */
 export function matchesType(
   query: NameQuery,
-  name: string,
+  name: () => string,
   isDir: boolean,
   kind?: number,
 ): boolean {
   if (!hasTypeFilter(query)) return true;
   if (isDir) return false;
-  if (query.kinds.length > 0 && query.kinds.includes(kind ?? kindOfName(name))) return true;
-  return query.extensions.length > 0 && query.extensions.includes(extensionOf(name));
+  if (query.kinds.length > 0 && query.kinds.includes(kind ?? kindOfName(name()))) return true;
+  return query.extensions.length > 0 && query.extensions.includes(extensionOf(name()));
 }
 
 /** Whether a base name matches the terms (the walk fallback's test; the index scans instead). */

@@ -13,11 +13,9 @@ const KIND_SHIFT = 3;
 export interface TableParts {
   raw: Buffer;
   folded: Buffer;
-  slotStart: Uint32Array;
-  slotId: Int32Array;
+  start: Uint32Array;
   parent: Int32Array;
   flags: Uint8Array;
-  idSlot: Int32Array;
 }
 
 function grown<T extends Uint32Array | Int32Array | Uint8Array>(array: T, need: number): T {
@@ -48,13 +46,13 @@ function hashOf(bytes: Buffer, start: number, end: number, parentId: number): nu
  *
  * - every name once in `raw` and once case-folded in `folded`, both laid out `/name/name/…` with
  *   the same offsets, so a substring search is one native `Buffer.indexOf` over a flat buffer;
- * - slots (positions in the blob, in build order: breadth first, names sorted) map to entry ids
- *   through `slotStart`/`slotId` (a removed entry's slot maps to -1);
- * - entries are ids into parallel typed arrays: `parent` (the tree), `flags` (folder, link, dead,
- *   media kind) and `idSlot`; no object per entry;
+ * - entries are ids in blob order (build order: breadth first, names sorted; later additions
+ *   appended), indexes into parallel typed arrays: `start` (of the name in the blobs), `parent`
+ *   (the tree) and `flags` (folder, link, removed, media kind); no object per entry, and a blob
+ *   offset maps back to its entry by binary search over `start`;
  * - an open-addressing hash of (parent, name) → id finds entries by path for watcher events.
  *
- * Removing a folder marks only the folder dead: its descendants are unreachable (every query
+ * Renaming is removing and adding (the watcher reports it so). Removing a folder marks only the folder dead: its descendants are unreachable (every query
  * walks each hit's ancestors) and disappear at the next rebuild.
  */
 export class NameTable {
@@ -62,12 +60,10 @@ export class NameTable {
   folded: Buffer;
   /** Bytes used in both blobs. */
   bytes: number;
-  slotStart: Uint32Array;
-  slotId: Int32Array;
-  slots: number;
+  /** Blob offset of each entry's name (the root's is unused). */
+  start: Uint32Array;
   parent: Int32Array;
   flags: Uint8Array;
-  idSlot: Int32Array;
   /** Ids used (the root is id 0 and has no name). */
   size: number;
   /** Live named entries. */
@@ -80,12 +76,9 @@ export class NameTable {
       this.raw = parts.raw;
       this.folded = parts.folded;
       this.bytes = parts.raw.length;
-      this.slotStart = parts.slotStart;
-      this.slotId = parts.slotId;
-      this.slots = parts.slotStart.length;
+      this.start = parts.start;
       this.parent = parts.parent;
       this.flags = parts.flags;
-      this.idSlot = parts.idSlot;
       this.size = parts.parent.length;
     } else {
       this.raw = Buffer.allocUnsafeSlow(4096);
@@ -93,15 +86,11 @@ export class NameTable {
       this.raw[0] = SEPARATOR;
       this.folded[0] = SEPARATOR;
       this.bytes = 1;
-      this.slotStart = new Uint32Array(1024);
-      this.slotId = new Int32Array(1024);
-      this.slots = 0;
+      this.start = new Uint32Array(1024);
       this.parent = new Int32Array(1024);
       this.flags = new Uint8Array(1024);
-      this.idSlot = new Int32Array(1024);
       this.parent[0] = -1;
       this.flags[0] = FLAG_DIR;
-      this.idSlot[0] = -1;
       this.size = 1;
     }
     this.hash = new Int32Array(1024);
@@ -113,26 +102,24 @@ export class NameTable {
     return {
       raw: this.raw.subarray(0, this.bytes),
       folded: this.folded.subarray(0, this.bytes),
-      slotStart: this.slotStart.subarray(0, this.slots),
-      slotId: this.slotId.subarray(0, this.slots),
+      start: this.start.subarray(0, this.size),
       parent: this.parent.subarray(0, this.size),
       flags: this.flags.subarray(0, this.size),
-      idSlot: this.idSlot.subarray(0, this.size),
     };
   }
 
-  /** Last byte (exclusive) of a slot's name. */
-  slotEnd(slot: number): number {
-    return slot + 1 < this.slots ? this.slotStart[slot + 1]! - 1 : this.bytes - 1;
+  /** End (exclusive) of an entry's name in the blobs. */
+  nameEnd(id: number): number {
+    return id + 1 < this.size ? this.start[id + 1]! - 1 : this.bytes - 1;
   }
 
-  /** The slot holding a blob offset (binary search: slots are in offset order). */
-  slotAt(offset: number): number {
-    let low = 0;
-    let high = this.slots - 1;
+  /** The entry whose name holds a blob offset (binary search: ids are in offset order). */
+  entryAt(offset: number): number {
+    let low = 1;
+    let high = this.size - 1;
     while (low < high) {
       const mid = (low + high + 1) >>> 1;
-      if (this.slotStart[mid]! <= offset) low = mid;
+      if (this.start[mid]! <= offset) low = mid;
       else high = mid - 1;
     }
     return low;
@@ -155,9 +142,8 @@ export class NameTable {
   }
 
   nameOf(id: number): string {
-    const slot = this.idSlot[id]!;
-    if (slot < 0) return '';
-    return this.raw.toString('utf8', this.slotStart[slot]!, this.slotEnd(slot));
+    if (id === 0) return '';
+    return this.raw.toString('utf8', this.start[id]!, this.nameEnd(id));
   }
 
   /** The live child of a folder with this name, or -1. */
@@ -169,9 +155,8 @@ export class NameTable {
       if (stored === 0) return -1;
       const id = stored - 1;
       if (this.parent[id] !== parentId) continue;
-      const slot = this.idSlot[id]!;
-      const start = this.slotStart[slot]!;
-      const end = this.slotEnd(slot);
+      const start = this.start[id]!;
+      const end = this.nameEnd(id);
       if (
         end - start === bytes.length &&
         this.raw.compare(bytes, 0, bytes.length, start, end) === 0
@@ -185,10 +170,10 @@ export class NameTable {
     const id = this.size++;
     this.parent = grown(this.parent, this.size);
     this.flags = grown(this.flags, this.size);
-    this.idSlot = grown(this.idSlot, this.size);
+    this.start = grown(this.start, this.size);
     this.parent[id] = parentId;
     this.setType(id, name, isDir, isLink);
-    this.writeSlot(id, name);
+    this.writeName(id, name);
     this.live++;
     this.insertHash(id);
     return id;
@@ -205,11 +190,10 @@ export class NameTable {
     if (id <= 0 || !this.isAlive(id)) return;
     this.removeHash(id);
     this.flags[id] = this.flags[id]! | FLAG_DEAD;
-    this.slotId[this.idSlot[id]!] = -1;
     this.live--;
   }
 
-  private writeSlot(id: number, name: string): void {
+  private writeName(id: number, name: string): void {
     const folded = foldName(name);
     const length = Buffer.byteLength(name);
     this.raw = grownBuffer(this.raw, this.bytes + length + 1);
@@ -220,17 +204,11 @@ export class NameTable {
     this.raw[start + length] = SEPARATOR;
     this.folded[start + length] = SEPARATOR;
     this.bytes += length + 1;
-    const slot = this.slots++;
-    this.slotStart = grown(this.slotStart, this.slots);
-    this.slotId = grown(this.slotId, this.slots);
-    this.slotStart[slot] = start;
-    this.slotId[slot] = id;
-    this.idSlot[id] = slot;
+    this.start[id] = start;
   }
 
   private homeOf(id: number): number {
-    const slot = this.idSlot[id]!;
-    return hashOf(this.raw, this.slotStart[slot]!, this.slotEnd(slot), this.parent[id]!);
+    return hashOf(this.raw, this.start[id]!, this.nameEnd(id), this.parent[id]!);
   }
 
   private insertHash(id: number): void {
@@ -299,24 +277,22 @@ export class NameTable {
     return (
       this.raw.length +
       this.folded.length +
-      this.slotStart.byteLength +
-      this.slotId.byteLength +
+      this.start.byteLength +
       this.parent.byteLength +
       this.flags.byteLength +
-      this.idSlot.byteLength +
       this.hash.byteLength
     );
   }
 
-  /** Shrinks every array to what is used (after a build). */
+  /**
+   * Shrinks every array to what is used (after a build), one at a time so that only one array is
+   * ever held twice.
+   */
   trim(): void {
-    const parts = this.parts();
-    this.raw = Buffer.from(parts.raw);
-    this.folded = Buffer.from(parts.folded);
-    this.slotStart = parts.slotStart.slice();
-    this.slotId = parts.slotId.slice();
-    this.parent = parts.parent.slice();
-    this.flags = parts.flags.slice();
-    this.idSlot = parts.idSlot.slice();
+    this.raw = Buffer.from(this.raw.subarray(0, this.bytes));
+    this.folded = Buffer.from(this.folded.subarray(0, this.bytes));
+    this.start = this.start.slice(0, this.size);
+    this.parent = this.parent.slice(0, this.size);
+    this.flags = this.flags.slice(0, this.size);
   }
 }

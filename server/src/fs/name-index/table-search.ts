@@ -1,13 +1,10 @@
-import { FLAG_DEAD, SEPARATOR, type NameTable } from './name-table.ts';
+import { FLAG_DEAD, type NameTable } from './name-table.ts';
 import { hasTypeFilter, matchesType, type NameQuery } from './name-query.ts';
 
 /** Bytes of blob scanned per step: small enough that a step never holds the event loop for long. */
 const WINDOW = 256 * 1024;
-/** Slots per step when every name qualifies. */
+/** Entries per step when every name qualifies. */
 const SLOT_STEP = 8192;
-
-/** Which part of the name a needle must sit in. */
-type Phase = 'exact' | 'prefix' | 'rest';
 
 /**
  * The entries below `dirId` that match, in result order, as batches of ids (each batch is one
@@ -22,15 +19,11 @@ export function* searchTable(
   dirId: number,
   query: NameQuery,
 ): Generator<number[]> {
-  const keep = (slot: number, emitted: (name: Buffer, start: number, end: number) => boolean) => {
-    const id = table.slotId[slot]!;
-    if (id < 0 || (table.flags[id]! & FLAG_DEAD) !== 0 || !isInside(table, id, dirId)) return -1;
-    const blob = query.caseSensitive ? table.raw : table.folded;
-    const start = table.slotStart[slot]!;
-    if (emitted(blob, start, table.slotEnd(slot))) return -1;
+  const keep = (id: number) => {
+    if ((table.flags[id]! & FLAG_DEAD) !== 0 || !isInside(table, id, dirId)) return -1;
     if (
       hasTypeFilter(query) &&
-      !matchesType(query, table.nameOf(id), table.isDir(id), table.kind(id))
+      !matchesType(query, () => table.nameOf(id), table.isDir(id), table.kind(id))
     ) {
       return -1;
     }
@@ -39,12 +32,11 @@ export function* searchTable(
 
   if (query.terms.length === 0) {
     if (!hasTypeFilter(query) || query.kinds.length > 0) {
-      for (let from = 0; from < table.slots; from += SLOT_STEP) {
+      for (let from = 1; from < table.size; from += SLOT_STEP) {
         const batch: number[] = [];
-        const to = Math.min(table.slots, from + SLOT_STEP);
-        for (let slot = from; slot < to; slot++) {
-          const id = keep(slot, () => false);
-          if (id >= 0) batch.push(id);
+        const to = Math.min(table.size, from + SLOT_STEP);
+        for (let id = from; id < to; id++) {
+          if (keep(id) >= 0) batch.push(id);
         }
         yield batch;
       }
@@ -52,74 +44,83 @@ export function* searchTable(
     }
     // Only extension filters: the names end with them, found like terms (case-sensitive blob).
     const needles = query.extensions.map((ext) => Buffer.from(`${ext}/`));
-    yield* scanNeedles(table, table.raw, needles, (slot) => keep(slot, () => false));
+    for (const ids of scanNeedles(table, table.raw, needles)) {
+      yield ids.filter((id) => keep(id) >= 0);
+    }
     return;
   }
 
   // Names hold no `/`: a term with one matches nothing (and must not match across two names).
   const terms = query.terms.filter((term) => !term.includes('/')).map((term) => Buffer.from(term));
   if (terms.length === 0) return;
-  const equalsTerm = (blob: Buffer, start: number, end: number) =>
-    terms.some((t) => end - start === t.length && blob.compare(t, 0, t.length, start, end) === 0);
-  const startsWithTerm = (blob: Buffer, start: number, end: number) =>
-    terms.some(
-      (t) => end - start >= t.length && blob.compare(t, 0, t.length, start, start + t.length) === 0,
-    );
   const blob = query.caseSensitive ? table.raw : table.folded;
-  const phases: [Phase, Buffer[], (b: Buffer, s: number, e: number) => boolean][] = [
-    ['exact', terms.map((t) => wrap(t, true, true)), () => false],
-    ['prefix', terms.map((t) => wrap(t, true, false)), equalsTerm],
-    ['rest', terms, startsWithTerm],
-  ];
-  for (const [, needles, emitted] of phases) {
-    yield* scanNeedles(table, blob, needles, (slot) => keep(slot, emitted));
+  // One pass over the blob finds every name holding a term. Names equal to a term go out as they
+  // are found (that group comes first); the others wait in their group until the pass is done.
+  const prefix: number[] = [];
+  const rest: number[] = [];
+  for (const ids of scanNeedles(table, blob, terms)) {
+    const exact: number[] = [];
+    for (const id of ids) {
+      const start = table.start[id]!;
+      const end = table.nameEnd(id);
+      if (
+        terms.some(
+          (t) => end - start === t.length && blob.compare(t, 0, t.length, start, end) === 0,
+        )
+      ) {
+        if (keep(id) >= 0) exact.push(id);
+      } else if (
+        terms.some(
+          (t) =>
+            end - start > t.length && blob.compare(t, 0, t.length, start, start + t.length) === 0,
+        )
+      ) {
+        prefix.push(id);
+      } else {
+        rest.push(id);
+      }
+    }
+    yield exact;
+  }
+  for (const group of [prefix, rest]) {
+    for (let from = 0; from < group.length; from += SLOT_STEP) {
+      const batch: number[] = [];
+      const to = Math.min(group.length, from + SLOT_STEP);
+      for (let i = from; i < to; i++) {
+        if (keep(group[i]!) >= 0) batch.push(group[i]!);
+      }
+      yield batch;
+    }
   }
 }
 
-/** The term with separators around it: `/term/` finds equal names, `/term` names starting so. */
-function wrap(term: Buffer, before: boolean, after: boolean): Buffer {
-  const parts = [term];
-  if (before) parts.unshift(Buffer.from([SEPARATOR]));
-  if (after) parts.push(Buffer.from([SEPARATOR]));
-  return Buffer.concat(parts);
-}
-
 /**
- * Finds every needle in the blob, window by window, and yields per window the accepted ids of the
- * slots hit, in slot order and each slot once.
+ * Finds every needle in the blob, window by window, and yields per window the entries whose names
+ * hold one, in blob order and each once.
  */
-function* scanNeedles(
-  table: NameTable,
-  blob: Buffer,
-  needles: Buffer[],
-  accept: (slot: number) => number,
-): Generator<number[]> {
-  let lastSlot = -1;
+function* scanNeedles(table: NameTable, blob: Buffer, needles: Buffer[]): Generator<number[]> {
+  let last = -1;
   const bytes = table.bytes;
   for (let from = 0; from < bytes; from += WINDOW) {
     const hits: number[] = [];
     for (const needle of needles) {
       if (needle.length === 0) continue;
-      const to = Math.min(bytes, from + WINDOW + needle.length - 1);
-      const window = blob.subarray(from, to);
+      const window = blob.subarray(from, Math.min(bytes, from + WINDOW + needle.length - 1));
       for (let at = window.indexOf(needle); at >= 0; at = window.indexOf(needle, at + 1)) {
-        const offset = from + at;
-        // A needle that starts with the separator names the slot after it.
-        const slot = table.slotAt(needle[0] === SEPARATOR ? offset + 1 : offset);
-        hits.push(slot);
+        const id = table.entryAt(from + at);
+        hits.push(id);
         // The rest of this name cannot add anything: continue after it.
-        at = table.slotEnd(slot) - from - 1;
+        at = table.nameEnd(id) - from;
       }
     }
     if (needles.length > 1) hits.sort((a, b) => a - b);
-    const batch: number[] = [];
-    for (const slot of hits) {
-      if (slot <= lastSlot) continue;
-      lastSlot = slot;
-      const id = accept(slot);
-      if (id >= 0) batch.push(id);
+    const ids: number[] = [];
+    for (const id of hits) {
+      if (id <= last) continue;
+      last = id;
+      ids.push(id);
     }
-    yield batch;
+    yield ids;
   }
 }
 
