@@ -22,6 +22,8 @@ export interface AppContext {
 }
 
 export interface ContextOptions {
+  /** Load and build the search index (default true); CLI commands that only edit the store do not. */
+  searchIndex?: boolean;
   /** Holds the search index's background walks until it resolves (tests of the walk fallback). */
   searchGate?: Promise<void>;
 }
@@ -46,7 +48,7 @@ export async function createContext(
     reconcileInterval: config.searchReconcileInterval,
     gate: options.searchGate,
   });
-  await search.start();
+  if (options.searchIndex ?? true) await search.start();
   return { config, store, settings, signingKey, log, files, search };
 }
 
