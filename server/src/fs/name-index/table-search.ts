@@ -1,4 +1,6 @@
-import { FLAG_DEAD, type NameTable } from './name-table.ts';
+import { FLAG_DEAD, SEPARATOR, type NameTable } from './name-table.ts';
+
+const SLASH = Buffer.from([SEPARATOR]);
 import { hasTypeFilter, matchesType, type NameQuery } from './name-query.ts';
 
 /** Bytes of blob scanned per step: small enough that a step never holds the event loop for long. */
@@ -54,43 +56,36 @@ export function* searchTable(
   const terms = query.terms.filter((term) => !term.includes('/')).map((term) => Buffer.from(term));
   if (terms.length === 0) return;
   const blob = query.caseSensitive ? table.raw : table.folded;
-  // One pass over the blob finds every name holding a term. Names equal to a term go out as they
-  // are found (that group comes first); the others wait in their group until the pass is done.
-  const prefix: number[] = [];
+  const equals = (start: number, end: number) =>
+    terms.some((t) => end - start === t.length && blob.compare(t, 0, t.length, start, end) === 0);
+  const startsWith = (start: number, end: number) =>
+    terms.some(
+      (t) => end - start > t.length && blob.compare(t, 0, t.length, start, start + t.length) === 0,
+    );
+  // Pass 1: names equal to a term, sent as found (that group comes first). The needle is `term/`
+  // (names ending so), not `/term/`: a needle starting with the separator, the blob's most common
+  // byte, is many times slower to find.
+  const exactNeedles = terms.map((t) => Buffer.concat([t, SLASH]));
+  for (const ids of scanNeedles(table, blob, exactNeedles)) {
+    yield ids.filter((id) => equals(table.start[id]!, table.nameEnd(id)) && keep(id) >= 0);
+  }
+  // Pass 2: every name holding a term. Those starting with one are sent as found (their group is
+  // next); the others wait until the pass is done.
   const rest: number[] = [];
   for (const ids of scanNeedles(table, blob, terms)) {
-    const exact: number[] = [];
+    const batch: number[] = [];
     for (const id of ids) {
       const start = table.start[id]!;
       const end = table.nameEnd(id);
-      if (
-        terms.some(
-          (t) => end - start === t.length && blob.compare(t, 0, t.length, start, end) === 0,
-        )
-      ) {
-        if (keep(id) >= 0) exact.push(id);
-      } else if (
-        terms.some(
-          (t) =>
-            end - start > t.length && blob.compare(t, 0, t.length, start, start + t.length) === 0,
-        )
-      ) {
-        prefix.push(id);
-      } else {
-        rest.push(id);
-      }
+      if (equals(start, end)) continue;
+      if (startsWith(start, end)) {
+        if (keep(id) >= 0) batch.push(id);
+      } else rest.push(id);
     }
-    yield exact;
+    yield batch;
   }
-  for (const group of [prefix, rest]) {
-    for (let from = 0; from < group.length; from += SLOT_STEP) {
-      const batch: number[] = [];
-      const to = Math.min(group.length, from + SLOT_STEP);
-      for (let i = from; i < to; i++) {
-        if (keep(group[i]!) >= 0) batch.push(group[i]!);
-      }
-      yield batch;
-    }
+  for (let from = 0; from < rest.length; from += SLOT_STEP) {
+    yield rest.slice(from, from + SLOT_STEP).filter((id) => keep(id) >= 0);
   }
 }
 
