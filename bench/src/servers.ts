@@ -97,12 +97,16 @@ export interface CabinetOptions {
   nodeFlags?: string[];
   /** Cabinet's launcher (default server/bin/cabinet.js of this checkout), e.g. for A/B runs. */
   bin?: string;
+  /** A data folder to use and keep (restart measurements); default a temp one, removed at stop. */
+  dataDir?: string;
+  /** More environment for the server, e.g. `CABINET_LOG_LEVEL`. */
+  env?: Record<string, string>;
 }
 
 /** Starts Cabinet with a temp data folder; resolves once /health answers. */
 export async function startCabinet(options: CabinetOptions): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-bench-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'cabinet-bench-'));
   const child = spawn(
     process.execPath,
     [
@@ -124,6 +128,7 @@ export async function startCabinet(options: CabinetOptions): Promise<RunningServ
         CABINET_LOG_LEVEL: 'warn',
         CABINET_LOG_FORMAT: 'json',
         NODE_ENV: 'production',
+        ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -139,7 +144,7 @@ export async function startCabinet(options: CabinetOptions): Promise<RunningServ
   const stop = async () => {
     // SIGINT: Cabinet closes cleanly (and --cpu-prof writes its profile on a clean exit).
     await stopChild(child, 'SIGINT');
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     await waitForHttp(`${url}/health`, child, 60_000, output);

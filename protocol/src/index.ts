@@ -9,3 +9,4 @@ export * from './share.ts';
 export * from './command.ts';
 export * from './session.ts';
 export * from './rule-pattern.ts';
+export * from './search.ts';

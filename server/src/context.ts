@@ -5,6 +5,7 @@ import { openDatabase } from './store/db.ts';
 import { createStore, type Store } from './store/store.ts';
 import { SettingsStore } from './services/settings.store.ts';
 import { FileRoot } from './fs/file-root.ts';
+import { NameIndex } from './fs/name-index/name-index.ts';
 
 /** Everything services need, built once at start and passed down explicitly. */
 export interface AppContext {
@@ -16,21 +17,42 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** The served tree: real root, case folding, temp-file journal, change feed (see ScopedFs). */
   files: FileRoot;
+  /** The name index of the whole root that search answers from (docs/search.md). */
+  search: NameIndex;
+}
+
+export interface ContextOptions {
+  /** Load and build the search index (default true); CLI commands that only edit the store do not. */
+  searchIndex?: boolean;
+  /** Holds the search index's background walks until it resolves (tests of the walk fallback). */
+  searchGate?: Promise<void>;
 }
 
 /** Opens the database, runs migrations and first-start set-up, and returns the context. */
 export async function createContext(
   config: ServerConfig,
   log: FastifyBaseLogger,
+  options: ContextOptions = {},
 ): Promise<AppContext> {
   const db = await openDatabase(config.database);
   const store = createStore(db);
   const settings = new SettingsStore(store);
   const signingKey = await bootstrap({ config, store, settings, log });
   const files = await FileRoot.open({ root: config.root, dataDir: config.data, log });
-  return { config, store, settings, signingKey, log, files };
+  const search = new NameIndex({
+    realRoot: files.realRoot,
+    dataDir: config.data,
+    log,
+    changes: files.changes,
+    watch: config.searchWatch,
+    reconcileInterval: config.searchReconcileInterval,
+    gate: options.searchGate,
+  });
+  if (options.searchIndex ?? true) await search.start();
+  return { config, store, settings, signingKey, log, files, search };
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.search.close();
   await ctx.store.db.destroy();
 }

@@ -51,7 +51,8 @@ export async function withAdminContext<T>(
     { level: 'warn', base: undefined, timestamp: false },
     { write: (line: string) => io.err((JSON.parse(line) as { msg: string }).msg) },
   );
-  const ctx = await createContext(config, log);
+  // Administration commands never search: no index load, walk or folder watches for them.
+  const ctx = await createContext(config, log, { searchIndex: false });
   try {
     return await task(ctx);
   } finally {

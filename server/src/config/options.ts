@@ -59,6 +59,10 @@ export interface ServerConfig {
   commandOutputLimit: number;
   /** Seconds an event hook may run before it is stopped (and a before-hook fails). */
   hookTimeout: number;
+  /** Keep the search index fresh by watching folders (off for network mounts). */
+  searchWatch: boolean;
+  /** Seconds between full reconciliations of the search index when folders are not watched. */
+  searchReconcileInterval: number;
 }
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -314,5 +318,23 @@ export const OPTIONS: readonly OptionSpec[] = [
     type: 'duration',
     default: '1m',
     description: 'How long an event hook may run before it is stopped',
+  },
+  {
+    key: 'searchWatch',
+    flag: 'search-watch',
+    env: 'CABINET_SEARCH_WATCH',
+    type: 'boolean',
+    default: true,
+    description:
+      'Keep the search index fresh by watching folders; turn off on network mounts (then it reconciles periodically)',
+  },
+  {
+    key: 'searchReconcileInterval',
+    flag: 'search-reconcile-interval',
+    env: 'CABINET_SEARCH_RECONCILE_INTERVAL',
+    type: 'duration',
+    default: '10m',
+    description:
+      'How often the search index is reconciled with the disk when folders cannot be watched',
   },
 ];

@@ -171,6 +171,14 @@ export class ScopedFs {
     return this.isCanonicalAllowed(canonicalPath(virtual).path, options.rulesOnly);
   }
 
+  /**
+   * isAllowed for a path built from a canonical folder and a name read from disk (the search index),
+   * judged exactly as walks and listings judge their children: no re-parsing of the name.
+   */
+  isEntryAllowed(canonical: string): boolean {
+    return this.isCanonicalAllowed(canonical);
+  }
+
   /** isAllowed for a path already canonical (children built from a canonical folder and a name). */
   private isCanonicalAllowed(canonical: string, rulesOnly = false): boolean {
     const name = virtualBaseName(canonical);

@@ -14,6 +14,7 @@ import { siteRoutes } from './site.routes.ts';
 import { subtitleRoutes } from './subtitle.routes.ts';
 import { tusRoutes } from './tus.routes.ts';
 import { usersRoutes } from './users.routes.ts';
+import { searchRoutes } from './search.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
@@ -37,4 +38,5 @@ export const API_ROUTES: RouteModule[] = [
   shareRoutes,
   publicShareRoutes,
   commandRoutes,
+  searchRoutes,
 ];

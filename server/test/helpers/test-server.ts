@@ -51,6 +51,8 @@ export interface TestServerOptions {
   dataDir?: string;
   /** A logger to capture what the server logs (default: silent unless CABINET_TEST_LOG). */
   log?: FastifyBaseLogger;
+  /** Holds the search index's background walks until it resolves. */
+  searchGate?: Promise<void>;
 }
 
 let userCounter = 0;
@@ -77,7 +79,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.config,
   };
   const log = options.log ?? pino({ level: config.logLevel });
-  const ctx = await createContext(config, log);
+  const ctx = await createContext(config, log, { searchGate: options.searchGate });
   const app = await buildApp(ctx);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `${address}${config.baseURL}`;

@@ -7,6 +7,8 @@ import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
 import { ErrorPage } from '../errors/ErrorPage.tsx';
 import { FileView } from '../preview/FileView.tsx';
+import { HeaderSlot } from '../layout/header-slots.tsx';
+import { SearchButton } from '../search/SearchButton.tsx';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { FolderListing } from './FolderListing.tsx';
 import { ListingSkeleton } from './ListingSkeleton.tsx';
@@ -45,6 +47,12 @@ export function FilesPage() {
   }
   return (
     <div className="files">
+      {resource?.isDir && (
+        // Keyed by folder: a search belongs to the folder it was opened in.
+        <HeaderSlot name="search">
+          <SearchButton key={resource.path} folder={resource.path} />
+        </HeaderSlot>
+      )}
       <div className="files__bar">
         {/* The page's one heading for screen readers; the breadcrumbs show it to everyone. */}
         {resource?.isDir && <h1 className="visually-hidden">{folderLabel(resource.path)}</h1>}

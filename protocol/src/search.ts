@@ -1,0 +1,17 @@
+import * as z from 'zod/mini';
+
+/**
+ * One line of the NDJSON stream of `GET /api/search/<dir>?query=` (API.md section 3.10): a
+ * matching entry, its path relative to the searched folder without a leading slash.
+ */
+export const SearchHit = z.object({
+  /** The entry is a folder. */
+  dir: z.boolean(),
+  /** Path below the searched folder, `/`-separated, no leading slash. */
+  path: z.string(),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+
+/** The `type:` shortcuts the search overlay offers (SPEC.md section 4, Search). */
+export const SEARCH_TYPE_SHORTCUTS = ['image', 'audio', 'video', 'pdf'] as const;
+export type SearchTypeShortcut = (typeof SEARCH_TYPE_SHORTCUTS)[number];

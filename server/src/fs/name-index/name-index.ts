@@ -1,0 +1,284 @@
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { FileChanges } from '../changes.ts';
+import { FolderWatcher } from './folder-watcher.ts';
+import { indexFilePath, loadIndexFile, saveIndexFile } from './index-file.ts';
+import { NameTable } from './name-table.ts';
+import { scanTree } from './tree-scan.ts';
+
+export interface NameIndexOptions {
+  /** Real path of the served root. */
+  realRoot: string;
+  /** Data folder: the index is persisted there. */
+  dataDir: string;
+  log: FastifyBaseLogger;
+  /** Changes made through ScopedFs, applied at once (the watcher would see them a little later). */
+  changes: FileChanges;
+  /** Watch folders (false on network mounts: periodic reconciliation only). */
+  watch: boolean;
+  /** Seconds between reconciliations when folders are not watched. */
+  reconcileInterval: number;
+  /** Tests hold background walks with this until they have checked the fallback. */
+  gate?: Promise<void>;
+}
+
+/** Unsaved changes are written at most this often. */
+const SAVE_EVERY_MS = 60_000;
+
+/**
+ * The name index of the whole root, kept fresh (docs/search.md). Life cycle:
+ *
+ * - start: load the persisted table if there is one (searches use it at once), then reconcile in
+ *   the background: walk the tree into a fresh table while changes seen meanwhile are queued,
+ *   replay them, swap. With no persisted table, searches fall back to a walk until then.
+ * - changes: every watched folder reports names that changed; each is re-checked with one lstat
+ *   and the table updated (a new folder is scanned). The same happens for ScopedFs's own writes.
+ * - a burst that may have overflowed the kernel queue, or too much garbage, triggers the same
+ *   consistent rebuild; without watching, it runs every `reconcileInterval` seconds.
+ */
+export class NameIndex {
+  private table: NameTable | null = null;
+  private readonly watcher: FolderWatcher;
+  private watching: boolean;
+  /** Paths changed while a rebuild walks, replayed onto the new table before it is used. */
+  private pending: Set<string> | null = null;
+  private rebuildRun: Promise<void> | null = null;
+  private rebuildAgain = false;
+  private applying: Promise<void> = Promise.resolve();
+  private readonly closing = new AbortController();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private dirty = false;
+  private saving: Promise<void> | null = null;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: NameIndexOptions) {
+    this.watching = options.watch;
+    this.watcher = new FolderWatcher({
+      onChange: (real) => this.changed(real),
+      onOverflow: () => {
+        options.log.warn('search index: burst of file events, rebuilding to stay consistent');
+        this.rebuild();
+      },
+    });
+    this.unsubscribe = options.changes.on((change) => {
+      this.changed(change.real);
+      if (change.to) this.changed(change.to);
+    });
+  }
+
+  /** The table searches read, or null while the first build runs (searches then walk). */
+  get current(): NameTable | null {
+    return this.table;
+  }
+
+  get realRoot(): string {
+    return this.options.realRoot;
+  }
+
+  /** Loads the persisted table and starts the background reconciliation; never blocks on it. */
+  async start(): Promise<void> {
+    const file = indexFilePath(this.options.dataDir);
+    const started = performance.now();
+    const parts = await loadIndexFile(file, this.options.realRoot).catch(() => null);
+    if (parts) {
+      this.table = new NameTable(parts);
+      this.options.log.info(
+        { entries: this.table.live, ms: Math.round(performance.now() - started) },
+        'search index loaded; reconciling with the disk in the background',
+      );
+    } else {
+      this.options.log.info(
+        'search index is being built; searches walk the tree until it is ready',
+      );
+    }
+    if (!this.watching) this.startPeriodic('file watching is off');
+    this.timers.push(setInterval(() => void this.save(), SAVE_EVERY_MS).unref());
+    this.rebuild();
+  }
+
+  /** Resolves when the running rebuild (if any) has been swapped in. */
+  async settled(): Promise<void> {
+    while (this.rebuildRun) await this.rebuildRun;
+    await this.applying;
+  }
+
+  /** Id of the entry at a real path, or -1 when it is not indexed (or no table is ready). */
+  idOf(real: string): number {
+    const table = this.table;
+    if (!table) return -1;
+    const relative = path.relative(this.options.realRoot, real);
+    if (relative === '') return 0;
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return -1;
+    let id = 0;
+    for (const name of relative.split(path.sep)) {
+      id = table.lookup(id, name);
+      if (id < 0) return -1;
+    }
+    return id;
+  }
+
+  /** Stops watching and timers, waits for running work and saves unsaved changes. */
+  async close(): Promise<void> {
+    this.closing.abort();
+    this.unsubscribe();
+    for (const timer of this.timers) clearInterval(timer);
+    this.watcher.close();
+    await this.rebuildRun?.catch(() => undefined);
+    await this.applying;
+    await this.save();
+  }
+
+  /** Starts a consistent rebuild now, or once more after the running one. */
+  rebuild(): void {
+    if (this.closing.signal.aborted) return;
+    if (this.rebuildRun) {
+      this.rebuildAgain = true;
+      return;
+    }
+    this.rebuildRun = this.runRebuild()
+      .catch((error: unknown) =>
+        this.options.log.error({ err: error }, 'search index rebuild failed'),
+      )
+      .finally(() => {
+        this.rebuildRun = null;
+        if (this.rebuildAgain) {
+          this.rebuildAgain = false;
+          this.rebuild();
+        }
+      });
+  }
+
+  private async runRebuild(): Promise<void> {
+    await this.options.gate;
+    if (this.closing.signal.aborted) return;
+    const started = performance.now();
+    const table = new NameTable();
+    this.pending = new Set();
+    await scanTree(table, 0, this.options.realRoot, {
+      fresh: true,
+      signal: this.closing.signal,
+      watch: this.watching ? (real) => this.watch(real) : undefined,
+    });
+    if (this.closing.signal.aborted) return;
+    // Changes seen during the walk may or may not be in the new table: re-check each of them.
+    while (this.pending.size > 0) {
+      const replay = [...this.pending];
+      this.pending.clear();
+      for (const real of replay) await this.refresh(table, real);
+    }
+    this.pending = null;
+    table.trim();
+    const first = this.table === null;
+    this.table = table;
+    this.options.log.info(
+      {
+        entries: table.live,
+        bytes: table.memoryBytes,
+        folders: this.watcher.size,
+        ms: Math.round(performance.now() - started),
+        watching: this.watching,
+      },
+      first ? 'search index ready' : 'search index reconciled with the disk',
+    );
+    this.dirty = true;
+    await this.save();
+  }
+
+  private watch(real: string): void {
+    if (!this.watching) return;
+    try {
+      this.watcher.add(real);
+    } catch (error) {
+      this.startPeriodic(`the system refused a folder watch (${(error as Error).message})`);
+    }
+  }
+
+  /** Falls back to reconciling every interval, and says why in the log. */
+  private startPeriodic(reason: string): void {
+    if (this.watching) {
+      this.watching = false;
+      this.watcher.close();
+    }
+    const seconds = this.options.reconcileInterval;
+    this.options.log.warn(
+      `search index: ${reason}; reconciling with the disk every ${seconds} s instead`,
+    );
+    this.timers.push(setInterval(() => this.rebuild(), Math.max(1, seconds) * 1000).unref());
+  }
+
+  private changed(real: string): void {
+    if (this.closing.signal.aborted) return;
+    this.pending?.add(real);
+    const table = this.table;
+    if (!table) return;
+    this.applying = this.applying
+      .then(() => this.refresh(table, real))
+      .catch((error: unknown) =>
+        this.options.log.warn({ err: error }, 'search index update failed'),
+      );
+  }
+
+  /**
+   * Makes the table agree with the disk at one path: removed if gone, added (with its subtree
+   * when it is a folder) if new, replaced if it changed between file and folder.
+   */
+  private async refresh(table: NameTable, real: string): Promise<void> {
+    const relative = path.relative(this.options.realRoot, real);
+    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return;
+    const names = relative.split(path.sep);
+    let parentId = 0;
+    let parentReal = this.options.realRoot;
+    for (let i = 0; i < names.length - 1; i++) {
+      const id = table.lookup(parentId, names[i]!);
+      // An ancestor is not indexed yet: refreshing it scans everything below, this path included.
+      if (id < 0) return this.refresh(table, path.join(parentReal, names[i]!));
+      if (!table.isDir(id)) return;
+      parentId = id;
+      parentReal = path.join(parentReal, names[i]!);
+    }
+    const name = names[names.length - 1]!;
+    const info = await lstat(real).catch(() => null);
+    const existing = table.lookup(parentId, name);
+    if (existing >= 0) {
+      const same =
+        info &&
+        table.isDir(existing) === info.isDirectory() &&
+        table.isLink(existing) === info.isSymbolicLink();
+      if (same) return;
+      if (table.isDir(existing)) this.watcher.removeTree(real);
+      table.remove(existing);
+      this.dirty = true;
+    }
+    if (!info) return;
+    const id = table.add(parentId, name, info.isDirectory(), info.isSymbolicLink());
+    this.dirty = true;
+    if (info.isDirectory()) {
+      await scanTree(table, id, real, {
+        signal: this.closing.signal,
+        watch: this.watching ? (folder) => this.watch(folder) : undefined,
+      });
+    }
+    if (table === this.table && table.garbage > Math.max(50_000, table.live / 4)) this.rebuild();
+  }
+
+  private async save(): Promise<void> {
+    if (this.saving) return this.saving;
+    const table = this.table;
+    if (!this.dirty || !table) return;
+    this.dirty = false;
+    this.saving = saveIndexFile(
+      indexFilePath(this.options.dataDir),
+      this.options.realRoot,
+      table.parts(),
+    )
+      .catch((error: unknown) => {
+        this.dirty = true;
+        this.options.log.warn({ err: error }, 'could not save the search index');
+      })
+      .finally(() => {
+        this.saving = null;
+      });
+    return this.saving;
+  }
+}

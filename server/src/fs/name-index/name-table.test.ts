@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { NameTable } from './name-table.ts';
+
+describe('NameTable', () => {
+  it('finds every live entry after many additions and removals (hash deletion keeps chains)', () => {
+    const table = new NameTable();
+    const folders = [0];
+    const ids: { id: number; parent: number; name: string }[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const parent = folders[i % folders.length]!;
+      const name = i % 7 === 0 ? `Dossier ${i}` : `f${i % 50}.txt`;
+      if (table.lookup(parent, name) >= 0) continue;
+      const id = table.add(parent, name, i % 7 === 0, false);
+      if (i % 7 === 0) folders.push(id);
+      ids.push({ id, parent, name });
+    }
+    const removed = new Set<number>();
+    for (const entry of ids) {
+      if (entry.id % 3 === 0) {
+        table.remove(entry.id);
+        removed.add(entry.id);
+      }
+    }
+    for (const entry of ids) {
+      expect(table.lookup(entry.parent, entry.name)).toBe(removed.has(entry.id) ? -1 : entry.id);
+      expect(table.nameOf(entry.id)).toBe(entry.name);
+    }
+    expect(table.live).toBe(ids.length - removed.size);
+  });
+
+  it('maps blob offsets back to entries and survives a round trip through its parts', () => {
+    const table = new NameTable();
+    const a = table.add(0, 'alpha', true, false);
+    const b = table.add(a, 'Bêta.txt', false, false);
+    const again = new NameTable(table.parts());
+    expect(again.lookup(0, 'alpha')).toBe(a);
+    expect(again.lookup(a, 'Bêta.txt')).toBe(b);
+    expect(again.entryAt(again.raw.indexOf('êta'))).toBe(b);
+    expect(again.folded.toString('utf8', again.start[b], again.nameEnd(b))).toBe('bêta.txt');
+  });
+});

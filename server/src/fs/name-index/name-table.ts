@@ -1,0 +1,298 @@
+import { foldName } from './fold.ts';
+import { kindOfName } from './entry-kind.ts';
+
+/** Names never hold `/`, so it separates them in the blob and no match can span two names. */
+export const SEPARATOR = 0x2f;
+
+export const FLAG_DIR = 1;
+export const FLAG_LINK = 2;
+export const FLAG_DEAD = 4;
+const KIND_SHIFT = 3;
+
+/** The arrays a table is made of, as persisted (see index-file.ts). */
+export interface TableParts {
+  raw: Buffer;
+  folded: Buffer;
+  start: Uint32Array;
+  parent: Int32Array;
+  flags: Uint8Array;
+}
+
+function grown<T extends Uint32Array | Int32Array | Uint8Array>(array: T, need: number): T {
+  if (need <= array.length) return array;
+  const next = new (array.constructor as new (length: number) => T)(
+    Math.max(need, Math.floor(array.length * 1.5) + 64),
+  );
+  next.set(array);
+  return next;
+}
+
+function grownBuffer(buffer: Buffer, need: number): Buffer {
+  if (need <= buffer.length) return buffer;
+  const next = Buffer.allocUnsafeSlow(Math.max(need, Math.floor(buffer.length * 1.5) + 4096));
+  buffer.copy(next);
+  return next;
+}
+
+/** FNV-1a over a name's UTF-8 bytes, mixed with its parent's id. */
+function hashOf(bytes: Buffer, start: number, end: number, parentId: number): number {
+  let h = (0x811c9dc5 ^ parentId) >>> 0;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * The whole tree's names, packed for scanning and small in memory (docs/search.md):
+ *
+ * - every name once in `raw` and once case-folded in `folded`, both laid out `/name/name/…` with
+ *   the same offsets, so a substring search is one native `Buffer.indexOf` over a flat buffer;
+ * - entries are ids in blob order (build order: breadth first, names sorted; later additions
+ *   appended), indexes into parallel typed arrays: `start` (of the name in the blobs), `parent`
+ *   (the tree) and `flags` (folder, link, removed, media kind); no object per entry, and a blob
+ *   offset maps back to its entry by binary search over `start`;
+ * - an open-addressing hash of (parent, name) → id finds entries by path for watcher events.
+ *
+ * Renaming is removing and adding (the watcher reports it so). Removing a folder marks only the folder dead: its descendants are unreachable (every query
+ * walks each hit's ancestors) and disappear at the next rebuild.
+ */
+export class NameTable {
+  raw: Buffer;
+  folded: Buffer;
+  /** Bytes used in both blobs. */
+  bytes: number;
+  /** Blob offset of each entry's name (the root's is unused). */
+  start: Uint32Array;
+  parent: Int32Array;
+  flags: Uint8Array;
+  /** Ids used (the root is id 0 and has no name). */
+  size: number;
+  /** Live named entries. */
+  live = 0;
+  private hash: Int32Array;
+  private hashed = 0;
+
+  constructor(parts?: TableParts) {
+    if (parts) {
+      this.raw = parts.raw;
+      this.folded = parts.folded;
+      this.bytes = parts.raw.length;
+      this.start = parts.start;
+      this.parent = parts.parent;
+      this.flags = parts.flags;
+      this.size = parts.parent.length;
+    } else {
+      this.raw = Buffer.allocUnsafeSlow(4096);
+      this.folded = Buffer.allocUnsafeSlow(4096);
+      this.raw[0] = SEPARATOR;
+      this.folded[0] = SEPARATOR;
+      this.bytes = 1;
+      this.start = new Uint32Array(1024);
+      this.parent = new Int32Array(1024);
+      this.flags = new Uint8Array(1024);
+      this.parent[0] = -1;
+      this.flags[0] = FLAG_DIR;
+      this.size = 1;
+    }
+    this.hash = new Int32Array(1024);
+    if (parts) this.rehash();
+  }
+
+  /** The parts to persist, trimmed to what is used. */
+  parts(): TableParts {
+    return {
+      raw: this.raw.subarray(0, this.bytes),
+      folded: this.folded.subarray(0, this.bytes),
+      start: this.start.subarray(0, this.size),
+      parent: this.parent.subarray(0, this.size),
+      flags: this.flags.subarray(0, this.size),
+    };
+  }
+
+  /** End (exclusive) of an entry's name in the blobs. */
+  nameEnd(id: number): number {
+    return id + 1 < this.size ? this.start[id + 1]! - 1 : this.bytes - 1;
+  }
+
+  /** The entry whose name holds a blob offset (binary search: ids are in offset order). */
+  entryAt(offset: number): number {
+    let low = 1;
+    let high = this.size - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if (this.start[mid]! <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  }
+
+  isAlive(id: number): boolean {
+    return (this.flags[id]! & FLAG_DEAD) === 0;
+  }
+
+  isDir(id: number): boolean {
+    return (this.flags[id]! & FLAG_DIR) !== 0;
+  }
+
+  isLink(id: number): boolean {
+    return (this.flags[id]! & FLAG_LINK) !== 0;
+  }
+
+  kind(id: number): number {
+    return this.flags[id]! >> KIND_SHIFT;
+  }
+
+  nameOf(id: number): string {
+    if (id === 0) return '';
+    return this.raw.toString('utf8', this.start[id]!, this.nameEnd(id));
+  }
+
+  /** The live child of a folder with this name, or -1. */
+  lookup(parentId: number, name: string): number {
+    const bytes = Buffer.from(name);
+    const mask = this.hash.length - 1;
+    for (let i = hashOf(bytes, 0, bytes.length, parentId) & mask; ; i = (i + 1) & mask) {
+      const stored = this.hash[i]!;
+      if (stored === 0) return -1;
+      const id = stored - 1;
+      if (this.parent[id] !== parentId) continue;
+      const start = this.start[id]!;
+      const end = this.nameEnd(id);
+      if (
+        end - start === bytes.length &&
+        this.raw.compare(bytes, 0, bytes.length, start, end) === 0
+      )
+        return id;
+    }
+  }
+
+  /** Adds a child; the caller has checked that the name is not there yet. */
+  add(parentId: number, name: string, isDir: boolean, isLink: boolean): number {
+    const id = this.size++;
+    this.parent = grown(this.parent, this.size);
+    this.flags = grown(this.flags, this.size);
+    this.start = grown(this.start, this.size);
+    this.parent[id] = parentId;
+    this.setType(id, name, isDir, isLink);
+    this.writeName(id, name);
+    this.live++;
+    this.insertHash(id);
+    return id;
+  }
+
+  /** Updates what kind of entry an id is (a file replaced by a folder of the same name). */
+  setType(id: number, name: string, isDir: boolean, isLink: boolean): void {
+    const kind = isDir || isLink ? 0 : kindOfName(name);
+    this.flags[id] = (isDir ? FLAG_DIR : 0) | (isLink ? FLAG_LINK : 0) | (kind << KIND_SHIFT);
+  }
+
+  /** Marks an entry removed; a folder's descendants go with it (they become unreachable). */
+  remove(id: number): void {
+    if (id <= 0 || !this.isAlive(id)) return;
+    this.removeHash(id);
+    this.flags[id] = this.flags[id]! | FLAG_DEAD;
+    this.live--;
+  }
+
+  private writeName(id: number, name: string): void {
+    const folded = foldName(name);
+    const length = Buffer.byteLength(name);
+    this.raw = grownBuffer(this.raw, this.bytes + length + 1);
+    this.folded = grownBuffer(this.folded, this.bytes + length + 1);
+    const start = this.bytes;
+    this.raw.write(name, start, 'utf8');
+    this.folded.write(folded, start, 'utf8');
+    this.raw[start + length] = SEPARATOR;
+    this.folded[start + length] = SEPARATOR;
+    this.bytes += length + 1;
+    this.start[id] = start;
+  }
+
+  private homeOf(id: number): number {
+    return hashOf(this.raw, this.start[id]!, this.nameEnd(id), this.parent[id]!);
+  }
+
+  private insertHash(id: number): void {
+    if ((this.hashed + 1) * 2 > this.hash.length) {
+      this.hash = new Int32Array(this.hash.length * 2);
+      this.rehash();
+    }
+    const mask = this.hash.length - 1;
+    let i = this.homeOf(id) & mask;
+    while (this.hash[i] !== 0) i = (i + 1) & mask;
+    this.hash[i] = id + 1;
+    this.hashed++;
+  }
+
+  /** Linear probing with backward-shift deletion: no tombstones to slow later lookups. */
+  private removeHash(id: number): void {
+    const mask = this.hash.length - 1;
+    let i = this.homeOf(id) & mask;
+    while (this.hash[i] !== id + 1) {
+      if (this.hash[i] === 0) return;
+      i = (i + 1) & mask;
+    }
+    let j = i;
+    for (;;) {
+      j = (j + 1) & mask;
+      const stored = this.hash[j]!;
+      if (stored === 0) break;
+      const home = this.homeOf(stored - 1) & mask;
+      const between = i <= j ? home > i && home <= j : home > i || home <= j;
+      if (!between) {
+        this.hash[i] = stored;
+        i = j;
+      }
+    }
+    this.hash[i] = 0;
+    this.hashed--;
+  }
+
+  /** Rebuilds the hash from the live entries (after loading, or when it grows). */
+  private rehash(): void {
+    let capacity = this.hash.length;
+    let live = 0;
+    for (let id = 1; id < this.size; id++) if (this.isAlive(id)) live++;
+    while (live * 2 > capacity) capacity *= 2;
+    if (capacity !== this.hash.length) this.hash = new Int32Array(capacity);
+    else this.hash.fill(0);
+    this.hashed = 0;
+    this.live = live;
+    const mask = capacity - 1;
+    for (let id = 1; id < this.size; id++) {
+      if (!this.isAlive(id)) continue;
+      let i = this.homeOf(id) & mask;
+      while (this.hash[i] !== 0) i = (i + 1) & mask;
+      this.hash[i] = id + 1;
+      this.hashed++;
+    }
+  }
+
+  /** Removed entries (and their names) that only a rebuild reclaims. */
+  get garbage(): number {
+    return this.size - 1 - this.live;
+  }
+
+  /** Bytes held by the table's arrays (for logs and the benchmark). */
+  get memoryBytes(): number {
+    return (
+      this.raw.length +
+      this.folded.length +
+      this.start.byteLength +
+      this.parent.byteLength +
+      this.flags.byteLength +
+      this.hash.byteLength
+    );
+  }
+
+  /**
+   * Shrinks every array to what is used (after a build), one at a time so that only one array is
+   * ever held twice.
+   */
+  trim(): void {
+    this.raw = Buffer.from(this.raw.subarray(0, this.bytes));
+    this.folded = Buffer.from(this.folded.subarray(0, this.bytes));
+    this.start = this.start.slice(0, this.size);
+    this.parent = this.parent.slice(0, this.size);
+    this.flags = this.flags.slice(0, this.size);
+  }
+}

@@ -1,0 +1,130 @@
+import { FLAG_DEAD, SEPARATOR, type NameTable } from './name-table.ts';
+
+const SLASH = Buffer.from([SEPARATOR]);
+import { hasTypeFilter, matchesType, type NameQuery } from './name-query.ts';
+
+/** Bytes of blob scanned per step: small enough that a step never holds the event loop for long. */
+const WINDOW = 256 * 1024;
+/** Entries per step when every name qualifies. */
+const SLOT_STEP = 8192;
+
+/**
+ * The entries below `dirId` that match, in result order, as batches of ids (each batch is one
+ * bounded step, so a caller streams, yields to the event loop and can stop between steps):
+ *
+ * 1. names equal to a term, 2. names starting with one, 3. the others containing one;
+ * within each group, blob order, which is breadth first (shallower before deeper, names sorted)
+ * for everything indexed by the last full walk, then entries added since in the order they came.
+ */
+export function* searchTable(
+  table: NameTable,
+  dirId: number,
+  query: NameQuery,
+): Generator<number[]> {
+  const keep = (id: number) => {
+    if ((table.flags[id]! & FLAG_DEAD) !== 0 || !isInside(table, id, dirId)) return -1;
+    if (
+      hasTypeFilter(query) &&
+      !matchesType(query, () => table.nameOf(id), table.isDir(id), table.kind(id))
+    ) {
+      return -1;
+    }
+    return id;
+  };
+
+  if (query.terms.length === 0) {
+    if (!hasTypeFilter(query) || query.kinds.length > 0) {
+      for (let from = 1; from < table.size; from += SLOT_STEP) {
+        const batch: number[] = [];
+        const to = Math.min(table.size, from + SLOT_STEP);
+        for (let id = from; id < to; id++) {
+          if (keep(id) >= 0) batch.push(id);
+        }
+        yield batch;
+      }
+      return;
+    }
+    // Only extension filters: the names end with them, found like terms (case-sensitive blob).
+    const needles = query.extensions.map((ext) => Buffer.from(`${ext}/`));
+    for (const ids of scanNeedles(table, table.raw, needles)) {
+      yield ids.filter((id) => keep(id) >= 0);
+    }
+    return;
+  }
+
+  // Names hold no `/`: a term with one matches nothing (and must not match across two names).
+  const terms = query.terms.filter((term) => !term.includes('/')).map((term) => Buffer.from(term));
+  if (terms.length === 0) return;
+  const blob = query.caseSensitive ? table.raw : table.folded;
+  const equals = (start: number, end: number) =>
+    terms.some((t) => end - start === t.length && blob.compare(t, 0, t.length, start, end) === 0);
+  const startsWith = (start: number, end: number) =>
+    terms.some(
+      (t) => end - start > t.length && blob.compare(t, 0, t.length, start, start + t.length) === 0,
+    );
+  // Pass 1: names equal to a term, sent as found (that group comes first). The needle is `term/`
+  // (names ending so), not `/term/`: a needle starting with the separator, the blob's most common
+  // byte, is many times slower to find.
+  const exactNeedles = terms.map((t) => Buffer.concat([t, SLASH]));
+  for (const ids of scanNeedles(table, blob, exactNeedles)) {
+    yield ids.filter((id) => equals(table.start[id]!, table.nameEnd(id)) && keep(id) >= 0);
+  }
+  // Pass 2: every name holding a term. Those starting with one are sent as found (their group is
+  // next); the others wait until the pass is done.
+  const rest: number[] = [];
+  for (const ids of scanNeedles(table, blob, terms)) {
+    const batch: number[] = [];
+    for (const id of ids) {
+      const start = table.start[id]!;
+      const end = table.nameEnd(id);
+      if (equals(start, end)) continue;
+      if (startsWith(start, end)) {
+        if (keep(id) >= 0) batch.push(id);
+      } else rest.push(id);
+    }
+    yield batch;
+  }
+  for (let from = 0; from < rest.length; from += SLOT_STEP) {
+    yield rest.slice(from, from + SLOT_STEP).filter((id) => keep(id) >= 0);
+  }
+}
+
+/**
+ * Finds every needle in the blob, window by window, and yields per window the entries whose names
+ * hold one, in blob order and each once.
+ */
+function* scanNeedles(table: NameTable, blob: Buffer, needles: Buffer[]): Generator<number[]> {
+  let last = -1;
+  const bytes = table.bytes;
+  for (let from = 0; from < bytes; from += WINDOW) {
+    const hits: number[] = [];
+    for (const needle of needles) {
+      if (needle.length === 0) continue;
+      const window = blob.subarray(from, Math.min(bytes, from + WINDOW + needle.length - 1));
+      for (let at = window.indexOf(needle); at >= 0; at = window.indexOf(needle, at + 1)) {
+        const id = table.entryAt(from + at);
+        hits.push(id);
+        // The rest of this name cannot add anything: continue after it.
+        at = table.nameEnd(id) - from;
+      }
+    }
+    if (needles.length > 1) hits.sort((a, b) => a - b);
+    const ids: number[] = [];
+    for (const id of hits) {
+      if (id <= last) continue;
+      last = id;
+      ids.push(id);
+    }
+    yield ids;
+  }
+}
+
+/** Whether an entry lies below `dirId` through live folders only (removed folders hide all below). */
+function isInside(table: NameTable, id: number, dirId: number): boolean {
+  let at = id;
+  for (;;) {
+    at = table.parent[at]!;
+    if (at === dirId) return true;
+    if (at <= 0 || (table.flags[at]! & FLAG_DEAD) !== 0) return false;
+  }
+}

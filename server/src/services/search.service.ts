@@ -1,0 +1,133 @@
+import type { AppContext } from '../context.ts';
+import { errors } from '../errors.ts';
+import { joinVirtual } from '../fs/canonical-path.ts';
+import type { NameTable } from '../fs/name-index/name-table.ts';
+import {
+  matchesTerms,
+  matchesType,
+  parseQuery,
+  type NameQuery,
+} from '../fs/name-index/name-query.ts';
+import { searchTable } from '../fs/name-index/table-search.ts';
+import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
+import type { UserRecord } from '../store/users.repo.ts';
+
+/** Lines gathered before a chunk is written, so a broad search is not one write per line. */
+const LINES_PER_CHUNK = 64;
+/** A scan holds the event loop at most about this long before letting other requests in. */
+const PAUSE_EVERY_MS = 10;
+
+/** One NDJSON line of API.md section 3.10: the path relative to the searched folder. */
+function line(relative: string, isDir: boolean): string {
+  return `${JSON.stringify({ dir: isDir, path: relative })}\n`;
+}
+
+/** The path below the searched folder, without a leading slash. */
+function relativeTo(dir: Resolved, virtual: string): string {
+  return virtual.slice(dir.path === '/' ? 1 : dir.path.length + 1);
+}
+
+/**
+ * Search (API.md section 3.10, docs/search.md): answers from the name index, filtered per user
+ * through ScopedFs exactly as browsing filters (rules, hideDotfiles and temp names on the entry and
+ * every folder above it up to the searched one, symlinks only when their target stays in scope),
+ * or by walking the folder while the index is not built yet.
+ */
+export class SearchService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /**
+   * Checks the folder (403, 404, 400 for a file) before anything is sent, then returns the result
+   * lines as chunks. Closing the iterator (the client went away) stops the search.
+   */
+  async search(
+    user: UserRecord,
+    rawDir: string,
+    text: string,
+    signal: AbortSignal,
+  ): Promise<AsyncGenerator<string>> {
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const dir = await fs.stat(rawDir);
+    if (!dir.stat.isDirectory()) throw errors.badRequest('path is not a directory');
+    const query = parseQuery(text);
+    const index = this.ctx.search;
+    const table = index.current;
+    const dirId = table ? index.idOf(dir.real) : -1;
+    if (!table || dirId < 0 || !table.isDir(dirId)) {
+      this.ctx.log.info(
+        { ready: table !== null },
+        'search index not ready for this folder; searching by walking it',
+      );
+      return walkResults(fs, dir, query, signal);
+    }
+    return indexResults(fs, table, dirId, dir, query);
+  }
+}
+
+async function* indexResults(
+  fs: ScopedFs,
+  table: NameTable,
+  dirId: number,
+  dir: Resolved,
+  query: NameQuery,
+): AsyncGenerator<string> {
+  // Virtual path of each folder met, or null when it (or a folder above it) is hidden from the user.
+  const folders = new Map<number, string | null>([[dirId, dir.path]]);
+  const folderPath = (id: number): string | null => {
+    const known = folders.get(id);
+    if (known !== undefined) return known;
+    const parent = folderPath(table.parent[id]!);
+    const virtual = parent === null ? null : joinVirtual(parent, table.nameOf(id));
+    const shown = virtual !== null && fs.isEntryAllowed(virtual) ? virtual : null;
+    folders.set(id, shown);
+    return shown;
+  };
+  let chunk = '';
+  let lines = 0;
+  let lastPause = performance.now();
+  for (const batch of searchTable(table, dirId, query)) {
+    for (const id of batch) {
+      const parent = folderPath(table.parent[id]!);
+      if (parent === null) continue;
+      const virtual = joinVirtual(parent, table.nameOf(id));
+      if (!fs.isEntryAllowed(virtual)) continue;
+      let isDir = table.isDir(id);
+      if (table.isLink(id)) {
+        // A link is shown only when ScopedFs would open it: target inside the scope and allowed.
+        const target = await fs.resolve(virtual).catch(() => null);
+        if (!target?.stat) continue;
+        isDir = target.stat.isDirectory();
+      }
+      chunk += line(relativeTo(dir, virtual), isDir);
+      if (++lines >= LINES_PER_CHUNK) {
+        yield chunk;
+        chunk = '';
+        lines = 0;
+      }
+    }
+    // Results found so far go out now; a long scan lets other requests in every few milliseconds.
+    if (chunk !== '') {
+      yield chunk;
+      chunk = '';
+      lines = 0;
+    }
+    if (performance.now() - lastPause > PAUSE_EVERY_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      lastPause = performance.now();
+    }
+  }
+}
+
+/** The fallback while the index is built: ScopedFs's walk, results in walk order. */
+async function* walkResults(
+  fs: ScopedFs,
+  dir: Resolved,
+  query: NameQuery,
+  signal: AbortSignal,
+): AsyncGenerator<string> {
+  for await (const entry of fs.walk(dir, { signal })) {
+    const isDir = entry.stat?.isDirectory() ?? false;
+    if (!matchesTerms(query, entry.name) || !matchesType(query, () => entry.name, isDir)) continue;
+    yield line(relativeTo(dir, entry.path), isDir);
+  }
+}

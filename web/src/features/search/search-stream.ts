@@ -1,0 +1,51 @@
+import { SearchHit } from '@cabinet/protocol';
+import { apiRequest } from '../../api/client.ts';
+import { encodePath } from '../../api/encode-path.ts';
+
+/**
+ * Runs a search in a folder and yields its hits as they arrive, a batch per network chunk
+ * (the server streams NDJSON, API.md section 3.10). Aborting the signal ends the request, which
+ * stops the search on the server too. Blank lines (the reference's heartbeat) and lines that do
+ * not fit the protocol are skipped.
+ */
+export async function* streamSearch(
+  folder: string,
+  query: string,
+  signal: AbortSignal,
+): AsyncGenerator<SearchHit[]> {
+  const dir = folder.endsWith('/') ? folder : `${folder}/`;
+  const response = await apiRequest(
+    `/search${encodePath(dir)}?query=${encodeURIComponent(query)}`,
+    { signal },
+  );
+  if (!response.body) return;
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let pending = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      pending += decoder.decode(value, { stream: !done });
+      const lines = pending.split('\n');
+      pending = done ? '' : (lines.pop() ?? '');
+      const hits: SearchHit[] = [];
+      for (const line of lines) {
+        if (line.trim() === '') continue;
+        const parsed = SearchHit.safeParse(safeJson(line));
+        if (parsed.success) hits.push(parsed.data);
+      }
+      if (hits.length > 0) yield hits;
+      if (done) return;
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+function safeJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
