@@ -42,6 +42,7 @@ const ShareListPage = lazyComponent(
 const PublicSharePage = lazyComponent(
   () => import('../features/share/PublicSharePage.tsx'),
   (m) => m.PublicSharePage,
+);
 const CommandRunsPage = lazyComponent(
   () => import('../features/command-runs/CommandRunsPage.tsx'),
   (m) => m.CommandRunsPage,
