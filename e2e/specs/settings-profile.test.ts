@@ -39,17 +39,22 @@ describe('profile settings', { timeout: 180_000 }, () => {
       await expect
         .poll(async () => (await server.ctx.store.users.byId(user.user.id))?.locale)
         .toBe('de');
-      // Only the English catalogue exists: the interface falls back to it, and says so in lang.
+      // The interface is in German after the reload, and says so in lang.
       await page.reload();
-      await expect.poll(() => language.inputValue()).toBe('de');
-      expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
-      await page.getByRole('heading', { name: 'Change password' }).waitFor();
+      const sprache = page.getByRole('combobox', { name: 'Sprache' });
+      await expect.poll(() => sprache.inputValue()).toBe('de');
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+      await page.getByRole('heading', { name: 'Passwort ändern' }).waitFor();
 
-      await language.selectOption({ label: 'Browser language' });
-      await page.getByRole('button', { name: 'Update' }).first().click();
+      await sprache.selectOption({ label: 'Browsersprache' });
+      await page.getByRole('button', { name: 'Aktualisieren' }).first().click();
       await expect
         .poll(async () => (await server.ctx.store.users.byId(user.user.id))?.locale)
         .toBe('');
+      // Back to the browser's language (English here) after the next load.
+      await page.reload();
+      await page.getByRole('heading', { name: 'Change password' }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
     } finally {
       await context.close();
     }

@@ -218,8 +218,23 @@ describe('user management', { timeout: 180_000 }, () => {
     }
   });
 
-  it('keeps the tab bar from non-admins and sends them to 403 on admin screens', async () => {
-    const user = await server.createUser();
+  it('keeps the admin tabs from non-admins and sends them to 403 on admin screens', async () => {
+    // Someone who may share gets the tabs of their own screens (Profile, Shares) and no others;
+    // someone who may not has no tab bar at all.
+    const sharer = await server.createUser();
+    const { context: sharerContext, page: sharerPage } = await newPage(browser);
+    try {
+      await loginThroughForm(sharerPage, server.url, sharer.user.username, sharer.password);
+      const sharerUi = new SettingsPages(sharerPage);
+      await sharerUi.goto(server.url, 'profile');
+      await sharerPage.getByRole('heading', { name: 'Change password' }).waitFor();
+      const names = await sharerUi.tabs.allTextContents();
+      expect(names).toHaveLength(2);
+      expect(names.join(' ')).not.toMatch(/Global settings|User management/);
+    } finally {
+      await sharerContext.close();
+    }
+    const user = await server.createUser({ perm: { share: false } });
     const { context, page } = await newPage(browser);
     try {
       await loginThroughForm(page, server.url, user.user.username, user.password);

@@ -1,9 +1,8 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
-import { Writable } from 'node:stream';
 import path from 'node:path';
-import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLog } from './helpers/log-capture.ts';
 import { rawRequest } from './helpers/raw-http.ts';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from './helpers/test-server.ts';
 
@@ -34,16 +33,10 @@ function clientCall(
 }
 
 let server: TestServer;
-const logged: string[] = [];
+const { log, lines: logged } = captureLog();
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logged.push(chunk.toString());
-      done();
-    },
-  });
-  server = await startTestServer({ log: pino({ level: 'info' }, sink) });
+  server = await startTestServer({ log });
   await mkdir(path.join(server.root, 'docs'), { recursive: true });
   await writeFile(path.join(server.root, 'docs/readme.txt'), 'hello');
   await writeFile(

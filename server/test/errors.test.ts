@@ -1,19 +1,12 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLog } from './helpers/log-capture.ts';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 
 describe('unexpected failures', () => {
   let server: TestServer;
-  const logged: string[] = [];
+  const { log, lines: logged } = captureLog('error');
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged.push(chunk.toString());
-        done();
-      },
-    });
-    server = await startTestServer({ log: pino({ level: 'error' }, sink) });
+    server = await startTestServer({ log });
   });
   afterAll(() => server.close());
 

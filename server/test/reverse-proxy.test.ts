@@ -1,7 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLog } from './helpers/log-capture.ts';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from './helpers/test-server.ts';
 import { fakeDist, pageConfigOf } from './helpers/web-dist.ts';
 
@@ -51,14 +50,8 @@ function loginVia(server: TestServer, forwardedFor: string, body: unknown, from?
 
 describe('behind a trusted reverse proxy', () => {
   let server: TestServer;
-  const logged: string[] = [];
+  const { log, lines: logged } = captureLog();
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged.push(chunk.toString());
-        done();
-      },
-    });
     server = await startTestServer({
       config: {
         trustedProxies: ['127.0.0.1', '10.0.0.0/8'],
@@ -66,7 +59,7 @@ describe('behind a trusted reverse proxy', () => {
         rateLimitWindow: 600,
         webDist: await fakeDist(),
       },
-      log: pino({ level: 'info' }, sink),
+      log,
     });
   });
   afterAll(() => server.close());

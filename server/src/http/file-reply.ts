@@ -146,6 +146,31 @@ export async function writeResponse(
   await write(reply.raw);
 }
 
+/** What an archive reply needs (an ArchiveDownload of archive/archive-selection.ts). */
+export interface ArchiveToSend {
+  fileName: string;
+  format: { contentType: string };
+  writeTo(output: Writable): Promise<void>;
+}
+
+/**
+ * Streams an archive as an attachment with the download policy (signed-in and public downloads):
+ * it is written straight into the response, see ArchiveDownload.writeTo.
+ */
+export async function sendArchive(
+  reply: FastifyReply,
+  archive: ArchiveToSend,
+): Promise<FastifyReply> {
+  void reply
+    .header('content-type', archive.format.contentType)
+    .header('content-disposition', contentDisposition('attachment', archive.fileName))
+    .header('content-security-policy', DOWNLOAD_CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private');
+  await writeResponse(reply, 200, (output) => archive.writeTo(output));
+  return reply;
+}
+
 /** Whole seconds: HTTP dates carry no fractions, so comparisons must drop them too. */
 function seconds(date: Date): number {
   return Math.floor(date.getTime() / 1000) * 1000;

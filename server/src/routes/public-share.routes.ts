@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { clientGone } from '../http/client-gone.ts';
-import { contentDisposition, DOWNLOAD_CSP, sendFile, writeResponse } from '../http/file-reply.ts';
+import { sendArchive, sendFile } from '../http/file-reply.ts';
 import { listingJson } from '../services/resources/listing.ts';
 import { PublicShareService, type ShareCredentials } from '../services/public-share.service.ts';
 
@@ -66,13 +66,6 @@ export async function publicShareRoutes(app: FastifyInstance, ctx: AppContext): 
       request.log,
     );
     if (result.kind === 'file') return sendFile(request, reply, result.file, signal);
-    void reply
-      .header('content-type', result.format.contentType)
-      .header('content-disposition', contentDisposition('attachment', result.fileName))
-      .header('content-security-policy', DOWNLOAD_CSP)
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private');
-    await writeResponse(reply, 200, result.writeTo);
-    return reply;
+    return sendArchive(reply, result);
   });
 }

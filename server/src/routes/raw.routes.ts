@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
-import { contentDisposition, DOWNLOAD_CSP, sendFile, writeResponse } from '../http/file-reply.ts';
+import { sendArchive, sendFile } from '../http/file-reply.ts';
 import { sendStatus } from '../http/reply.ts';
 import { RawService } from '../services/raw.service.ts';
 
@@ -32,15 +32,7 @@ export async function rawRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       );
       if (result.kind === 'accepted') return sendStatus(reply, 202);
       if (result.kind === 'file') return sendFile(request, reply, result.file, signal);
-      void reply
-        .header('content-type', result.format.contentType)
-        .header('content-disposition', contentDisposition('attachment', result.fileName))
-        .header('content-security-policy', DOWNLOAD_CSP)
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private');
-      // The archive is written straight into the response (see ArchiveDownload.writeTo).
-      await writeResponse(reply, 200, result.writeTo);
-      return reply;
+      return sendArchive(reply, result);
     },
   );
 }

@@ -13,8 +13,6 @@ import {
   notifications,
   offline,
   refusals,
-  search,
-  shell,
   sidebar,
 } from './locales/en.json';
 import { directionOf, normaliseLocale } from './locales.ts';
@@ -28,8 +26,6 @@ const ENTRY_STRINGS: ResourceLanguage = {
   notifications,
   offline,
   refusals,
-  search,
-  shell,
   sidebar,
 };
 

@@ -10,10 +10,9 @@ export interface PlacedError {
   message: string;
 }
 
-/** The reason inside filebrowser's status body "400 Bad Request (reason)", else the whole text. */
+/** The server's reason (from "400 Bad Request (reason)"), else the server's whole text. */
 export function reasonOf(error: ApiError): string {
-  const match = /^\d{3} [^(]*\((.*)\)\s*$/s.exec(error.message.trim());
-  return (match?.[1] ?? error.message).trim();
+  return (error.reason ?? error.detail).trim();
 }
 
 /** Known refusals of the users and settings APIs, their field, and words for people. */
