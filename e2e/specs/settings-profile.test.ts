@@ -35,7 +35,10 @@ describe('profile settings', { timeout: 180_000 }, () => {
       expect(names).toEqual(expect.arrayContaining(['Browser language', 'Deutsch', '日本語']));
       await language.selectOption({ label: 'Deutsch' });
       await page.getByRole('button', { name: 'Update' }).first().click();
-      await new AppShell(page).notifications.getByText('Settings updated!').waitFor();
+      // The interface switches at once, so the notice may already be in German.
+      await new AppShell(page).notifications
+        .getByText(/^(Settings updated!|Einstellungen aktualisiert!)$/)
+        .waitFor();
       await expect
         .poll(async () => (await server.ctx.store.users.byId(user.user.id))?.locale)
         .toBe('de');
