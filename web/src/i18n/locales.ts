@@ -1,27 +1,10 @@
-/** Locale codes offered in the settings (SPEC.md section 1); "" means the browser language. */
-export const LOCALES = [
-  'ar',
-  'de',
-  'en',
-  'es',
-  'fr',
-  'is',
-  'it',
-  'ja',
-  'ko',
-  'nl-be',
-  'pl',
-  'pt-br',
-  'pt',
-  'ro',
-  'ru',
-  'sv-se',
-  'zh-cn',
-  'zh-tw',
-] as const;
+import { LOCALES, toLocaleCode, type LocaleCode } from '@cabinet/protocol';
+
+/** Locale codes offered in the settings (SPEC.md section 1), shared with the server. */
+export { LOCALES };
 
 /** Names of the locales in their own language, for the language select. */
-export const LOCALE_NAMES: Record<(typeof LOCALES)[number], string> = {
+export const LOCALE_NAMES: Record<LocaleCode, string> = {
   ar: 'العربية',
   de: 'Deutsch',
   en: 'English',
@@ -51,12 +34,9 @@ export function directionOf(locale: string): 'ltr' | 'rtl' {
 
 /**
  * Normalises what users and browsers say ("pt_BR", "zh-Hans-CN", "PT-br", the 14-language
- * spellings "ptBR", "zhCN") to a catalogue file name such as "pt-br".
+ * spellings "ptBR", "zhCN", "sv") to a catalogue file name such as "pt-br"; a language Cabinet
+ * does not have comes back lower-cased.
  */
 export function normaliseLocale(raw: string): string {
-  const spaced = raw.replace(/_/g, '-').replace(/^([a-z]{2})([A-Z]{2})$/, '$1-$2');
-  const lower = spaced.toLowerCase();
-  if (lower.startsWith('zh-hans')) return 'zh-cn';
-  if (lower.startsWith('zh-hant')) return 'zh-tw';
-  return lower;
+  return toLocaleCode(raw) || raw.trim().toLowerCase();
 }
