@@ -1,5 +1,6 @@
 import { lazy, type ComponentType } from 'react';
 import { LIMITS } from '@cabinet/protocol';
+import { completeEnglish } from '../i18n/i18n.ts';
 
 /**
  * Loads a part of the application on demand. A chunk that has not arrived after 120 s fails
@@ -14,7 +15,9 @@ export async function loadChunk<Module>(load: () => Promise<Module>): Promise<Mo
     );
   });
   try {
-    return await Promise.race([load(), timeout]);
+    // The part's English strings come with the rest of the English catalogue (i18n.ts).
+    const [module] = await Promise.race([Promise.all([load(), completeEnglish()]), timeout]);
+    return module;
   } finally {
     clearTimeout(timer);
   }

@@ -35,7 +35,10 @@ describe('English catalogue', () => {
     for (const file of sourceFiles(SRC)) {
       for (const [, key] of readFileSync(file, 'utf8').matchAll(KEY)) {
         found += 1;
-        if (typeof lookup(key!) !== 'string') missing.add(key!);
+        // A counted string exists as its plural forms (`key_one`, `key_other`, …).
+        const present =
+          typeof lookup(key!) === 'string' || typeof lookup(`${key}_other`) === 'string';
+        if (!present) missing.add(key!);
       }
     }
     expect(found).toBeGreaterThan(50);

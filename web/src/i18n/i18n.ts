@@ -1,6 +1,58 @@
 import i18next, { type Resource, type ResourceLanguage } from 'i18next';
-import en from './locales/en.json';
+// Only the sections the first screens (login, files) cannot do without are in the entry chunk:
+// JSON imports are tree-shaken by name. The whole English catalogue is a chunk of its own
+// (completeEnglish), fetched at start beside the user's own catalogue and awaited by every part
+// of the app that loads on demand (app/load-chunk.ts), so no screen ever shows a key; if it cannot
+// be fetched, the first screens still have their words.
+import {
+  buttons,
+  errors,
+  files,
+  layout,
+  login,
+  notifications,
+  offline,
+  refusals,
+  search,
+  shell,
+  sidebar,
+} from './locales/en.json';
 import { directionOf, normaliseLocale } from './locales.ts';
+
+const ENTRY_STRINGS: ResourceLanguage = {
+  buttons,
+  errors,
+  files,
+  layout,
+  login,
+  notifications,
+  offline,
+  refusals,
+  search,
+  shell,
+  sidebar,
+};
+
+let englishComplete: Promise<void> | undefined;
+
+/**
+ * Adds the rest of the English catalogue (the fallback of every language) once; resolves when it
+ * is there. Loaded as text (`?raw`), a module of its own, so the entry's named imports above stay
+ * small. A failed fetch is tried again on the next call.
+ */
+export function completeEnglish(): Promise<void> {
+  englishComplete ??= import('./locales/en.json?raw').then(
+    (module) => {
+      const whole = JSON.parse(module.default) as ResourceLanguage;
+      i18next.addResourceBundle('en', 'translation', whole, true, false);
+    },
+    (error: unknown) => {
+      englishComplete = undefined;
+      throw error;
+    },
+  );
+  return englishComplete;
+}
 
 /**
  * Catalogues other than English are separate chunks, fetched only when that language is used.
@@ -34,7 +86,7 @@ export function browserLocale(): string {
 
 /** Starts i18next with English loaded and the page in the browser's language. */
 export async function initI18n(): Promise<void> {
-  const resources: Resource = { en: { translation: en } };
+  const resources: Resource = { en: { translation: ENTRY_STRINGS } };
   await i18next.init({
     resources,
     lng: 'en',
@@ -42,7 +94,7 @@ export async function initI18n(): Promise<void> {
     interpolation: { escapeValue: false },
     returnNull: false,
   });
-  await applyLocale('');
+  await Promise.all([completeEnglish().catch(() => undefined), applyLocale('')]);
 }
 
 /**
