@@ -17,12 +17,6 @@ function sourceFiles(dir: string): string[] {
 }
 
 function lookup(key: string): unknown {
-  const node = walk(key);
-  // A plural key is used by its base name; i18next adds _one, _other… by the count.
-  return typeof node === 'string' ? node : walk(`${key}_other`);
-}
-
-function walk(key: string): unknown {
   return key.split('.').reduce<unknown>((node, part) => {
     return node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
   }, en);

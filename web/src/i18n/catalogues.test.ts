@@ -43,6 +43,7 @@ const SAME_IN: Record<string, string[]> = {
   pl: ['Folder'],
   'pt-br': ['Downloads'],
   ro: ['Permanent'],
+  'sv-se': ['Version', 'Permanent'],
 };
 
 /** Letters and digits outside placeholders: what tells a translated string from English. */
