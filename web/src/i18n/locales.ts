@@ -1,29 +1,7 @@
-import { LOCALES, toLocaleCode, type LocaleCode } from '@cabinet/protocol';
+import { LOCALES, toLocaleCode } from '@cabinet/protocol';
 
 /** Locale codes offered in the settings (SPEC.md section 1), shared with the server. */
 export { LOCALES };
-
-/** Names of the locales in their own language, for the language select. */
-export const LOCALE_NAMES: Record<LocaleCode, string> = {
-  ar: 'العربية',
-  de: 'Deutsch',
-  en: 'English',
-  es: 'Español',
-  fr: 'Français',
-  is: 'Íslenska',
-  it: 'Italiano',
-  ja: '日本語',
-  ko: '한국어',
-  'nl-be': 'Nederlands (België)',
-  pl: 'Polski',
-  'pt-br': 'Português (Brasil)',
-  pt: 'Português',
-  ro: 'Română',
-  ru: 'Русский',
-  'sv-se': 'Svenska',
-  'zh-cn': '中文 (简体)',
-  'zh-tw': '中文 (繁體)',
-};
 
 const RTL_LANGUAGES = new Set(['ar', 'fa', 'he', 'ur']);
 
