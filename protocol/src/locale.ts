@@ -25,16 +25,6 @@ export type LocaleCode = (typeof LOCALES)[number];
 
 const KNOWN = new Set<string>(LOCALES);
 
-/** Chinese scripts and regions that name a catalogue other than by its code. */
-const CHINESE: Record<string, LocaleCode> = {
-  zh: 'zh-cn',
-  'zh-hans': 'zh-cn',
-  'zh-sg': 'zh-cn',
-  'zh-hant': 'zh-tw',
-  'zh-hk': 'zh-tw',
-  'zh-mo': 'zh-tw',
-};
-
 /**
  * Maps a locale as the reference and browsers spell it ("pt_BR", "ptBR", "zh-CN", "zhCN",
  * "zh_TW", "sv_SE", "nl_BE", "en_US", "zh-Hans-CN") to Cabinet's code, "" to "", and anything
@@ -50,13 +40,8 @@ export function toLocaleCode(raw: string): LocaleCode | '' | null {
   if (KNOWN.has(lower)) return lower as LocaleCode;
   const parts = lower.split('-');
   const language = parts[0]!;
-  if (language === 'zh') {
-    for (let n = parts.length; n >= 1; n -= 1) {
-      const hit = CHINESE[parts.slice(0, n).join('-')];
-      if (hit) return hit;
-    }
-    return parts.some((p) => p === 'tw') ? 'zh-tw' : 'zh-cn';
-  }
+  // Traditional script or a region writing it; every other Chinese is Simplified.
+  if (language === 'zh') return /-(hant|tw|hk|mo)(-|$)/.test(lower) ? 'zh-tw' : 'zh-cn';
   if (KNOWN.has(language)) return language as LocaleCode;
   const regional = LOCALES.filter((code) => code.startsWith(`${language}-`));
   return regional.length === 1 ? regional[0]! : null;
