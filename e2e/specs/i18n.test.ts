@@ -206,11 +206,7 @@ describe('Brazilian Portuguese (pt-br catalogue)', { timeout: 60_000 }, () => {
     expect(text(catalogue('pt-br'), 'files.empty')).toBe('Não existe nada aqui.');
     const page = await signedIn('pt-br');
     await inLanguage(page, 'pt-br');
-    const logs: string[] = [];
-    page.on('console', (m) => logs.push(m.text()));
     await page.goto(`${server.url}/files/Empty/`);
-    await page.waitForTimeout(3000);
-    console.log('LANG', await page.evaluate(() => document.documentElement.lang), logs);
     try {
       await page.getByText('Não existe nada aqui.').waitFor();
     } finally {
@@ -241,7 +237,8 @@ describe.each(['de', 'ru'])('long words (%s catalogue)', (code) => {
       for (const tab of ['profile', 'global', 'users']) {
         await page.goto(`${server.url}/settings/${tab}`);
         await page.locator('.tabs').waitFor();
-        await page.locator('main h2').first().waitFor();
+        await page.locator('main h2').first().waitFor({ state: 'attached' });
+        await page.waitForLoadState('networkidle');
         expect(await overflowing(page), `settings ${tab}`).toEqual([]);
         if (tab === 'global') {
           await page.screenshot({
