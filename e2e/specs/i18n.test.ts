@@ -237,8 +237,8 @@ describe.each(['de', 'ru'])('long words (%s catalogue)', (code) => {
       for (const tab of ['profile', 'global', 'users']) {
         await page.goto(`${server.url}/settings/${tab}`);
         await page.locator('.tabs').waitFor();
-        await page.locator('main h2').first().waitFor({ state: 'attached' });
         await page.waitForLoadState('networkidle');
+        await page.waitForTimeout(500);
         expect(await overflowing(page), `settings ${tab}`).toEqual([]);
         if (tab === 'global') {
           await page.screenshot({
