@@ -10,3 +10,4 @@ export * from './command.ts';
 export * from './session.ts';
 export * from './rule-pattern.ts';
 export * from './search.ts';
+export * from './locale.ts';

@@ -2,6 +2,7 @@ import {
   DEFAULT_TUS,
   HOOK_KEYS,
   LIMITS,
+  toLocaleCode,
   type Settings,
   type UserDefaults,
 } from '@cabinet/protocol';
@@ -63,7 +64,7 @@ export function normaliseSettings(settings: Settings): Settings {
   if (!s.minimumPasswordLength) s.minimumPasswordLength = LIMITS.minimumPasswordLength;
   if (!s.userHomeBasePath) s.userHomeBasePath = '/users';
   if (!s.tus.chunkSize && !s.tus.retryCount) s.tus = { ...DEFAULT_TUS };
-  if (!s.defaults.locale) s.defaults.locale = 'en';
+  s.defaults.locale = toLocaleCode(s.defaults.locale) || 'en';
   if (!s.defaults.viewMode) s.defaults.viewMode = 'mosaic';
   for (const key of HOOK_KEYS) s.commands[key] ??= [];
   return s;

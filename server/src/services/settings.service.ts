@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { describeZodError } from '../http/error-handler.ts';
 import { validateRules } from './rules-validation.ts';
+import { checkLocale } from './users/user-records.ts';
 
 export { compileRule, compileRulePattern, validateRules } from './rules-validation.ts';
 
@@ -45,6 +46,7 @@ export async function replaceSettings(ctx: AppContext, body: unknown): Promise<v
     if (!HOOK_KEYS.includes(key)) throw errors.badRequest(`unknown hook event: ${key}`);
   }
   validateRules(next.rules);
+  const defaultLocale = checkLocale(next.defaults.locale, 'defaults.locale');
   const current = await ctx.settings.get();
   await ctx.settings.save({
     ...next,
@@ -59,6 +61,6 @@ export async function replaceSettings(ctx: AppContext, body: unknown): Promise<v
         (next.commands[key] ?? []).map((c) => c.trim()).filter(Boolean),
       ]),
     ),
-    defaults: { ...next.defaults, perm: { ...next.defaults.perm } },
+    defaults: { ...next.defaults, locale: defaultLocale, perm: { ...next.defaults.perm } },
   });
 }

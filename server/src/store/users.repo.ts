@@ -1,4 +1,4 @@
-import type { User } from '@cabinet/protocol';
+import { toLocaleCode, type User } from '@cabinet/protocol';
 import type { Db } from './db.ts';
 
 /** A user as the server holds it: the wire fields plus the password hash, never sent out. */
@@ -20,6 +20,8 @@ function toRecord(row: {
   const profile = JSON.parse(row.profile) as Profile;
   return {
     ...profile,
+    // Accounts imported from the reference may hold its spellings ("pt_BR", "zhCN").
+    locale: toLocaleCode(profile.locale ?? '') ?? '',
     id: Number(row.id),
     username: row.username,
     passwordHash: row.password_hash,

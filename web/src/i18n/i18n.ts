@@ -87,6 +87,9 @@ export async function initI18n(): Promise<void> {
     resources,
     lng: 'en',
     fallbackLng: 'en',
+    // Catalogues are stored under lower-case codes ("pt-br"); without this i18next would look
+    // them up as "pt-BR" and every regional locale would show English.
+    lowerCaseLng: true,
     interpolation: { escapeValue: false },
     returnNull: false,
   });

@@ -1,46 +1,7 @@
-/** Locale codes offered in the settings (SPEC.md section 1); "" means the browser language. */
-export const LOCALES = [
-  'ar',
-  'de',
-  'en',
-  'es',
-  'fr',
-  'is',
-  'it',
-  'ja',
-  'ko',
-  'nl-be',
-  'pl',
-  'pt-br',
-  'pt',
-  'ro',
-  'ru',
-  'sv-se',
-  'zh-cn',
-  'zh-tw',
-] as const;
+import { LOCALES, toLocaleCode } from '@cabinet/protocol';
 
-/** Names of the locales in their own language, for the language select. */
-export const LOCALE_NAMES: Record<(typeof LOCALES)[number], string> = {
-  ar: 'العربية',
-  de: 'Deutsch',
-  en: 'English',
-  es: 'Español',
-  fr: 'Français',
-  is: 'Íslenska',
-  it: 'Italiano',
-  ja: '日本語',
-  ko: '한국어',
-  'nl-be': 'Nederlands (België)',
-  pl: 'Polski',
-  'pt-br': 'Português (Brasil)',
-  pt: 'Português',
-  ro: 'Română',
-  ru: 'Русский',
-  'sv-se': 'Svenska',
-  'zh-cn': '中文 (简体)',
-  'zh-tw': '中文 (繁體)',
-};
+/** Locale codes offered in the settings (SPEC.md section 1), shared with the server. */
+export { LOCALES };
 
 const RTL_LANGUAGES = new Set(['ar', 'fa', 'he', 'ur']);
 
@@ -51,12 +12,9 @@ export function directionOf(locale: string): 'ltr' | 'rtl' {
 
 /**
  * Normalises what users and browsers say ("pt_BR", "zh-Hans-CN", "PT-br", the 14-language
- * spellings "ptBR", "zhCN") to a catalogue file name such as "pt-br".
+ * spellings "ptBR", "zhCN", "sv") to a catalogue file name such as "pt-br"; a language Cabinet
+ * does not have comes back lower-cased.
  */
 export function normaliseLocale(raw: string): string {
-  const spaced = raw.replace(/_/g, '-').replace(/^([a-z]{2})([A-Z]{2})$/, '$1-$2');
-  const lower = spaced.toLowerCase();
-  if (lower.startsWith('zh-hans')) return 'zh-cn';
-  if (lower.startsWith('zh-hant')) return 'zh-tw';
-  return lower;
+  return toLocaleCode(raw) || raw.trim().toLowerCase();
 }

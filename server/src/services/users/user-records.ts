@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { Perm, Rule, Sorting, User } from '@cabinet/protocol';
+import {
+  LOCALES,
+  toLocaleCode,
+  type Perm,
+  type Rule,
+  type Sorting,
+  type User,
+} from '@cabinet/protocol';
 import type { AppContext } from '../../context.ts';
 import { ensureHomeDir } from '../../config/home-dir.ts';
 import { errors } from '../../errors.ts';
@@ -50,6 +57,21 @@ export function checkUsername(username: string): void {
   if (/[\u0000-\u001f\u007f/\\]/.test(username) || username.length > 255) {
     throw errors.badRequest('username contains characters that are not allowed');
   }
+}
+
+/**
+ * A locale a client sends: one of the 18 codes, "" (the browser's language) or a spelling of the
+ * reference ("pt_BR", "zhCN", "en_US"), returned as Cabinet's code. Anything else is a 400, so a
+ * typo cannot leave an account in a language no catalogue serves.
+ */
+export function checkLocale(raw: string, field = 'locale'): string {
+  const code = toLocaleCode(raw);
+  if (code === null) {
+    throw errors.badRequest(
+      `${field} "${raw.slice(0, 40)}" is not a known locale; use "" or one of ${LOCALES.join(', ')}`,
+    );
+  }
+  return code;
 }
 
 /** A stored scope may not contain NUL bytes; it is joined lexically under the root when used. */
@@ -144,7 +166,7 @@ export function createUser(
       username: input.username,
       passwordHash,
       scope,
-      locale: given.locale || defaults.locale,
+      locale: checkLocale(given.locale ?? '') || defaults.locale,
       lockPassword: kind === 'proxy' ? true : perm.admin ? false : (given.lockPassword ?? false),
       viewMode: given.viewMode || defaults.viewMode,
       singleClick: given.singleClick ?? defaults.singleClick,

@@ -4,6 +4,7 @@ import { errors } from '../../errors.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
 import { validateRules } from '../rules-validation.ts';
 import {
+  checkLocale,
   checkPermConsistency,
   checkScope,
   checkUsername,
@@ -137,6 +138,9 @@ export async function applyUserChanges(
       case 'scope':
         checkScope(data.scope ?? '');
         next.scope = data.scope ?? '';
+        break;
+      case 'locale':
+        next.locale = checkLocale(data.locale ?? '');
         break;
       case 'rules':
         validateRules(data.rules ?? []);

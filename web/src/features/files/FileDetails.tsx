@@ -24,7 +24,7 @@ export function FileDetails({ file }: { file: Resource }) {
       <dl className="file-details__facts">
         <div>
           <dt>{t('files.size')}</dt>
-          <dd>{formatFileSize(file.size, i18n.language)}</dd>
+          <dd className="bidi-ltr">{formatFileSize(file.size, i18n.language)}</dd>
         </div>
         <div>
           <dt>{t('files.lastModified')}</dt>

@@ -51,7 +51,11 @@ export const FileRow = memo(function FileRow(
         />
       </div>
       <div role="cell" className="listing__cell listing__cell--size">
-        {item.isDir ? <span aria-hidden="true">—</span> : formatFileSize(item.size, i18n.language)}
+        {item.isDir ? (
+          <span aria-hidden="true">—</span>
+        ) : (
+          <span className="bidi-ltr">{formatFileSize(item.size, i18n.language)}</span>
+        )}
       </div>
       <div role="cell" className="listing__cell listing__cell--modified">
         <ModifiedTime modified={item.modified} />

@@ -44,7 +44,9 @@ export const MosaicTile = memo(function MosaicTile(
           className="tile__name"
         />
         <span className="tile__meta">
-          {!item.isDir && <span>{formatFileSize(item.size, i18n.language)}</span>}
+          {!item.isDir && (
+            <span className="bidi-ltr">{formatFileSize(item.size, i18n.language)}</span>
+          )}
           <ModifiedTime modified={item.modified} />
         </span>
       </div>

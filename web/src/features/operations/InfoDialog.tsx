@@ -38,7 +38,7 @@ function TotalSize({ items }: { items: readonly ResourceItem[] }) {
   const { total, isError } = useResourceTreeSizeQuery(items);
   if (isError) return <>{t('ops.sizeUnavailable')}</>;
   if (total === undefined) return <span aria-busy="true">{t('ops.calculating')}</span>;
-  return <>{formatFileSize(total, i18n.language)}</>;
+  return <span className="bidi-ltr">{formatFileSize(total, i18n.language)}</span>;
 }
 
 /** A folder's own counts of folders and files (from its listing). */

@@ -28,7 +28,7 @@ export function FileFallback({ file, reason }: { file: Resource; reason?: string
       <dl className="file-fallback__facts">
         <div>
           <dt>{t('files.size')}</dt>
-          <dd>{formatFileSize(file.size, i18n.language)}</dd>
+          <dd className="bidi-ltr">{formatFileSize(file.size, i18n.language)}</dd>
         </div>
         <div>
           <dt>{t('preview.type')}</dt>

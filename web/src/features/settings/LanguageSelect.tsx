@@ -1,5 +1,6 @@
 import { useTranslation } from '../../i18n/use-translation.ts';
-import { LOCALE_NAMES, LOCALES } from '../../i18n/locales.ts';
+import { LOCALE_NAMES } from '../../i18n/locale-names.ts';
+import { LOCALES } from '../../i18n/locales.ts';
 
 /**
  * The language select: "" for the browser's language, then every locale SPEC.md section 1 offers,

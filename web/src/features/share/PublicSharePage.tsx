@@ -153,7 +153,7 @@ function ShareView({
           {!item.isDir && (
             <div>
               <dt>{t('share.size')}</dt>
-              <dd>{formatFileSize(item.size, i18n.language)}</dd>
+              <dd className="bidi-ltr">{formatFileSize(item.size, i18n.language)}</dd>
             </div>
           )}
           <div>
