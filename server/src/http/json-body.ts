@@ -16,8 +16,7 @@ export function acceptJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser(
     '*',
     { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT },
-    (_request, body, done) => {
-      const text = typeof body === 'string' ? body : body.toString('utf8');
+    (_request, text: string, done) => {
       if (text.trim() === '') {
         done(errors.badRequest('the request body is empty; send a JSON document'));
         return;

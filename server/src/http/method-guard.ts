@@ -32,9 +32,10 @@ export function createMethodGuard() {
       app.addHook('onRoute', (route) => {
         if (route.url === catchAllUrl) return;
         const methods = ([] as HTTPMethods[]).concat(route.method);
-        const existing = known.find((item) => item.pattern.source === patternOf(route.url).source);
+        const pattern = patternOf(route.url);
+        const existing = known.find((item) => item.pattern.source === pattern.source);
         if (existing) for (const method of methods) existing.methods.add(method);
-        else known.push({ pattern: patternOf(route.url), methods: new Set(methods) });
+        else known.push({ pattern, methods: new Set(methods) });
       });
     },
     answer(request: FastifyRequest, reply: FastifyReply): FastifyReply {
