@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import * as z from 'zod/mini';
 
 /**
  * The one catalogue of coded errors. Services throw these; the error handler turns them into
@@ -54,4 +55,16 @@ export const errors = {
 export function statusBody(status: number, reason?: string): string {
   const text = `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
   return status === 400 && reason ? `${text} (${reason})\n` : `${text}\n`;
+}
+
+// The protocol's schemas are zod/mini, which carries no messages of its own (the web bundle stays
+// small); the server loads the English ones so that a 400 says why.
+z.config(z.locales.en());
+
+/** Summarises a zod failure as one readable sentence for a 400 body. */
+export function describeZodError(error: z.core.$ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`)
+    .join('; ');
 }

@@ -1,19 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod/mini';
-import { AppError } from '../errors.ts';
+import { AppError, describeZodError } from '../errors.ts';
 import { sendStatus } from './reply.ts';
-
-// The protocol's schemas are zod/mini, which carries no messages of its own (the web bundle stays
-// small); the server loads the English ones so that a 400 says why.
-z.config(z.locales.en());
-
-/** Summarises a zod failure as one readable sentence for a 400 body. */
-export function describeZodError(error: z.core.$ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`)
-    .join('; ');
-}
 
 /**
  * Turns every thrown error into a filebrowser-style plain-text reply. Unknown failures are logged

@@ -2,8 +2,7 @@ import path from 'node:path';
 import { HOOK_KEYS, Settings } from '@cabinet/protocol';
 import * as z from 'zod/mini';
 import type { AppContext } from '../context.ts';
-import { errors } from '../errors.ts';
-import { describeZodError } from '../http/error-handler.ts';
+import { describeZodError, errors } from '../errors.ts';
 import { validateRules } from './rules-validation.ts';
 import { checkLocale } from './users/user-records.ts';
 
