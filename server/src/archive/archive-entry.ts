@@ -1,4 +1,4 @@
-import type { ReadableFile } from '../http/file-copy.ts';
+import type { ReadableFile } from '../streams/file-copy.ts';
 import { errors } from '../errors.ts';
 
 /** One file or folder to put into an archive, produced lazily by the caller's tree walk. */

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { copyFileRange, writeChunk, type CopyOptions } from '../http/file-copy.ts';
+import { copyFileRange, writeChunk, type CopyOptions } from '../streams/file-copy.ts';
 import type { ArchiveEntry, ArchiveFile, ArchiveWarning } from './archive-entry.ts';
 
 const ZEROS = Buffer.alloc(64 * 1024);

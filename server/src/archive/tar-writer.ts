@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { Header, Pax } from 'tar';
-import { writeChunk, type CopyOptions } from '../http/file-copy.ts';
+import { writeChunk, type CopyOptions } from '../streams/file-copy.ts';
 import { cleanEntryName, type ArchiveEntry, type ArchiveWarning } from './archive-entry.ts';
 import { openedAhead, writeEntryContent } from './entry-content.ts';
 

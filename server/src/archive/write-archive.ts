@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
-import { ChunkPool } from '../http/file-copy.ts';
+import { ChunkPool } from '../streams/file-copy.ts';
 import type { ArchiveEntry, ArchiveWarning } from './archive-entry.ts';
 import { compressorFactory, type ArchiveFormat } from './archive-formats.ts';
 import { writeTar } from './tar-writer.ts';

@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import { writeChunk } from '../http/file-copy.ts';
+import { writeChunk } from '../streams/file-copy.ts';
 import { cleanEntryName } from './archive-entry.ts';
 import { openedAhead, writeEntryContent } from './entry-content.ts';
 import type { ContainerWriter } from './tar-writer.ts';

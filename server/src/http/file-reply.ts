@@ -3,7 +3,8 @@ import type { Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import parseRange from 'range-parser';
 import { applyApiHeaders } from './api-headers.ts';
-import { ChunkPool, copyFileRange, type ReadableFile } from './file-copy.ts';
+import { ChunkPool, copyFileRange } from '../streams/file-copy.ts';
+import { contentDisposition, type FileToSend } from '../services/file-to-send.ts';
 
 /**
  * The policy on every downloaded or previewed file: it may show itself (styles, its own images and
@@ -13,31 +14,6 @@ import { ChunkPool, copyFileRange, type ReadableFile } from './file-copy.ts';
  */
 export const DOWNLOAD_CSP =
   "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; media-src 'self'";
-
-/** A file a route sends: its identity for caching plus a way to open (part of) it. */
-export interface FileToSend {
-  size: number;
-  mtime: Date;
-  contentType: string;
-  /** `Content-Disposition` value (see contentDisposition). */
-  disposition: string;
-  /** Opens the content for positional reads (a `FileHandle`, or `bufferFile` for memory). */
-  open(): Promise<ReadableFile & { close(): Promise<void> }>;
-  /** Named pipes and other special files: headers only, empty body (as the reference does). */
-  isSpecial?: boolean;
-}
-
-/**
- * `attachment` or `inline` with the name in RFC 5987 form (`filename*=utf-8''…`), which carries
- * any Unicode name and cannot be broken out of with quotes or semicolons.
- */
-export function contentDisposition(kind: 'attachment' | 'inline', name: string): string {
-  const encoded = encodeURIComponent(name).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `${kind}; filename*=utf-8''${encoded}`;
-}
 
 /** A strong validator from size and modification time (as nginx makes them). */
 export function fileEtag(size: number, mtime: Date): string {

@@ -4,8 +4,8 @@ import type { AppContext } from '../context.ts';
 import { PreviewCache, type PreviewKey } from '../cache/preview-cache.ts';
 import { errors } from '../errors.ts';
 import { ScopedFs, type Resolved, type Stats } from '../fs/scoped-fs.ts';
-import { bufferFile } from '../http/file-copy.ts';
-import { contentDisposition, type FileToSend } from '../http/file-reply.ts';
+import { bufferFile } from '../streams/file-copy.ts';
+import { contentDisposition, type FileToSend } from './file-to-send.ts';
 import {
   convertImage,
   isResizable,

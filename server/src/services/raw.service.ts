@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { archiveSelection, type ArchiveDownload } from '../archive/archive-selection.ts';
 import { ScopedFs, type Resolved, type Stats } from '../fs/scoped-fs.ts';
-import { contentDisposition, type FileToSend } from '../http/file-reply.ts';
+import { contentDisposition, type FileToSend } from './file-to-send.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { inlineContentType } from './raw/inline-type.ts';
 

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { ScopedFs } from '../fs/scoped-fs.ts';
-import { contentDisposition } from '../http/file-reply.ts';
+import { contentDisposition } from './file-to-send.ts';
 import { textLines } from '../preview/subtitles/text-lines.ts';
 import { assToVtt, srtToVtt } from '../preview/subtitles/to-webvtt.ts';
 import type { UserRecord } from '../store/users.repo.ts';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ArchiveEntry } from '../../src/archive/archive-entry.ts';
 
-export { bufferFile as memoryFile } from '../../src/http/file-copy.ts';
+export { bufferFile as memoryFile } from '../../src/streams/file-copy.ts';
 
 const run = promisify(execFile);
 

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { abortable, waitForDrain } from '../archive/stream-waits.ts';
+import { abortable, waitForDrain } from './stream-waits.ts';
 
 /** What a copy reads from: an open file (a `FileHandle` is one). */
 export interface ReadableFile {
