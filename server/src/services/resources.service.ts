@@ -244,8 +244,9 @@ export class ResourcesService {
     await this.hooks.before('delete', user, fs, target);
     const removed = await fs.remove(target);
     await this.hooks.after('delete', user, fs, target);
-    await this.ctx.store.shares.removeAtOrUnder(user.id, removed.path, fs.caseInsensitive);
-    await new ShareService(this.ctx).forgetRemoved(removed);
+    const shares = new ShareService(this.ctx);
+    await shares.forgetOwnLinksAtOrUnder(user.id, removed.path, fs.caseInsensitive);
+    await shares.forgetRemoved(removed);
   }
 
   /** GET usage: the volume's total and used bytes for a folder, zeros for a file. */

@@ -3,7 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { LIMITS, ShareCreateRequest, type Share } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
-import { isRealInside, virtualOfReal } from '../fs/canonical-path.ts';
+import {
+  canonicalPath,
+  isRealInside,
+  isVirtualInside,
+  virtualOfReal,
+} from '../fs/canonical-path.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
 import { hashPassword } from '../auth/password.ts';
 import type { ShareRecord } from '../store/shares.repo.ts';
@@ -162,6 +167,31 @@ export class ShareService {
       );
     }
     await this.ctx.store.shares.remove(doomed);
+  }
+
+  /**
+   * Deletes a user's links to `path` and to everything below it, on folder boundaries: deleting
+   * `/docs` removes links to `/docs`, `/docs/` and `/docs/a`, never `/docs-old` (GHSA-pp88-jhwj-5qh5).
+   * Compared on canonical paths (case-folded when the file system folds case). Returns the count.
+   */
+  async forgetOwnLinksAtOrUnder(userId: number, path: string, foldCase = false): Promise<number> {
+    const fold = (value: string) => (foldCase ? value.toLowerCase() : value);
+    const canonical = (value: string) => {
+      try {
+        return fold(canonicalPath(value).path);
+      } catch {
+        return undefined; // A stored path with a NUL byte can never name a real file.
+      }
+    };
+    const target = canonical(path);
+    if (target === undefined) return 0;
+    const doomed = (await this.ctx.store.shares.byUser(userId))
+      .filter((share) => {
+        const sharePath = canonical(share.path);
+        return sharePath !== undefined && isVirtualInside(sharePath, target);
+      })
+      .map((share) => share.hash);
+    return this.ctx.store.shares.remove(doomed);
   }
 
   /** After a delete through Cabinet: links to the item or into it die, whoever owned them. */

@@ -1,5 +1,4 @@
 import { sql, type Selectable } from 'kysely';
-import { canonicalPath, isVirtualInside } from '../fs/canonical-path.ts';
 import type { Db } from './db.ts';
 import type { SharesTable } from './schema.ts';
 
@@ -144,30 +143,5 @@ export class SharesRepo {
       .where('hash', 'in', hashes)
       .executeTakeFirst();
     return Number(result.numDeletedRows);
-  }
-
-  /**
-   * Deletes a user's shares of `path` and of everything below it, on folder boundaries: deleting
-   * `/docs` removes shares of `/docs`, `/docs/` and `/docs/a`, never `/docs-old` (GHSA-pp88-jhwj-5qh5).
-   * Compared on canonical paths (case-folded when the file system folds case). Returns the count.
-   */
-  async removeAtOrUnder(userId: number, path: string, foldCase = false): Promise<number> {
-    const fold = (value: string) => (foldCase ? value.toLowerCase() : value);
-    const canonical = (value: string) => {
-      try {
-        return fold(canonicalPath(value).path);
-      } catch {
-        return undefined; // A stored path with a NUL byte can never name a real file.
-      }
-    };
-    const target = canonical(path);
-    if (target === undefined) return 0;
-    const doomed = (await this.byUser(userId))
-      .filter((share) => {
-        const sharePath = canonical(share.path);
-        return sharePath !== undefined && isVirtualInside(sharePath, target);
-      })
-      .map((share) => share.hash);
-    return this.remove(doomed);
   }
 }
