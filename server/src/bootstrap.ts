@@ -5,7 +5,7 @@ import type { ServerConfig } from './config/options.ts';
 import { hashPassword } from './auth/password.ts';
 import { generateSigningKey } from './auth/tokens.ts';
 import type { Store } from './store/store.ts';
-import type { SettingsStore } from './services/settings.store.ts';
+import type { SettingsRepo } from './store/settings.repo.ts';
 import { defaultSettings } from './services/settings.defaults.ts';
 
 const SIGNING_KEY = 'signing_key';
@@ -13,7 +13,7 @@ const SIGNING_KEY = 'signing_key';
 interface BootstrapInput {
   config: ServerConfig;
   store: Store;
-  settings: SettingsStore;
+  settings: SettingsRepo;
   log: FastifyBaseLogger;
 }
 

@@ -3,7 +3,8 @@ import type { ServerConfig } from './config/options.ts';
 import { bootstrap } from './bootstrap.ts';
 import { openDatabase } from './store/db.ts';
 import { createStore, type Store } from './store/store.ts';
-import { SettingsStore } from './services/settings.store.ts';
+import { SettingsRepo } from './store/settings.repo.ts';
+import { settingsOrDefaults } from './services/settings.defaults.ts';
 import { FileRoot } from './fs/file-root.ts';
 import { NameIndex } from './fs/name-index/name-index.ts';
 
@@ -11,7 +12,7 @@ import { NameIndex } from './fs/name-index/name-index.ts';
 export interface AppContext {
   config: ServerConfig;
   store: Store;
-  settings: SettingsStore;
+  settings: SettingsRepo;
   /** HS256 key for tokens, shared by every instance through the database. */
   signingKey: Uint8Array;
   log: FastifyBaseLogger;
@@ -36,7 +37,7 @@ export async function createContext(
 ): Promise<AppContext> {
   const db = await openDatabase(config.database);
   const store = createStore(db);
-  const settings = new SettingsStore(store);
+  const settings = new SettingsRepo(store.kv, settingsOrDefaults);
   const signingKey = await bootstrap({ config, store, settings, log });
   const files = await FileRoot.open({ root: config.root, dataDir: config.data, log });
   const search = new NameIndex({

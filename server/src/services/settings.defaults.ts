@@ -69,3 +69,8 @@ export function normaliseSettings(settings: Settings): Settings {
   for (const key of HOOK_KEYS) s.commands[key] ??= [];
   return s;
 }
+
+/** The settings as read: the saved ones, or the defaults on a fresh database, normalised. */
+export function settingsOrDefaults(saved: Settings | undefined): Settings {
+  return normaliseSettings(saved ?? defaultSettings());
+}
