@@ -1,9 +1,40 @@
-// Lint holds the project's boundaries: node:fs only in the modules allowed to touch disk,
-// no web import from server, no floating promises, no focused tests.
+// Lint holds the project's boundaries: node:fs only in the modules allowed to touch disk, the
+// server's layers (docs/architecture.md), no web import from server, no floating promises, no
+// focused tests.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+
+const FS_MODULES = ['node:fs', 'node:fs/promises', 'fs', 'fs/promises'];
+
+/**
+ * One server layer's import boundary (docs/architecture.md): relative imports that step into any
+ * of the `forbidden` top folders of server/src are errors. The rule is one block per folder because
+ * flat config replaces `no-restricted-imports` per file rather than merging it, so the block also
+ * repeats the node:fs restriction where that folder has it. Unit tests beside the code may import
+ * what they test.
+ */
+function serverLayer(folder, forbidden, { fsAllowed = false } = {}) {
+  return {
+    files: [`server/src/${folder}/**/*.ts`],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: fsAllowed ? [] : FS_MODULES,
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${forbidden.join('|')})/`,
+              message: `server/src/${folder}/ may not import ${forbidden.join('/, ')}/ (docs/architecture.md).`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
 
 export default tseslint.config(
   {
@@ -72,9 +103,21 @@ export default tseslint.config(
       'server/src/**/*.test.ts',
     ],
     rules: {
+      'no-restricted-imports': ['error', { paths: FS_MODULES }],
+    },
+  },
+  serverLayer('routes', ['store', 'fs', 'archive']),
+  serverLayer('http', ['store', 'fs', 'archive', 'routes']),
+  serverLayer('services', ['http', 'routes']),
+  serverLayer('fs', ['http', 'routes', 'services', 'store'], { fsAllowed: true }),
+  serverLayer('store', ['http', 'routes', 'services', 'fs'], { fsAllowed: true }),
+  {
+    // The wire contract is shared by server and web, so it depends on neither.
+    files: ['protocol/**/*.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
-        { paths: ['node:fs', 'node:fs/promises', 'fs', 'fs/promises'] },
+        { patterns: ['@cabinet/server', '@cabinet/web', '**/server/**', '**/web/**'] },
       ],
     },
   },
