@@ -11,9 +11,14 @@ import {
   TUS_VERSION,
   effectiveMethod,
   formatExpires,
+  isOffsetContentType,
   isSupportedVersion,
+  parseContentLength,
+  parseUploadLength,
+  parseUploadMetadata,
+  parseUploadOffset,
   uploadLocation,
-} from '../services/tus/protocol.ts';
+} from '../http/tus-codec.ts';
 
 /** Request bodies at most this large are read and dropped after a refusal; larger ones close. */
 const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
@@ -64,12 +69,16 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext): Promise<
 
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
     const state = await service.create(currentUser(request), pathOf(request), {
-      uploadLength: request.headers['upload-length'],
-      deferLength: request.headers['upload-defer-length'],
-      metadata: request.headers['upload-metadata'],
+      uploadLength: () =>
+        parseUploadLength(request.headers['upload-length'], request.headers['upload-defer-length']),
+      metadata: () => {
+        const header = request.headers['upload-metadata'];
+        parseUploadMetadata(header);
+        return typeof header === 'string' ? header.trim() : '';
+      },
       override: queryFlag(request, 'override'),
-      contentType: request.headers['content-type'],
-      contentLength: request.headers['content-length'],
+      withData: isOffsetContentType(request.headers['content-type']),
+      contentLength: parseContentLength(request.headers['content-length']),
       body: request.raw,
     });
     void reply
@@ -87,9 +96,9 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext): Promise<
 
   const patch = async (request: FastifyRequest, reply: FastifyReply) => {
     const state = await service.append(currentUser(request), pathOf(request), {
-      uploadOffset: request.headers['upload-offset'],
-      contentType: request.headers['content-type'],
-      contentLength: request.headers['content-length'],
+      offsetContentType: isOffsetContentType(request.headers['content-type']),
+      uploadOffset: () => parseUploadOffset(request.headers['upload-offset']),
+      contentLength: parseContentLength(request.headers['content-length']),
       body: request.raw,
     });
     void reply

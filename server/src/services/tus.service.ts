@@ -8,13 +8,6 @@ import { UploadStaging } from '../fs/upload-staging.ts';
 import { EventHooks } from './event-hooks.ts';
 import type { UploadSession } from '../store/uploads.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
-import {
-  isOffsetContentType,
-  parseContentLength,
-  parseUploadLength,
-  parseUploadMetadata,
-  parseUploadOffset,
-} from './tus/protocol.ts';
 import { sweepExpiredUploads } from './tus/expiry-sweeper.ts';
 import { UploadLocks, type UploadLease } from './tus/upload-locks.ts';
 import {
@@ -61,11 +54,10 @@ export class TusService {
     if (!user.perm.create) throw errors.forbidden();
     const fs = await ScopedFs.forUser(this.ctx, user);
     const resolved = await fs.resolve(virtual);
-    const length = parseUploadLength(request.uploadLength, request.deferLength);
-    parseUploadMetadata(request.metadata);
-    const metadata = typeof request.metadata === 'string' ? request.metadata.trim() : '';
-    const withData = isOffsetContentType(request.contentType);
-    const declared = parseContentLength(request.contentLength);
+    const length = request.uploadLength();
+    const metadata = request.metadata();
+    const withData = request.withData;
+    const declared = request.contentLength;
     if (withData && declared !== undefined && declared > length) {
       throw new AppendRejected(413, 0, declared > 0);
     }
@@ -164,10 +156,10 @@ export class TusService {
     if (!user.perm.create) throw errors.forbidden();
     const fs = await ScopedFs.forUser(this.ctx, user);
     const resolved = await fs.resolve(virtual);
-    if (!isOffsetContentType(request.contentType)) throw errors.unsupportedMediaType();
-    const offset = parseUploadOffset(request.uploadOffset);
+    if (!request.offsetContentType) throw errors.unsupportedMediaType();
+    const offset = request.uploadOffset();
     const session = await this.findSession(user, resolved);
-    const declared = parseContentLength(request.contentLength);
+    const declared = request.contentLength;
     if (offset > session.length) throw errors.badRequest('offset is past the upload length');
     if (session.completed) {
       if (offset !== session.length) throw new AppendRejected(409, session.length, true);

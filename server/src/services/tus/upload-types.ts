@@ -1,23 +1,33 @@
 import type { Readable } from 'node:stream';
 
-/** Headers of a creation request, as received. */
+/**
+ * A creation request (POST), decoded by the route (http/tus-codec.ts). The header decoders that
+ * can fail are functions the service calls in its own order of checks, so a malformed header
+ * answers 400 only after the permission and path checks have passed.
+ */
 export interface CreateRequest {
-  uploadLength: string | string[] | undefined;
-  deferLength: string | string[] | undefined;
-  metadata: string | string[] | undefined;
+  /** Upload-Length; throws 400 when it is missing, deferred or not a byte count. */
+  uploadLength(): number;
+  /** Upload-Metadata as sent, trimmed ('' when absent); throws 400 when malformed. */
+  metadata(): string;
   /** `override=true` in the query: replace an existing file (needs the modify permission). */
   override: boolean;
-  contentType: string | string[] | undefined;
-  contentLength: string | string[] | undefined;
-  /** The request body; read only for creation-with-upload (offset content type). */
+  /** The body carries data (creation-with-upload): its type is the offset content type. */
+  withData: boolean;
+  /** Content-Length when declared and valid; undefined for chunked bodies. */
+  contentLength: number | undefined;
+  /** The request body; read only for creation-with-upload. */
   body: Readable;
 }
 
-/** Headers of a PATCH, as received. */
+/** A PATCH, decoded by the route (see CreateRequest). */
 export interface AppendRequest {
-  uploadOffset: string | string[] | undefined;
-  contentType: string | string[] | undefined;
-  contentLength: string | string[] | undefined;
+  /** The body's type is the offset content type (anything else answers 415). */
+  offsetContentType: boolean;
+  /** Upload-Offset; throws 400 when it is missing or not a byte count. */
+  uploadOffset(): number;
+  /** Content-Length when declared and valid; undefined for chunked bodies. */
+  contentLength: number | undefined;
   body: Readable;
 }
 

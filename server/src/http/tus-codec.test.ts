@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../src/errors.ts';
+import { AppError } from '../errors.ts';
 import {
   effectiveMethod,
   formatExpires,
@@ -10,9 +10,7 @@ import {
   parseUploadMetadata,
   parseUploadOffset,
   uploadLocation,
-} from '../src/services/tus/protocol.ts';
-import { sweepInterval } from '../src/services/tus/expiry-sweeper.ts';
-import { UploadLocks } from '../src/services/tus/upload-locks.ts';
+} from './tus-codec.ts';
 
 function reasonOf(fn: () => unknown): string | undefined {
   try {
@@ -131,49 +129,5 @@ describe('locations, dates and method overrides', () => {
     expect(effectiveMethod('POST', undefined)).toBe('POST');
     expect(effectiveMethod('PATCH', 'DELETE')).toBe('PATCH');
     expect(effectiveMethod('POST', 'TRACE')).toBeUndefined();
-  });
-});
-
-describe('expiry sweep interval', () => {
-  it('is a quarter of the lifetime, between one second and ten minutes', () => {
-    expect(sweepInterval(24 * 3600 * 1000)).toBe(600_000);
-    expect(sweepInterval(60_000)).toBe(15_000);
-    expect(sweepInterval(100)).toBe(1000);
-  });
-});
-
-describe('upload locks', () => {
-  it('lets a newcomer abort the holder and wait until it has released', async () => {
-    const locks = new UploadLocks();
-    const first = await locks.acquire('u1');
-    const events: string[] = [];
-    first.signal.addEventListener('abort', () => {
-      events.push('first aborted');
-      // The holder flushes its data before giving the upload back.
-      setImmediate(() => {
-        events.push('first released');
-        first.release();
-      });
-    });
-    const second = await locks.acquire('u1');
-    events.push('second acquired');
-    expect(events).toEqual(['first aborted', 'first released', 'second acquired']);
-    expect(second.signal.aborted).toBe(false);
-    expect(locks.isHeld('u1')).toBe(true);
-    second.release();
-    second.release();
-    expect(locks.isHeld('u1')).toBe(false);
-  });
-
-  it('keeps different uploads independent and aborts all at shutdown', async () => {
-    const locks = new UploadLocks();
-    const a = await locks.acquire('a');
-    const b = await locks.acquire('b');
-    expect(a.signal.aborted || b.signal.aborted).toBe(false);
-    a.signal.addEventListener('abort', () => a.release());
-    b.signal.addEventListener('abort', () => b.release());
-    await locks.abortAll();
-    expect(a.signal.aborted && b.signal.aborted).toBe(true);
-    expect(locks.isHeld('a') || locks.isHeld('b')).toBe(false);
   });
 });

@@ -1,8 +1,9 @@
-import { errors } from '../../errors.ts';
+import { errors } from '../errors.ts';
 
 /**
- * The tus 1.0 wire vocabulary: versions, extensions and header parsing. Pure functions, no I/O, so
- * every rule of https://tus.io/protocols/resumable-upload is unit-tested in one place.
+ * The tus 1.0 wire codec: versions, extensions, header parsing and formatting. The route decodes
+ * requests and encodes replies with it, so the tus service never sees a header. Pure functions, no
+ * I/O, so every rule of https://tus.io/protocols/resumable-upload is unit-tested in one place.
  */
 
 /** The only protocol version Cabinet speaks. */
