@@ -10,6 +10,7 @@ import type { FolderChildren, ListEntry } from './folder-children.ts';
 import { ScopeResolver, type Resolved, type ScopedFsOptions } from './scope-resolver.ts';
 import { ScopedListing, type Entry, type ListOptions, type WalkOptions } from './scoped-listing.ts';
 import { ScopedReads } from './scoped-reads.ts';
+import { ScopedUploads, type UploadPlace } from './scoped-uploads.ts';
 import { ScopedWrites, type WriteOptions } from './scoped-writes.ts';
 
 /** File stats as ScopedFs returns them (services may not import node:fs). */
@@ -19,6 +20,7 @@ export type { FolderChildren, ListEntry } from './folder-children.ts';
 export type { Resolved, ScopedFsOptions } from './scope-resolver.ts';
 export type { Entry, ListOptions, WalkOptions } from './scoped-listing.ts';
 export type { WriteOptions } from './scoped-writes.ts';
+export type { UploadPlace } from './scoped-uploads.ts';
 
 /**
  * The only code that touches user files. A ScopedFs is one user's view of the tree: every virtual
@@ -32,11 +34,14 @@ export class ScopedFs {
   private readonly listing: ScopedListing;
   private readonly reads: ScopedReads;
   private readonly writes: ScopedWrites;
+  /** Resumable uploads: staging files beside their targets, appended to and renamed into place. */
+  readonly uploads: ScopedUploads;
 
   private constructor(private readonly scope: ScopeResolver) {
     this.listing = new ScopedListing(scope);
     this.reads = new ScopedReads(scope);
     this.writes = new ScopedWrites(scope, this.listing);
+    this.uploads = new ScopedUploads(scope);
   }
 
   /**
@@ -58,6 +63,11 @@ export class ScopedFs {
   /** A view with explicit options (shares re-root at a sub-folder with a rule prefix). */
   static async open(root: FileRoot, options: ScopedFsOptions): Promise<ScopedFs> {
     return new ScopedFs(await ScopeResolver.open(root, options));
+  }
+
+  /** Removes an abandoned upload's staging file on no user's behalf (the expiry sweeper). */
+  static discardUpload(root: FileRoot, place: UploadPlace): Promise<boolean> {
+    return ScopedUploads.discard(root, place);
   }
 
   /** The tree this view belongs to. */
