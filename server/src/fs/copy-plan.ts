@@ -1,13 +1,13 @@
 import type { Stats } from 'node:fs';
-import { lstat, mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errors } from '../errors.ts';
 import { isRealInside, joinVirtual, virtualOfReal } from './canonical-path.ts';
 import { copyFileAtomic } from './atomic-write.ts';
 import type { FileRoot } from './file-root.ts';
-import { errorCode, toAppError } from './fs-errors.ts';
+import { errorCode, lstatOrNull, toAppError } from './fs-errors.ts';
 import { followSegments } from './real-path.ts';
-import type { Resolved, ScopedFs } from './scoped-fs.ts';
+import type { Resolved, ScopeResolver } from './scope-resolver.ts';
 import { isTempName } from './temp-files.ts';
 
 /** One step of a copy, decided (and rule-checked) before anything is written. */
@@ -29,16 +29,16 @@ interface Place {
  * leave the scope. Throws before a single byte is written.
  */
 export async function planCopy(
-  fs: ScopedFs,
+  scope: ScopeResolver,
   source: Resolved,
   destination: Resolved,
 ): Promise<CopyStep[]> {
   const steps: CopyStep[] = [];
   if (!source.stat) throw errors.notFound();
-  const from: Place = { virtual: fs.virtualOf(source.real), real: source.real };
+  const from: Place = { virtual: scope.virtualOf(source.real), real: source.real };
   const to: Place = { virtual: destination.path, real: destination.real };
   if (source.stat.isDirectory()) {
-    await planFolder(fs, from, to, source.stat, steps, new Set([source.real]), source.real);
+    await planFolder(scope, from, to, source.stat, steps, new Set([source.real]), source.real);
   } else if (source.stat.isFile()) {
     steps.push({ kind: 'file', from: from.real, to: to.real, mode: source.stat.mode });
   } else {
@@ -48,7 +48,7 @@ export async function planCopy(
 }
 
 async function planFolder(
-  fs: ScopedFs,
+  scope: ScopeResolver,
   from: Place,
   to: Place,
   info: Stats,
@@ -75,19 +75,20 @@ async function planFolder(
       virtual: joinVirtual(to.virtual, name),
       real: path.join(to.real, name),
     };
-    if (!fs.rulesAllow(child.virtual) || !fs.rulesAllow(target.virtual)) throw errors.forbidden();
+    if (!scope.rulesAllow(child.virtual) || !scope.rulesAllow(target.virtual))
+      throw errors.forbidden();
     let childInfo = await lstatOrNull(child.real);
     if (!childInfo) continue;
     if (childInfo.isSymbolicLink()) {
       let followed;
       try {
-        followed = await followSegments(from.real, [name], fs.scopeReal);
+        followed = await followSegments(from.real, [name], scope.scopeReal);
       } catch {
         continue; // Escaping or looping links are never followed.
       }
       if (!followed.stat) continue; // Dangling: nothing to copy.
-      const followedVirtual = virtualOfReal(followed.real, fs.scopeReal);
-      if (!fs.rulesAllow(followedVirtual)) throw errors.forbidden();
+      const followedVirtual = virtualOfReal(followed.real, scope.scopeReal);
+      if (!scope.rulesAllow(followedVirtual)) throw errors.forbidden();
       child.real = followed.real;
       child.virtual = followedVirtual;
       childInfo = followed.stat;
@@ -99,10 +100,10 @@ async function planFolder(
         continue;
       }
     }
-    const destination = await destinationOf(fs, to.real, name, target);
+    const destination = await destinationOf(scope, to.real, name, target);
     if (childInfo.isDirectory()) {
       visiting.add(child.real);
-      await planFolder(fs, child, destination, childInfo, steps, visiting, topSource);
+      await planFolder(scope, child, destination, childInfo, steps, visiting, topSource);
       visiting.delete(child.real);
     } else if (childInfo.isFile()) {
       const existing = await lstatOrNull(destination.real);
@@ -115,16 +116,16 @@ async function planFolder(
 
 /** Where a child lands: through an existing in-scope destination link, never out of the scope. */
 async function destinationOf(
-  fs: ScopedFs,
+  scope: ScopeResolver,
   parentReal: string,
   name: string,
   target: Place,
 ): Promise<Place> {
   const info = await lstatOrNull(target.real);
   if (!info?.isSymbolicLink()) return target;
-  const followed = await followSegments(parentReal, [name], fs.scopeReal);
-  const virtual = virtualOfReal(followed.real, fs.scopeReal);
-  if (!fs.rulesAllow(virtual)) throw errors.forbidden();
+  const followed = await followSegments(parentReal, [name], scope.scopeReal);
+  const virtual = virtualOfReal(followed.real, scope.scopeReal);
+  if (!scope.rulesAllow(virtual)) throw errors.forbidden();
   return { virtual, real: followed.real };
 }
 
@@ -140,15 +141,5 @@ export async function runCopyPlan(steps: CopyStep[], root: FileRoot): Promise<vo
     } else {
       await copyFileAtomic(step.from, step.to, step.mode, root.journal);
     }
-  }
-}
-
-async function lstatOrNull(real: string): Promise<Stats | null> {
-  try {
-    return await lstat(real);
-  } catch (error) {
-    const code = errorCode(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw toAppError(error);
   }
 }

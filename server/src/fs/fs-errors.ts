@@ -1,3 +1,5 @@
+import type { Stats } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { AppError, errors } from '../errors.ts';
 
 /** Node's system error shape. */
@@ -44,6 +46,17 @@ export async function mapFsErrors<T>(operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (error) {
+    throw toAppError(error);
+  }
+}
+
+/** lstat(2) of a real path, or null when it (or a parent) does not exist. */
+export async function lstatOrNull(real: string): Promise<Stats | null> {
+  try {
+    return await lstat(real);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw toAppError(error);
   }
 }

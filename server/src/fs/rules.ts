@@ -1,4 +1,4 @@
-import type { Rule } from '@cabinet/protocol';
+import { compileRulePattern, type Rule } from '@cabinet/protocol';
 import { canonicalPath } from './canonical-path.ts';
 
 interface CompiledRule {
@@ -6,44 +6,47 @@ interface CompiledRule {
   matches(path: string, folded: string): boolean;
 }
 
-/** Compiled regular expressions by source; rules are evaluated for every listed entry. */
-const regexCache = new Map<string, RegExp | null>();
+/** Compiled expressions (or why they do not compile) by source; rules run for every listed entry. */
+const regexCache = new Map<string, RegExp | Error>();
 const REGEX_CACHE_LIMIT = 2000;
 
-/** RE2 inline flags accepted at the start of a pattern, as JavaScript RegExp flags. */
-const INLINE_FLAGS: Record<string, string> = { i: 'i', m: 'm', s: 's' };
-
 /**
- * Compiles a rule's expression as a JavaScript RegExp (unanchored, like RE2's MatchString). Leading
- * RE2 inline flags such as `(?i)` or `(?is)`, common in filebrowser rule sets, become RegExp flags.
- * Returns null when the expression is invalid (settings validation refuses those with a 400).
+ * Compiles an expression with the rule compiler the web app's rules editor also uses
+ * (compileRulePattern: unanchored, RE2 inline flags such as `(?i)` become RegExp flags), once per
+ * source. Returns the RegExp or the error that refused it.
  */
-export function compileRuleRegex(raw: string): RegExp | null {
+function compileCached(raw: string): RegExp | Error {
   const cached = regexCache.get(raw);
   if (cached !== undefined) return cached;
-  let compiled: RegExp | null = null;
+  let compiled: RegExp | Error;
   try {
-    let flags = '';
-    let pattern = raw;
-    const inline = /^\(\?([a-zA-Z]+)\)/.exec(raw);
-    if (inline) {
-      for (const flag of inline[1]!) {
-        const mapped = INLINE_FLAGS[flag];
-        if (!mapped) throw new SyntaxError(`unsupported inline flag ${flag}`);
-        if (!flags.includes(mapped)) flags += mapped;
-      }
-      pattern = raw.slice(inline[0].length);
-    }
-    compiled = new RegExp(pattern, flags);
-  } catch {
-    compiled = null;
+    compiled = compileRulePattern(raw);
+  } catch (error) {
+    compiled = error instanceof Error ? error : new SyntaxError(String(error));
   }
   if (regexCache.size >= REGEX_CACHE_LIMIT) regexCache.clear();
   regexCache.set(raw, compiled);
   return compiled;
 }
 
-function compileRule(rule: Rule, caseInsensitive: boolean): CompiledRule {
+/** A rule expression as a RegExp, or null when it is invalid (the evaluator then fails closed). */
+export function compileRuleRegex(raw: string): RegExp | null {
+  const compiled = compileCached(raw);
+  return compiled instanceof RegExp ? compiled : null;
+}
+
+/**
+ * The compiled matcher of a rule: a RegExp for regex rules, undefined for path rules. Throws the
+ * compiler's SyntaxError for an invalid expression, which settings validation turns into a 400.
+ */
+export function compileRule(rule: Rule): RegExp | undefined {
+  if (!rule.regex) return undefined;
+  const compiled = compileCached(rule.regexp?.raw ?? '');
+  if (compiled instanceof RegExp) return compiled;
+  throw compiled;
+}
+
+function compileMatcher(rule: Rule, caseInsensitive: boolean): CompiledRule {
   if (rule.regex) {
     const regex = compileRuleRegex(rule.regexp?.raw ?? '');
     if (!regex) {
@@ -84,7 +87,7 @@ export class RuleSet {
     rules: readonly Rule[],
     private readonly caseInsensitive = false,
   ) {
-    this.rules = rules.map((rule) => compileRule(rule, caseInsensitive));
+    this.rules = rules.map((rule) => compileMatcher(rule, caseInsensitive));
   }
 
   /** True when there are no rules at all (descendant checks can then be skipped). */

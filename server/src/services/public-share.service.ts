@@ -5,7 +5,7 @@ import { errors } from '../errors.ts';
 import type { WriteSource } from '../fs/atomic-write.ts';
 import { archiveSelection } from '../archive/archive-selection.ts';
 import { canonicalPath, virtualBaseName } from '../fs/canonical-path.ts';
-import { detectType, SNIFF_BYTES } from '../fs/file-type.ts';
+import { detectType, SNIFF_BYTES } from '../files/file-type.ts';
 import { ScopedFs, type Resolved, type Stats } from '../fs/scoped-fs.ts';
 import { verifyPassword } from '../auth/password.ts';
 import type { ShareRecord } from '../store/shares.repo.ts';

@@ -9,9 +9,9 @@ import {
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { canonicalPath, virtualParent } from '../fs/canonical-path.ts';
-import { detectType, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../fs/file-type.ts';
+import { detectType, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../files/file-type.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
-import { SubtitleFinder } from '../fs/subtitles.ts';
+import { SubtitleFinder } from '../files/subtitles.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { EventHooks } from './event-hooks.ts';
 import { etagOf, fileInfo, formatTime } from './resources/file-info.ts';

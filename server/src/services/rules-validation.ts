@@ -1,17 +1,11 @@
-import { compileRulePattern, type Rule } from '@cabinet/protocol';
+import type { Rule } from '@cabinet/protocol';
 import { errors } from '../errors.ts';
-
-export { compileRulePattern };
-
-/** The compiled matcher of a rule: a RegExp for regex rules, undefined for path rules. */
-export function compileRule(rule: Rule): RegExp | undefined {
-  if (!rule.regex) return undefined;
-  return compileRulePattern(rule.regexp?.raw ?? '');
-}
+import { compileRule } from '../fs/rules.ts';
 
 /**
  * Refuses a rule list holding an invalid regex with `400 (invalid rule regex: <pattern>: <why>)`,
- * so that a broken rule is caught when saved rather than when a path is checked.
+ * so that a broken rule is caught when saved rather than when a path is checked. It compiles with
+ * the evaluator's own compiler, so what is saved is exactly what the evaluator accepts.
  */
 export function validateRules(rules: readonly Rule[]): void {
   for (const rule of rules) {

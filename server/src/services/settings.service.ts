@@ -6,8 +6,6 @@ import { describeZodError, errors } from '../errors.ts';
 import { validateRules } from './rules-validation.ts';
 import { checkLocale } from './users/user-records.ts';
 
-export { compileRule, compileRulePattern, validateRules } from './rules-validation.ts';
-
 /**
  * Body of PUT /api/settings: the whole settings object. authMethod may be sent (clients echo what
  * they read) but is ignored, because the method is chosen by the server's configuration.

@@ -4,7 +4,6 @@ import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { virtualParent } from '../fs/canonical-path.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
-import { UploadStaging } from '../fs/upload-staging.ts';
 import { EventHooks } from './event-hooks.ts';
 import type { UploadSession } from '../store/uploads.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
@@ -29,14 +28,12 @@ const TOUCH_EVERY_MS = 60_000;
  */
 export class TusService {
   readonly locks = new UploadLocks();
-  private readonly staging: UploadStaging;
   private readonly expiryMs: number;
   /** before_upload runs at creation (before anything is written), after_upload at completion. */
   private readonly hooks: EventHooks;
 
   constructor(private readonly ctx: AppContext) {
     this.hooks = new EventHooks(ctx);
-    this.staging = new UploadStaging(ctx.files);
     this.expiryMs = Math.max(1000, Math.round(ctx.config.uploadExpiry * 1000));
   }
 
@@ -62,11 +59,11 @@ export class TusService {
       throw new AppendRejected(413, 0, declared > 0);
     }
     this.checkTarget(user, resolved, request.override);
-    if (length > 0 && (await this.staging.availableBytes(resolved.real)) < length) {
+    if (length > 0 && (await fs.uploads.availableBytes(resolved)) < length) {
       throw errors.payloadTooLarge('not enough free space');
     }
     await this.hooks.before('upload', user, fs, resolved);
-    await this.takeOverTarget(user, resolved.real);
+    await this.takeOverTarget(user, fs, resolved);
 
     if (resolved.path !== '/' && virtualParent(resolved.path) !== '/') {
       await fs.mkdir(virtualParent(resolved.path));
@@ -81,8 +78,7 @@ export class TusService {
       id,
       userId: user.id,
       path: target.path,
-      target: target.real,
-      staging: this.staging.stagingPathFor(target.real, id),
+      ...fs.uploads.placeFor(target, id),
       length,
       override: request.override,
       metadata,
@@ -95,7 +91,7 @@ export class TusService {
       throw errors.conflict('an upload to this path is in progress');
     }
     try {
-      await this.staging.create(session.staging);
+      await fs.uploads.create(session);
     } catch (error) {
       await this.ctx.store.uploads.delete(id);
       throw error;
@@ -106,10 +102,10 @@ export class TusService {
       let offset = 0;
       if (withData) {
         try {
-          offset = await this.appendLocked(user, session, lease, 0, request.body, declared);
+          offset = await this.appendLocked(user, fs, session, lease, 0, request.body, declared);
         } catch (error) {
           // A creation whose data is refused creates nothing: the client never learnt its URL.
-          if (error instanceof AppendRejected) await this.forget(session);
+          if (error instanceof AppendRejected) await this.forget(fs, session);
           throw error;
         }
       } else if (length === 0) {
@@ -125,17 +121,18 @@ export class TusService {
   /** The state of an upload (HEAD): its offset is the staging file's size on disk. */
   async status(user: UserRecord, virtual: string): Promise<UploadState> {
     if (!user.perm.create) throw errors.forbidden();
-    const session = await this.findSession(user, virtual);
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const session = await this.findSession(user, fs, await fs.resolve(virtual));
     if (session.completed) return this.state(session, session.length);
     // A PATCH still streaming here would make the size a moving target: take the upload over.
     const lease = await this.locks.acquire(session.id);
     try {
       const current = await this.reload(session);
       if (current.completed) return this.state(current, current.length);
-      const offset = await this.staging.size(current.staging);
+      const offset = await fs.uploads.size(current);
       if (offset === undefined) {
         // The staging file vanished (its folder was deleted): the upload cannot continue.
-        await this.forget(current);
+        await this.forget(fs, current);
         throw errors.notFound();
       }
       // Full but not renamed (the server stopped in between): finish now, as clients that see
@@ -158,7 +155,7 @@ export class TusService {
     const resolved = await fs.resolve(virtual);
     if (!request.offsetContentType) throw errors.unsupportedMediaType();
     const offset = request.uploadOffset();
-    const session = await this.findSession(user, resolved);
+    const session = await this.findSession(user, fs, resolved);
     const declared = request.contentLength;
     if (offset > session.length) throw errors.badRequest('offset is past the upload length');
     if (session.completed) {
@@ -173,7 +170,15 @@ export class TusService {
     try {
       const current = await this.reload(session);
       if (current.completed) throw new AppendRejected(409, current.length, true);
-      const written = await this.appendLocked(user, current, lease, offset, request.body, declared);
+      const written = await this.appendLocked(
+        user,
+        fs,
+        current,
+        lease,
+        offset,
+        request.body,
+        declared,
+      );
       return this.state(current, written);
     } finally {
       lease.release();
@@ -186,11 +191,11 @@ export class TusService {
     const fs = await ScopedFs.forUser(this.ctx, user);
     const resolved = await fs.resolve(virtual);
     if (resolved.path === '/') throw errors.forbidden();
-    const session = await this.findSession(user, resolved);
+    const session = await this.findSession(user, fs, resolved);
     if (session.completed) throw errors.notFound();
     const lease = await this.locks.acquire(session.id);
     try {
-      await this.forget(session);
+      await this.forget(fs, session);
     } finally {
       lease.release();
     }
@@ -201,7 +206,7 @@ export class TusService {
     return sweepExpiredUploads(
       {
         uploads: this.ctx.store.uploads,
-        staging: this.staging,
+        discard: (place) => ScopedFs.discardUpload(this.ctx.files, place),
         locks: this.locks,
         log: this.ctx.log,
       },
@@ -224,8 +229,8 @@ export class TusService {
    * Clears the way for a new upload to `target`. The same user starting again replaces their own
    * unfinished upload (a client that lost its upload URL); another user's live upload is a 409.
    */
-  private async takeOverTarget(user: UserRecord, target: string): Promise<void> {
-    const existing = await this.ctx.store.uploads.byTarget(target);
+  private async takeOverTarget(user: UserRecord, fs: ScopedFs, target: Resolved): Promise<void> {
+    const existing = await this.ctx.store.uploads.byTarget(fs.uploads.targetOf(target));
     if (!existing) return;
     const live = !existing.completed && existing.expiresAt > Date.now();
     if (live && existing.userId !== user.id) {
@@ -233,7 +238,7 @@ export class TusService {
     }
     const lease = await this.locks.acquire(existing.id);
     try {
-      await this.forget(existing);
+      await this.forget(fs, existing);
     } finally {
       lease.release();
     }
@@ -242,6 +247,7 @@ export class TusService {
   /** Streams one body into the staging file of a locked session and completes it when full. */
   private async appendLocked(
     user: UserRecord,
+    fs: ScopedFs,
     session: UploadSession,
     lease: UploadLease,
     offset: number,
@@ -256,7 +262,7 @@ export class TusService {
     keepAlive.unref();
     let outcome;
     try {
-      outcome = await this.staging.append(session.staging, {
+      outcome = await fs.uploads.append(session, {
         offset,
         limit: session.length - offset,
         source: body,
@@ -286,12 +292,14 @@ export class TusService {
     const fs = await ScopedFs.forUser(this.ctx, user);
     const target = await fs.resolve(session.path);
     try {
-      if (target.real !== session.target) throw errors.conflict('the target moved');
+      if (fs.uploads.targetOf(target) !== session.target) {
+        throw errors.conflict('the target moved');
+      }
       this.checkTarget(user, target, session.override);
-      await this.staging.commit(session.staging, session.target, session.override);
+      await fs.uploads.commit(session, target, session.override);
     } catch (error) {
       // The upload cannot land: free its space and forget it rather than keep a dead session.
-      await this.forget(session);
+      await this.forget(fs, session);
       throw error;
     }
     const keepUntil = Date.now() + this.expiryMs;
@@ -302,12 +310,12 @@ export class TusService {
   }
 
   /** The caller's live session for a path, or 404 (expired uploads count as gone). */
-  private async findSession(user: UserRecord, path: string | Resolved): Promise<UploadSession> {
-    const resolved =
-      typeof path === 'string'
-        ? await (await ScopedFs.forUser(this.ctx, user)).resolve(path)
-        : path;
-    const session = await this.ctx.store.uploads.byTarget(resolved.real);
+  private async findSession(
+    user: UserRecord,
+    fs: ScopedFs,
+    target: Resolved,
+  ): Promise<UploadSession> {
+    const session = await this.ctx.store.uploads.byTarget(fs.uploads.targetOf(target));
     if (!session || session.userId !== user.id || session.expiresAt <= Date.now()) {
       throw errors.notFound();
     }
@@ -328,8 +336,8 @@ export class TusService {
   }
 
   /** Removes a session's staging file (if unfinished) and its record. */
-  private async forget(session: UploadSession): Promise<void> {
-    if (!session.completed) await this.staging.discard(session.staging);
+  private async forget(fs: ScopedFs, session: UploadSession): Promise<void> {
+    if (!session.completed) await fs.uploads.discard(session);
     await this.ctx.store.uploads.delete(session.id);
   }
 

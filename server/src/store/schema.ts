@@ -55,7 +55,7 @@ export interface UploadSessionsTable {
   user_id: number;
   /** The user-visible canonical path of the upload's target. */
   path: string;
-  /** Real absolute path of the target: one upload per target at a time. */
+  /** Identity of the target file (the real path, issued by ScopedFs): one upload per target at a time. */
   target: string;
   /** Real absolute path of the staging file beside the target. */
   staging: string;

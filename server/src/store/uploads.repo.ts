@@ -8,9 +8,12 @@ export interface UploadSession {
   userId: number;
   /** User-visible canonical path of the target (for logs and permission re-checks). */
   path: string;
-  /** Real absolute path of the target file. */
+  /**
+   * Identity of the target file, issued by ScopedFs (its UploadPlace): one upload per file. Opaque
+   * to services, which only store it, compare it and hand it back.
+   */
   target: string;
-  /** Real absolute path of the staging file; its size on disk is the upload's offset. */
+  /** The staging file, issued by ScopedFs with `target`; its size on disk is the upload's offset. */
   staging: string;
   /** Declared total size in bytes. */
   length: number;
@@ -85,7 +88,7 @@ export class UploadsRepo {
     return row && toSession(row);
   }
 
-  /** The session writing to a real target path, expired or not. */
+  /** The session writing to a target (UploadPlace.target), expired or not. */
   async byTarget(target: string): Promise<UploadSession | undefined> {
     const row = await this.db
       .selectFrom('upload_sessions')

@@ -5,9 +5,9 @@ import {
   sniffsByName,
   SNIFF_BYTES,
   TEXT_LIMIT_BYTES,
-} from '../../fs/file-type.ts';
+} from '../../files/file-type.ts';
 import type { FolderChildren, Resolved, ScopedFs, Stats } from '../../fs/scoped-fs.ts';
-import { SubtitleFinder } from '../../fs/subtitles.ts';
+import { SubtitleFinder } from '../../files/subtitles.ts';
 import { virtualBaseName } from '../../fs/canonical-path.ts';
 import { fileInfo, formatTime, goFileMode } from './file-info.ts';
 import { collectSoon, estimatedEntries, type EntryBudget } from './listing-memory.ts';

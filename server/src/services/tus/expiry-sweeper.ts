@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { UploadStaging } from '../../fs/upload-staging.ts';
+import type { UploadPlace } from '../../fs/scoped-fs.ts';
 import type { UploadsRepo } from '../../store/uploads.repo.ts';
 import type { UploadLocks } from './upload-locks.ts';
 
@@ -60,7 +60,8 @@ export class ExpirySweeper {
 /** What a sweep works with. */
 export interface SweepDeps {
   uploads: UploadsRepo;
-  staging: UploadStaging;
+  /** Removes a staging file by its recorded place, without following symlinks. */
+  discard: (place: UploadPlace) => Promise<boolean>;
   locks: UploadLocks;
   log: FastifyBaseLogger;
 }
@@ -83,7 +84,7 @@ export async function sweepExpiredUploads(deps: SweepDeps, now: number): Promise
       claimed++;
       if (session.completed) continue;
       try {
-        if (await deps.staging.discard(session.staging)) removed++;
+        if (await deps.discard(session)) removed++;
       } catch (error) {
         deps.log.warn({ err: error, upload: session.id }, 'could not remove a staging file');
       }

@@ -1,4 +1,4 @@
-import type { EntryStat } from './entry-stat.ts';
+import type { EntryStat } from '../fs/entry-stat.ts';
 import mime from 'mime-types';
 
 /** Largest file reported as text (and whose content is sent for editing). */

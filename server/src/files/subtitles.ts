@@ -1,5 +1,5 @@
-import { joinVirtual } from './canonical-path.ts';
-import type { FolderChildren, ScopedFs } from './scoped-fs.ts';
+import { joinVirtual } from '../fs/canonical-path.ts';
+import type { FolderChildren, ScopedFs } from '../fs/scoped-fs.ts';
 
 /** Subtitle formats the app can show (converted to WebVTT by the subtitle route). */
 export const SUBTITLE_EXTENSIONS = ['.vtt', '.srt', '.ass', '.ssa'];

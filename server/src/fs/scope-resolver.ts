@@ -1,0 +1,208 @@
+/**
+ * The security boundary of the file-system layer: every user path becomes a real path here and
+ * nowhere else. What it guarantees, for every path a ScopedFs part acts on:
+ *
+ * - the virtual path is decoded and normalised once (canonicalPath): `..` cannot climb above the
+ *   scope, NUL bytes are refused, an absolute or drive-lettered path is read relative to the scope;
+ * - every component is followed one symlink hop at a time (followSegments) and a path whose real
+ *   location, or any hop on the way, leaves the user's scope is refused (403), dangling links and
+ *   not-yet-existing paths included;
+ * - global then user rules (last match wins), hideDotfiles and the temp-file names are applied to the
+ *   virtual path, and a symlink's target is judged again by its own virtual path, so a link is never
+ *   a way around a rule;
+ * - what is blocked does not exist for the user: it is left out of listings and walks, and any
+ *   direct use of it is refused.
+ *
+ * The other parts (listing, reads, writes, usage) only ever take a Resolved issued here, or re-check
+ * scope and rules themselves where they must act on a path a walk reported (see openKnown).
+ */
+import type { Stats } from 'node:fs';
+import path from 'node:path';
+import type { Rule } from '@cabinet/protocol';
+import { errors } from '../errors.ts';
+import {
+  canonicalPath,
+  isRealInside,
+  joinVirtual,
+  virtualBaseName,
+  virtualOfReal,
+} from './canonical-path.ts';
+import type { FileRoot } from './file-root.ts';
+import { lstatOrNull } from './fs-errors.ts';
+import { followSegments, resolveFolder, type RealTarget } from './real-path.ts';
+import { RuleSet } from './rules.ts';
+import { isTempName } from './temp-files.ts';
+
+/** A virtual path resolved inside one user's scope. Only a ScopeResolver creates these. */
+export interface Resolved {
+  /** Canonical virtual path: leading `/`, no trailing `/` (root is `/`). */
+  readonly path: string;
+  /** The request ended in `/`. */
+  readonly trailingSlash: boolean;
+  /** Base name (`""` for the root). */
+  readonly name: string;
+  /** Real path with every symlink followed (where content is read and written). */
+  readonly real: string;
+  /** Real path of the folder entry itself (the link, not its target): what delete and move act on. */
+  readonly entry: string;
+  /** Stat of the target, or null when it does not exist (or is a dangling link). */
+  readonly stat: Stats | null;
+  /** The entry is a symlink (its target is inside the scope and allowed). */
+  readonly isSymlink: boolean;
+}
+
+export interface ScopedFsOptions {
+  /** The user's stored scope (`.`, `/`, `/users/alice`), confined lexically under the root. */
+  scope: string;
+  /** Global rules followed by the user's rules: the last match wins. */
+  rules: readonly Rule[];
+  /** Hide (and refuse) entries whose own base name starts with a dot. */
+  hideDotfiles: boolean;
+  /**
+   * Virtual prefix put before every path when rules are evaluated. Public shares re-root a ScopedFs
+   * at the shared folder yet must apply the owner's rules to owner-original paths.
+   */
+  rulePrefix?: string;
+}
+
+/** Where a symlink child leads, and whether the rules allow its target's own virtual path. */
+export interface LinkTarget extends RealTarget {
+  allowed: boolean;
+}
+
+/** One user's scope and rules: resolves virtual paths and judges them (see the header). */
+export class ScopeResolver {
+  private readonly ruleSet: RuleSet;
+  private readonly issued = new WeakSet<Resolved>();
+
+  private constructor(
+    /** The tree this view belongs to. */
+    readonly root: FileRoot,
+    /** Real path of the user's scope folder (may not exist yet). */
+    readonly scopeReal: string,
+    private readonly options: ScopedFsOptions,
+  ) {
+    this.ruleSet = new RuleSet(options.rules, root.caseInsensitive);
+  }
+
+  /** A resolver for a scope under the root (403 when the scope itself leads out of the root). */
+  static async open(root: FileRoot, options: ScopedFsOptions): Promise<ScopeResolver> {
+    const scope = canonicalPath(options.scope || '/');
+    // The scope is confined lexically first, then by its real location: a scope folder that is a
+    // symlink out of the root is refused rather than silently served.
+    const target = await followSegments(root.realRoot, scope.segments, root.realRoot);
+    return new ScopeResolver(root, target.real, options);
+  }
+
+  /** True when any global or user rule exists. */
+  get hasRules(): boolean {
+    return !this.ruleSet.isEmpty;
+  }
+
+  /** Whether rules (and hideDotfiles) allow a virtual path; never touches the disk. */
+  isAllowed(virtual: string, options: { rulesOnly?: boolean } = {}): boolean {
+    return this.isCanonicalAllowed(canonicalPath(virtual).path, options.rulesOnly);
+  }
+
+  /** isAllowed for a path already canonical (children built from a canonical folder and a name). */
+  isCanonicalAllowed(canonical: string, rulesOnly = false): boolean {
+    const name = virtualBaseName(canonical);
+    if (isTempName(name)) return false;
+    if (!rulesOnly && this.options.hideDotfiles && name.startsWith('.')) return false;
+    return this.ruleSet.allows(this.rulePath(canonical));
+  }
+
+  /** isCanonicalAllowed for a child of a canonical folder, building its path only for rules. */
+  isChildAllowed(folder: string, name: string): boolean {
+    if (isTempName(name)) return false;
+    if (this.options.hideDotfiles && name.startsWith('.')) return false;
+    return this.ruleSet.isEmpty || this.ruleSet.allows(this.rulePath(joinVirtual(folder, name)));
+  }
+
+  /** Whether rules alone allow a canonical virtual path (copy plans, descendant checks). */
+  rulesAllow(canonical: string): boolean {
+    return this.ruleSet.allows(this.rulePath(canonical));
+  }
+
+  /**
+   * Canonicalises, rule-checks and resolves a virtual path. Missing paths resolve (stat null) so
+   * writes know where they would land; 403 for denied paths and for anything landing outside the
+   * scope, including through a dangling symlink or a symlinked parent folder.
+   */
+  async resolve(virtual: string | Resolved): Promise<Resolved> {
+    if (typeof virtual !== 'string') {
+      // A Resolved this resolver issued is trusted as is; any other is judged by its path alone.
+      if (this.issued.has(virtual)) return virtual;
+      virtual = virtual.path;
+    }
+    const canonical = canonicalPath(virtual);
+    if (!this.isCanonicalAllowed(canonical.path)) throw errors.forbidden();
+    let resolved: Resolved;
+    if (canonical.segments.length === 0) {
+      const info = await lstatOrNull(this.scopeReal).catch(() => null);
+      resolved = {
+        path: '/',
+        trailingSlash: false,
+        name: '',
+        real: this.scopeReal,
+        entry: this.scopeReal,
+        stat: info,
+        isSymlink: false,
+      };
+    } else {
+      const name = canonical.segments[canonical.segments.length - 1]!;
+      const parent = await resolveFolder(
+        this.scopeReal,
+        canonical.segments.slice(0, -1),
+        this.scopeReal,
+      );
+      if (parent.stat && !parent.stat.isDirectory()) throw errors.notFound();
+      const entry = path.join(parent.real, name);
+      const base = { path: canonical.path, trailingSlash: canonical.trailingSlash, name, entry };
+      const info = parent.stat ? await lstatOrNull(entry) : null;
+      if (info?.isSymbolicLink()) {
+        const target = await this.followLink(parent.real, name);
+        if (!target.allowed) throw errors.forbidden();
+        resolved = { ...base, real: target.real, stat: target.stat, isSymlink: true };
+      } else {
+        resolved = { ...base, real: entry, stat: info, isSymlink: false };
+      }
+    }
+    this.issued.add(resolved);
+    return resolved;
+  }
+
+  /** Resolves a path that must exist (404 otherwise). */
+  async stat(virtual: string | Resolved): Promise<Resolved & { stat: Stats }> {
+    const resolved = await this.resolve(virtual);
+    if (!resolved.stat) throw errors.notFound();
+    return resolved as Resolved & { stat: Stats };
+  }
+
+  /**
+   * Follows the symlink `name` in the real folder `folderReal`: 403 when it leads out of the scope
+   * or loops. A link must not be a way around a rule: its target is judged by its own virtual path.
+   */
+  async followLink(folderReal: string, name: string): Promise<LinkTarget> {
+    const target = await followSegments(folderReal, [name], this.scopeReal);
+    const allowed = this.rulesAllow(virtualOfReal(target.real, this.scopeReal));
+    return { ...target, allowed };
+  }
+
+  /** Throws 403 unless a real path lies inside the scope (where writes may create folders). */
+  assertRealInside(real: string): void {
+    if (!isRealInside(real, this.scopeReal)) throw errors.forbidden();
+  }
+
+  /** Virtual path of a real path inside this scope (for entries found by walking). */
+  virtualOf(real: string): string {
+    this.assertRealInside(real);
+    return virtualOfReal(real, this.scopeReal);
+  }
+
+  private rulePath(canonical: string): string {
+    const prefix = this.options.rulePrefix;
+    if (!prefix || prefix === '/') return canonical;
+    return canonical === '/' ? prefix : `${prefix}${canonical}`;
+  }
+}

@@ -1,0 +1,226 @@
+import type { Stats } from 'node:fs';
+import { constants as fsConstants } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { errors } from '../errors.ts';
+import { canonicalPath, joinVirtual } from './canonical-path.ts';
+import { readHead } from './child-stats-core.mjs';
+import { readNames, statChildren } from './child-stats.ts';
+import { FolderChildren, type ListEntry } from './folder-children.ts';
+import { lstatOrNull, mapFsErrors } from './fs-errors.ts';
+import type { Resolved, ScopeResolver } from './scope-resolver.ts';
+import { isTempName } from './temp-files.ts';
+
+/** One child in a walk. */
+export interface Entry {
+  name: string;
+  /** Canonical virtual path. */
+  path: string;
+  /** Real path of the target (equals `entry` unless it is a symlink). */
+  real: string;
+  entry: string;
+  /** Stat of the target; null for a broken (dangling) symlink. */
+  stat: Stats | null;
+  isSymlink: boolean;
+  /** For symlinks: the link's own lstat (what a broken link reports). */
+  linkStat?: Stats;
+  /** First bytes of the file, when the listing asked for them. */
+  head?: Buffer;
+  /** Walks with `prune: false` also yield entries the rules deny, marked false here. */
+  allowed: boolean;
+  /** Depth below the walked folder (children are 1). */
+  depth: number;
+}
+
+export interface ListOptions {
+  /**
+   * Which regular files to read the first bytes of (type sniffing), by name: `headBytes` bytes of
+   * files of at most `headMaxSize` bytes are read.
+   */
+  wantHead?: (name: string) => boolean;
+  headBytes?: number;
+  headMaxSize?: number;
+  /** Name order (the default); false when the caller sorts the entries itself. */
+  sorted?: boolean;
+}
+
+export interface WalkOptions {
+  /** Stop walking when aborted (client disconnected). */
+  signal?: AbortSignal;
+  /** Skip denied entries and do not descend into denied folders (default true). */
+  prune?: boolean;
+  /** Judge by rules only, ignoring hideDotfiles (descendant checks do, see docs/scoped-fs.md). */
+  rulesOnly?: boolean;
+}
+
+const { S_IFMT, S_IFLNK } = fsConstants;
+
+/**
+ * Listing and walking: what a user sees of a folder. Every child is judged by the resolver before
+ * it is stat'ed; denied, hidden, temp and scope-escaping entries do not exist.
+ */
+export class ScopedListing {
+  constructor(private readonly scope: ScopeResolver) {}
+
+  /**
+   * The visible children of a folder, sorted by name: denied, hidden, temp and scope-escaping
+   * entries are left out (and so not counted); dangling links come back with `stat: null`.
+   */
+  async list(
+    virtual: string | Resolved,
+    options: ListOptions = {},
+  ): Promise<{ dir: Resolved & { stat: Stats }; entries: ListEntry[] }> {
+    const { dir, children } = await this.listChildren(virtual, options);
+    return { dir, entries: children.entries() };
+  }
+
+  /**
+   * The same children packed (FolderChildren), for big listings: no object per child. Children
+   * that are left out are not `present`.
+   */
+  async listChildren(
+    virtual: string | Resolved,
+    options: ListOptions = {},
+  ): Promise<{ dir: Resolved & { stat: Stats }; children: FolderChildren }> {
+    const dir = await this.scope.stat(virtual);
+    if (!dir.stat.isDirectory()) throw errors.badRequest('path is not a directory');
+    return { dir, children: await this.readChildren(dir, options) };
+  }
+
+  private async readChildren(
+    dir: Resolved & { stat: Stats },
+    options: ListOptions,
+  ): Promise<FolderChildren> {
+    const names = await mapFsErrors(() => readNames(dir.real));
+    if (options.sorted ?? true) names.sort();
+    // Denied and hidden names are never stat'ed.
+    const allowed = names.filter((name) => this.scope.isChildAllowed(dir.path, name));
+    const headBytes = options.headBytes ?? 512;
+    const headMaxSize = options.headMaxSize ?? Number.MAX_SAFE_INTEGER;
+    const stats = await statChildren(dir.real === path.sep ? '' : dir.real, path.sep, allowed, {
+      wantHead: options.wantHead,
+      headBytes,
+      headMaxSize,
+    });
+    const children = new FolderChildren(dir, allowed, stats);
+    for (let i = 0; i < allowed.length; i++) {
+      if ((stats.mode(i) & S_IFMT) !== S_IFLNK) continue; // also skips left-out entries (-1)
+      const name = allowed[i]!;
+      const link = await this.linkEntry(dir, name, 1);
+      if (!link?.linkStat) {
+        children.omit(i);
+        continue;
+      }
+      const small = link.stat?.isFile() && link.stat.size <= headMaxSize;
+      const head =
+        small && options.wantHead?.(name) ? readHeadSync(link.real, headBytes) : undefined;
+      children.setLink(i, link.real, link.stat, link.linkStat, head);
+    }
+    return children;
+  }
+
+  /**
+   * Every descendant of a folder, depth first in name order, as an async iterator. Denied folders
+   * are not descended (unless `prune: false`), symlinked folders are reported but not descended
+   * (no loops, no escapes), scope-escaping links are left out. Stops when `signal` aborts.
+   */
+  async *walk(virtual: string | Resolved, options: WalkOptions = {}): AsyncGenerator<Entry> {
+    const dir = await this.scope.stat(virtual);
+    if (!dir.stat.isDirectory()) throw errors.badRequest('path is not a directory');
+    yield* this.walkFolder(dir.path, dir.real, 1, options);
+  }
+
+  private async *walkFolder(
+    virtualDir: string,
+    realDir: string,
+    depth: number,
+    options: WalkOptions,
+  ): AsyncGenerator<Entry> {
+    const prune = options.prune ?? true;
+    if (options.signal?.aborted) return;
+    let names: string[];
+    try {
+      names = (await readdir(realDir)).sort();
+    } catch {
+      return; // Unreadable folders are skipped.
+    }
+    for (const name of names) {
+      if (options.signal?.aborted) return;
+      if (isTempName(name)) continue;
+      const childPath = joinVirtual(virtualDir, name);
+      const allowed = this.scope.isCanonicalAllowed(childPath, options.rulesOnly);
+      if (!allowed && prune) continue;
+      const real = path.join(realDir, name);
+      const info = await lstatOrNull(real);
+      if (!info) continue;
+      if (info.isSymbolicLink()) {
+        const item = await this.linkEntry({ path: virtualDir, real: realDir }, name, depth, prune);
+        if (item) yield { ...item, allowed: allowed && item.allowed };
+        continue;
+      }
+      yield {
+        name,
+        path: childPath,
+        real,
+        entry: real,
+        stat: info,
+        isSymlink: false,
+        allowed,
+        depth,
+      };
+      if (info.isDirectory()) yield* this.walkFolder(childPath, real, depth + 1, options);
+    }
+  }
+
+  /** A symlink child as an entry, or null when it escapes the scope (or its target is denied). */
+  private async linkEntry(
+    dir: { path: string; real: string },
+    name: string,
+    depth: number,
+    prune = true,
+  ): Promise<Entry | null> {
+    const entry = path.join(dir.real, name);
+    const childPath = joinVirtual(dir.path, name);
+    const linkStat = await lstat(entry).catch(() => null);
+    if (!linkStat) return null;
+    try {
+      const target = await this.scope.followLink(dir.real, name);
+      if (!target.allowed && prune) return null;
+      return {
+        name,
+        path: childPath,
+        real: target.real,
+        entry,
+        stat: target.stat,
+        isSymlink: true,
+        linkStat,
+        allowed: target.allowed,
+        depth,
+      };
+    } catch {
+      return null; // Escaping, looping or unreadable links are never shown.
+    }
+  }
+
+  /**
+   * Throws 403 when any descendant of `source` (or its counterpart under `destination`) is denied
+   * by a rule: operating on a parent must not bypass a rule on a child (filebrowser #6053).
+   */
+  async assertTreeAllowed(source: Resolved, destination?: string): Promise<void> {
+    if (!this.scope.hasRules) return;
+    if (!source.stat?.isDirectory() || source.isSymlink) return;
+    for await (const item of this.walk(source, { prune: false, rulesOnly: true })) {
+      if (!item.allowed) throw errors.forbidden();
+      if (destination !== undefined) {
+        const counterpart =
+          destination + item.path.slice(source.path === '/' ? 0 : source.path.length);
+        if (!this.scope.rulesAllow(canonicalPath(counterpart).path)) throw errors.forbidden();
+      }
+    }
+  }
+}
+
+function readHeadSync(real: string, bytes: number): Buffer {
+  const buffer = Buffer.alloc(bytes);
+  return buffer.subarray(0, readHead(real, buffer));
+}
