@@ -3,6 +3,7 @@ import './styles/tokens.css';
 import './styles/base.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { linkApiToStores } from './app/api-links.ts';
 import { App } from './app/App.tsx';
 import { applyTheme } from './app/theme.ts';
 import { restoreSession } from './auth/session.ts';
@@ -10,10 +11,12 @@ import { applyLocale, initI18n } from './i18n/i18n.ts';
 import { useSessionStore } from './stores/session-store.ts';
 
 /**
- * Boot: theme and language first so nothing flashes, then the stored session is renewed before
- * the first route renders (guards need to know who is logged in), then the app mounts.
+ * Boot: the API client is linked to the stores, then theme and language so nothing flashes, then
+ * the stored session is renewed before the first route renders (guards need to know who is
+ * logged in), then the app mounts.
  */
 async function boot(): Promise<void> {
+  linkApiToStores();
   applyTheme();
   await initI18n();
   await restoreSession();

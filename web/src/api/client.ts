@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
 import { baseURL } from '../config/page-config.ts';
-import { useSessionStore } from '../stores/session-store.ts';
 import { ApiError } from './api-error.ts';
 import { markReachable, markUnreachable } from './connection-monitor.ts';
+import { session } from './session-link.ts';
 
 /** Options of one API call. */
 export interface ApiRequestOptions {
@@ -31,7 +31,7 @@ export function apiUrl(path: string): string {
 export async function apiRequest(path: string, options: ApiRequestOptions = {}): Promise<Response> {
   const { method = 'GET', json, body, signal, withToken = true } = options;
   const headers = new Headers(options.headers);
-  const token = withToken ? useSessionStore.getState().token : null;
+  const token = withToken ? session().token() : null;
   if (token) headers.set('X-Auth', token);
   let payload = body;
   if (json !== undefined) {
@@ -61,9 +61,9 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
   const text = (await response.text().catch(() => '')).trim();
   // A token the server no longer honours (expired, revoked, user deleted) ends the session here;
   // the route guard then sends the user to the login page.
-  if (response.status === 401 && token && useSessionStore.getState().token === token) {
+  if (response.status === 401 && token && session().token() === token) {
     console.warn('Cabinet: the session is no longer valid; logging out');
-    useSessionStore.getState().clear();
+    session().end();
   }
   throw new ApiError(response.status, text || `${response.status} ${response.statusText}`);
 }
@@ -106,7 +106,7 @@ export function renewSession(): Promise<boolean> {
 }
 
 async function renewOnce(): Promise<boolean> {
-  const token = useSessionStore.getState().token;
+  const token = session().token();
   if (!token) return false;
   let response: Response;
   try {
@@ -121,12 +121,12 @@ async function renewOnce(): Promise<boolean> {
     return true;
   }
   const fresh = response.ok ? (await response.text()).trim() : '';
-  const session = useSessionStore.getState();
+  const current = session().token();
   // A login or logout happened meanwhile: that one wins.
-  if (session.token !== token) return session.token !== null;
-  if (response.ok && session.setToken(fresh)) return true;
+  if (current !== token) return current !== null;
+  if (response.ok && session().adopt(fresh)) return true;
   if (response.status >= 500) return true;
   console.warn(`Cabinet: the session could not be renewed (${response.status}); logging out`);
-  session.clear();
+  session().end();
   return false;
 }

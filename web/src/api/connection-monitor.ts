@@ -1,8 +1,41 @@
 import { baseURL } from '../config/page-config.ts';
-import { useConnectionStore } from '../stores/connection-store.ts';
 
 /** Waits between probes while the server is away: 1, 2, 4, then every 8 seconds. */
 const PROBE_DELAYS_MS = [1000, 2000, 4000, 8000];
+
+/**
+ * Where the reachability is kept for the screen to show (the connection store), handed in once at
+ * start-up (`linkConnection`) so that web/src/api imports no store.
+ */
+export interface ConnectionLink {
+  isReachable(): boolean;
+  isProbing(): boolean;
+  setReachable(isReachable: boolean): void;
+  setProbing(isProbing: boolean): void;
+}
+
+/** Kept here until the app links the store. */
+let link: ConnectionLink = localConnection();
+
+function localConnection(): ConnectionLink {
+  let reachable = true;
+  let probing = false;
+  return {
+    isReachable: () => reachable,
+    isProbing: () => probing,
+    setReachable(isReachable) {
+      reachable = isReachable;
+    },
+    setProbing(isProbing) {
+      probing = isProbing;
+    },
+  };
+}
+
+/** Called once at start-up, before the first call. */
+export function linkConnection(connection: ConnectionLink): void {
+  link = connection;
+}
 
 const listeners = new Set<() => void>();
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -16,10 +49,9 @@ export function onReconnect(listener: () => void): () => void {
 
 /** Asks /health once; a reply of any kind means the server is back. */
 export async function probeNow(): Promise<void> {
-  const store = useConnectionStore.getState();
-  if (store.isReachable || store.isProbing) return;
+  if (link.isReachable() || link.isProbing()) return;
   clearTimeout(timer);
-  store.setProbing(true);
+  link.setProbing(true);
   let isBack = false;
   try {
     await fetch(`${baseURL}/health`, { cache: 'no-store', credentials: 'same-origin' });
@@ -27,7 +59,7 @@ export async function probeNow(): Promise<void> {
   } catch {
     // Still away: try again after the next delay.
   }
-  store.setProbing(false);
+  link.setProbing(false);
   if (isBack) markReachable();
   else schedule();
 }
@@ -43,19 +75,17 @@ function schedule(): void {
  * by itself (SPEC.md says nothing of offline; issue 18 asks for it).
  */
 export function markUnreachable(): void {
-  const store = useConnectionStore.getState();
-  if (!store.isReachable) return;
-  store.setReachable(false);
+  if (!link.isReachable()) return;
+  link.setReachable(false);
   attempt = 0;
   schedule();
 }
 
 /** A call got a reply: hide the banner and let listeners catch up with what they missed. */
 export function markReachable(): void {
-  const store = useConnectionStore.getState();
-  if (store.isReachable) return;
+  if (link.isReachable()) return;
   clearTimeout(timer);
-  store.setReachable(true);
+  link.setReachable(true);
   for (const listener of listeners) listener();
 }
 

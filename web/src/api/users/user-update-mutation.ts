@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserWriteRequest } from '@cabinet/protocol';
-import { useSessionStore } from '../../stores/session-store.ts';
 import { apiRequest, renewSession } from '../client.ts';
+import { session } from '../session-link.ts';
 import { userKeys } from './user-keys.ts';
 
 /** A user update: the fields named in `which` are taken from `data`. */
@@ -26,7 +26,7 @@ export function useUserUpdateMutation() {
       await apiRequest(`/users/${id}`, { method: 'PUT', json: body });
     },
     onSuccess: async (_result, { id }) => {
-      if (useSessionStore.getState().user?.id === id) await renewSession();
+      if (session().userId() === id) await renewSession();
       await queryClient.invalidateQueries({ queryKey: userKeys.all });
     },
   });

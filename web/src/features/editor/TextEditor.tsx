@@ -10,7 +10,7 @@ import { PreviewBar } from '../preview/PreviewBar.tsx';
 import { usePreviewKeys } from '../preview/use-preview-keys.ts';
 import type { PreviewNavigation } from '../preview/use-preview-navigation.ts';
 import type { EditorHandle } from './codemirror-editor.ts';
-import { saveFile } from './save-file.ts';
+import { saveFile } from '../../api/resources/save-file.ts';
 import { UnsavedChangesGuard } from './UnsavedChangesGuard.tsx';
 import { MarkdownModeSwitch, type MarkdownMode } from './MarkdownModeSwitch.tsx';
 import { MarkdownViewer } from '../preview/MarkdownViewer.tsx';

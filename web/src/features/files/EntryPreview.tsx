@@ -1,7 +1,6 @@
 import type { ResourceItem } from '@cabinet/protocol';
 import { useState } from 'react';
-import { apiUrl } from '../../api/client.ts';
-import { encodePath } from '../../api/encode-path.ts';
+import { thumbnailUrl } from '../../api/resources/preview-urls.ts';
 import { pageConfig } from '../../config/page-config.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { FileIcon } from './FileIcon.tsx';
@@ -23,7 +22,7 @@ export function EntryPreview({ item, size }: { item: ResourceItem; size: 'small'
   return (
     <img
       className={`thumbnail thumbnail--${size}`}
-      src={apiUrl(`/preview/thumb${encodePath(item.path)}?inline=true&key=${key}`)}
+      src={thumbnailUrl(item.path, key)}
       alt=""
       loading="lazy"
       decoding="async"

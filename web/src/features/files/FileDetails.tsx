@@ -1,8 +1,7 @@
 import type { Resource } from '@cabinet/protocol';
 import { Download } from 'lucide-react';
 import { useTranslation } from '../../i18n/use-translation.ts';
-import { apiUrl } from '../../api/client.ts';
-import { encodePath } from '../../api/encode-path.ts';
+import { rawUrl } from '../../api/resources/preview-urls.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { FileIcon } from './FileIcon.tsx';
@@ -34,7 +33,7 @@ export function FileDetails({ file }: { file: Resource }) {
         </div>
       </dl>
       {canDownload && (
-        <a className="button" href={apiUrl(`/raw${encodePath(file.path)}`)} download={file.name}>
+        <a className="button" href={rawUrl(file.path)} download={file.name}>
           <Download size={20} aria-hidden="true" />
           {t('buttons.download')}
         </a>

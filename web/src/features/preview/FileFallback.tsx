@@ -4,7 +4,7 @@ import { useTranslation } from '../../i18n/use-translation.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { FileIcon } from '../files/FileIcon.tsx';
-import { rawUrl } from './preview-urls.ts';
+import { rawUrl } from '../../api/resources/preview-urls.ts';
 
 /** "ZIP file", or "File" for a name without an extension. */
 function useTypeLabel(file: Resource): string {

@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { FileFallback } from './FileFallback.tsx';
 import { hasBigPreviews } from './image-source.ts';
-import { bigPreviewUrl, rawUrl } from './preview-urls.ts';
+import { bigPreviewUrl, rawUrl } from '../../api/resources/preview-urls.ts';
 import { useZoomGestures } from './use-zoom-gestures.ts';
 import { zoomTransform } from './zoom.ts';
 

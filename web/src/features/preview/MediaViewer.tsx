@@ -3,7 +3,7 @@ import { Music } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { FileFallback } from './FileFallback.tsx';
-import { rawUrl, subtitleUrl } from './preview-urls.ts';
+import { rawUrl, subtitleUrl } from '../../api/resources/preview-urls.ts';
 import { subtitleTrack } from './subtitle-track.ts';
 
 /**

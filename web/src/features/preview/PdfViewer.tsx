@@ -1,7 +1,7 @@
 import type { Resource } from '@cabinet/protocol';
 import { ExternalLink } from 'lucide-react';
 import { useTranslation } from '../../i18n/use-translation.ts';
-import { rawUrl } from './preview-urls.ts';
+import { rawUrl } from '../../api/resources/preview-urls.ts';
 
 /**
  * A PDF in the browser's own viewer. Browsers without an inline viewer (most phones) show the

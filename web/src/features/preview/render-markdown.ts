@@ -1,7 +1,7 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 import { isAbsoluteUrl, resolveScopePath } from './markdown-links.ts';
-import { rawUrl } from './preview-urls.ts';
+import { rawUrl } from '../../api/resources/preview-urls.ts';
 
 let currentFolder = '/';
 

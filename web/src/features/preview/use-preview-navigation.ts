@@ -7,7 +7,7 @@ import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { parentFolder, routeFromScopePath } from '../files/file-paths.ts';
 import { hasBigPreviews } from './image-source.ts';
 import { neighboursOf } from './neighbours.ts';
-import { bigPreviewUrl, rawUrl } from './preview-urls.ts';
+import { bigPreviewUrl, rawUrl } from '../../api/resources/preview-urls.ts';
 
 /** Where a preview can go: its neighbours in the parent folder, and back to that folder. */
 export interface PreviewNavigation {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SearchHit } from '@cabinet/protocol';
-import { streamSearch } from './search-stream.ts';
+import { streamSearch } from '../../api/search/search-stream.ts';
 
 export type SearchStatus = 'idle' | 'searching' | 'done' | 'error';
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { retryDelays } from './retry-delays.ts';
 import {
   formatDuration,
   jobPercent,
@@ -79,13 +78,5 @@ describe('formatDuration', () => {
     expect(formatDuration(42, 'en')).toBe('42 sec');
     expect(formatDuration(150, 'en')).toBe('3 min');
     expect(formatDuration(5400, 'en')).toBe('1.5 hr');
-  });
-});
-
-describe('retryDelays', () => {
-  it('waits 0, 1, 2, 4 … seconds, at most 20, one entry per retry', () => {
-    expect(retryDelays(0)).toEqual([]);
-    expect(retryDelays(5)).toEqual([0, 1000, 2000, 4000, 8000]);
-    expect(retryDelays(8).at(-1)).toBe(20_000);
   });
 });

@@ -3,7 +3,7 @@ import { ApiError } from '../../api/api-error.ts';
 import { useNotificationStore } from '../../stores/notification-store.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
 import { useUploadStore } from '../../stores/upload-store.ts';
-import type { Transfer, TransferOptions } from './tus-transfer.ts';
+import type { Transfer, TransferOptions } from '../../api/uploads/tus-transfer.ts';
 
 /** A transfer the test finishes by hand. */
 interface FakeTransfer extends Transfer {
@@ -35,11 +35,11 @@ function fakeTransfer(path: string, options: TransferOptions): FakeTransfer {
   return transfer;
 }
 
-vi.mock('./tus-transfer.ts', () => ({
+vi.mock('../../api/uploads/tus-transfer.ts', () => ({
   startTusTransfer: (path: string, _file: File, options: TransferOptions) =>
     fakeTransfer(path, options),
 }));
-vi.mock('./post-transfer.ts', () => ({
+vi.mock('../../api/uploads/post-transfer.ts', () => ({
   startPostTransfer: (path: string, options: TransferOptions) => fakeTransfer(path, options),
 }));
 const answers: boolean[] = [];

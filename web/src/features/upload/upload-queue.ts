@@ -5,9 +5,9 @@ import { notifyFailure, notifySuccess } from '../../stores/notification-store.ts
 import { useSessionStore } from '../../stores/session-store.ts';
 import { useUploadStore, type UploadJob } from '../../stores/upload-store.ts';
 import { askReplace } from './ask-replace.ts';
-import { startPostTransfer } from './post-transfer.ts';
+import { startPostTransfer } from '../../api/uploads/post-transfer.ts';
 import { SpeedMeter } from './upload-progress.ts';
-import { startTusTransfer, type Transfer } from './tus-transfer.ts';
+import { startTusTransfer, type Transfer } from '../../api/uploads/tus-transfer.ts';
 
 /** A job as the queue needs it: what the panel shows plus the bytes and the replace choice. */
 export interface UploadRequest {

@@ -1,5 +1,5 @@
-import { apiRequest } from '../../api/client.ts';
-import { encodePath } from '../../api/encode-path.ts';
+import { apiRequest } from '../client.ts';
+import { encodePath } from '../encode-path.ts';
 
 /** PUT /api/resources/{path} with the text as the body: replaces the file's content. */
 export async function saveFile(path: string, text: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { SearchHit } from '@cabinet/protocol';
-import { apiRequest } from '../../api/client.ts';
-import { encodePath } from '../../api/encode-path.ts';
+import { apiRequest } from '../client.ts';
+import { encodePath } from '../encode-path.ts';
 
 /**
  * Runs a search in a folder and yields its hits as they arrive, a batch per network chunk

@@ -1,5 +1,5 @@
-import { apiRequest } from '../../api/client.ts';
-import { encodePath } from '../../api/encode-path.ts';
+import { apiRequest } from '../client.ts';
+import { encodePath } from '../encode-path.ts';
 import type { Transfer, TransferOptions } from './tus-transfer.ts';
 
 /**

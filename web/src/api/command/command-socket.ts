@@ -1,6 +1,6 @@
 import { COMMAND_CLOSE } from '@cabinet/protocol';
-import { apiUrl } from '../../api/client.ts';
-import { encodePath } from '../../api/encode-path.ts';
+import { apiUrl } from '../client.ts';
+import { encodePath } from '../encode-path.ts';
 
 /** How a command ended, from the close frame (docs/commands.md). */
 export type CommandEnd =

@@ -1,5 +1,5 @@
-import { apiUrl } from '../../api/client.ts';
-import { encodePath } from '../../api/encode-path.ts';
+import { apiUrl } from '../client.ts';
+import { encodePath } from '../encode-path.ts';
 
 // Media elements, frames and links cannot send X-Auth: the auth cookie (set at login, SameSite
 // Strict) authorises these URLs, so the token never appears in a URL, a log or the history.
@@ -7,6 +7,14 @@ import { encodePath } from '../../api/encode-path.ts';
 /** The file itself: `inline` shows it in the browser, otherwise it is downloaded. */
 export function rawUrl(path: string, inline = false): string {
   return apiUrl(`/raw${encodePath(path)}${inline ? '?inline=true' : ''}`);
+}
+
+/**
+ * The listing's thumbnail. `key` (the modification time) gives a changed image a new URL, so the
+ * browser cache never shows an old version.
+ */
+export function thumbnailUrl(path: string, key: number): string {
+  return apiUrl(`/preview/thumb${encodePath(path)}?inline=true&key=${key}`);
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { DetailedError, Upload } from 'tus-js-client';
-import { ApiError } from '../../api/api-error.ts';
-import { apiUrl, renewSession } from '../../api/client.ts';
-import { onReconnect, markUnreachable } from '../../api/connection-monitor.ts';
-import { encodePath } from '../../api/encode-path.ts';
+import { ApiError } from '../api-error.ts';
+import { apiUrl, renewSession } from '../client.ts';
+import { onReconnect, markUnreachable } from '../connection-monitor.ts';
+import { encodePath } from '../encode-path.ts';
+import { session } from '../session-link.ts';
 import { pageConfig } from '../../config/page-config.ts';
-import { useSessionStore } from '../../stores/session-store.ts';
 import { retryDelays } from './retry-delays.ts';
 
 /** A running transfer: settles when the file is complete; cancel stops it. */
@@ -75,7 +75,7 @@ export function startTusTransfer(path: string, file: File, options: TransferOpti
           metadata: { filename: file.name, filetype: file.type },
           onBeforeRequest(request) {
             // Read at each request: the token may have been renewed during a long upload.
-            const token = useSessionStore.getState().token;
+            const token = session().token();
             if (token) request.setHeader('X-Auth', token);
           },
           onAfterResponse(_request, response) {
