@@ -83,7 +83,12 @@ export class NameTable {
   private hash: Int32Array | null = null;
   private hashed = 0;
 
-  constructor(parts?: TableParts) {
+  /**
+   * A table from persisted parts, or an empty one with room for `expect` (the previous table's
+   * size when a rebuild walks the same tree: the arrays then never grow by copying, which kept up
+   * to half as much again in garbage that RSS still counted after the build).
+   */
+  constructor(parts?: TableParts, expect?: { entries: number; bytes: number }) {
     if (parts) {
       this.raw = parts.raw;
       this.folded = parts.folded;
@@ -93,14 +98,16 @@ export class NameTable {
       this.flags = parts.flags;
       this.size = parts.parent.length;
     } else {
-      this.raw = Buffer.allocUnsafeSlow(4096);
-      this.folded = Buffer.allocUnsafeSlow(4096);
+      const bytes = Math.max(4096, Math.ceil((expect?.bytes ?? 0) * 1.02));
+      const entries = Math.max(1024, Math.ceil((expect?.entries ?? 0) * 1.02));
+      this.raw = Buffer.allocUnsafeSlow(bytes);
+      this.folded = Buffer.allocUnsafeSlow(bytes);
       this.raw[0] = SEPARATOR;
       this.folded[0] = SEPARATOR;
       this.bytes = 1;
-      this.start = new Uint32Array(1024);
-      this.parent = new Int32Array(1024);
-      this.flags = new Uint8Array(1024);
+      this.start = new Uint32Array(entries);
+      this.parent = new Int32Array(entries);
+      this.flags = new Uint8Array(entries);
       this.parent[0] = -1;
       this.flags[0] = FLAG_DIR;
       this.size = 1;
@@ -311,14 +318,19 @@ export class NameTable {
   }
 
   /**
-   * Shrinks every array to what is used (after a build), one at a time so that only one array is
-   * ever held twice.
+   * Shrinks the arrays to what is used (after a build), one at a time so that only one array is
+   * ever held twice; a pre-sized table with little slack keeps its arrays (a copy would cost more
+   * than the slack, until the garbage is collected).
    */
   trim(): void {
-    this.raw = Buffer.from(this.raw.subarray(0, this.bytes));
-    this.folded = Buffer.from(this.folded.subarray(0, this.bytes));
-    this.start = this.start.slice(0, this.size);
-    this.parent = this.parent.slice(0, this.size);
-    this.flags = this.flags.slice(0, this.size);
+    if (this.raw.length - this.bytes > this.bytes / 16) {
+      this.raw = Buffer.from(this.raw.subarray(0, this.bytes));
+      this.folded = Buffer.from(this.folded.subarray(0, this.bytes));
+    }
+    if (this.parent.length - this.size > this.size / 16) {
+      this.start = this.start.slice(0, this.size);
+      this.parent = this.parent.slice(0, this.size);
+      this.flags = this.flags.slice(0, this.size);
+    }
   }
 }
