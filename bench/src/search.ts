@@ -140,9 +140,13 @@ async function main() {
   // Restart: time from spawn to the first search answered, and to the end of reconciliation.
   const restartAt = now();
   const again = await startCabinet({ root: tree.root, password: PASSWORD, env, dataDir });
+  // Spawn to listening is the process's own start (the same on an empty root); from listening on
+  // is what the index controls: login and the first search, answered from the loaded table.
+  const listening = now() - restartAt;
   const againToken = await login(again.url, 'admin', PASSWORD);
   const firstAnswer = await timeSearch(again.url, againToken, queries.selective);
   const restartToAnswer = now() - restartAt;
+  const listenToAnswer = restartToAnswer - listening;
   const loaded = await waitForLog(again, 'search index loaded', 10_000);
   const reconciled = await waitForLog(again, 'search index reconciled', 300_000);
   await again.stop();
@@ -187,7 +191,7 @@ async function main() {
     `- First build: ${fmt(ready.ms / 1000, 2)} s in the server (${fmt(buildWall / 1000, 2)} s from spawn), ${ready.entries} entries, ${ready.folders} folders watched.`,
     `- Peak RSS during the build: ${fmt(buildPeak / MIB)} MiB; after queries (VmHWM): ${fmt(queryPeak / MIB)} MiB.`,
     `- Memory per entry: RSS delta ${fmt((readyRss - baseRss) / entries)} B (${fmt(readyRss / MIB)} MiB vs ${fmt(baseRss / MIB)} MiB on an empty root); the table's own arrays ${fmt(ready.bytes / entries)} B.`,
-    `- Restart: first search answered ${fmt(restartToAnswer / 1000, 2)} s after spawn with ${firstAnswer.lines} result(s) (index loaded in ${loaded.ms} ms); reconciliation done ${fmt(reconciled.ms / 1000, 2)} s later. For scale: the same server on an empty root answers /health ${fmt(startup / 1000, 2)} s after spawn.`,
+    `- Restart: first search answered ${fmt(restartToAnswer / 1000, 2)} s after spawn, ${fmt(listenToAnswer / 1000, 2)} s after the server listened (${fmt(listening / 1000, 2)} s from spawn; login included), with ${firstAnswer.lines} result(s) (index loaded in ${loaded.ms} ms); reconciliation done ${fmt(reconciled.ms / 1000, 2)} s later. For scale: the same server on an empty root answers /health ${fmt(startup / 1000, 2)} s after spawn.`,
     updatedbMs !== undefined
       ? `- plocate's updatedb over the tree: ${fmt(updatedbMs / 1000, 2)} s.`
       : '- plocate: not installed.',

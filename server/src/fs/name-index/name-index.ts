@@ -153,7 +153,11 @@ export class NameIndex {
     await this.options.gate;
     if (this.closing.signal.aborted) return;
     const started = performance.now();
-    const table = new NameTable();
+    const previous = this.table;
+    const table = new NameTable(
+      undefined,
+      previous ? { entries: previous.size, bytes: previous.bytes } : undefined,
+    );
     this.pending = new Set();
     await scanTree(table, 0, this.options.realRoot, {
       fresh: true,

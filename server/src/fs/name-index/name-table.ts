@@ -34,11 +34,19 @@ function grownBuffer(buffer: Buffer, need: number): Buffer {
   return next;
 }
 
-/** FNV-1a over a name's UTF-8 bytes, mixed with its parent's id. */
+/**
+ * FNV-1a over a name's UTF-8 bytes, mixed with its parent's id, then murmur3's finaliser: FNV's
+ * low bits (the ones a power-of-two table uses) depend only on the bytes' low bits, and names like
+ * `IMG_0001234.jpg` under one folder clustered into long probe runs without it.
+ */
 function hashOf(bytes: Buffer, start: number, end: number, parentId: number): number {
   let h = (0x811c9dc5 ^ parentId) >>> 0;
   for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
-  return h >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /**
@@ -50,7 +58,10 @@ function hashOf(bytes: Buffer, start: number, end: number, parentId: number): nu
  *   appended), indexes into parallel typed arrays: `start` (of the name in the blobs), `parent`
  *   (the tree) and `flags` (folder, link, removed, media kind); no object per entry, and a blob
  *   offset maps back to its entry by binary search over `start`;
- * - an open-addressing hash of (parent, name) → id finds entries by path for watcher events.
+ * - an open-addressing hash of (parent, name) → id finds entries by path for watcher events. It
+ *   is built on the first lookup, not with the table: a loaded or freshly walked table answers
+ *   searches without it, so a restart does not wait for hashing a million names, and a build that
+ *   never looks anything up neither pays for nor holds a hash grown step by step.
  *
  * Renaming is removing and adding (the watcher reports it so). Removing a folder marks only the folder dead: its descendants are unreachable (every query
  * walks each hit's ancestors) and disappear at the next rebuild.
@@ -68,10 +79,16 @@ export class NameTable {
   size: number;
   /** Live named entries. */
   live = 0;
-  private hash: Int32Array;
+  /** Null until the first lookup needs it (see above). */
+  private hash: Int32Array | null = null;
   private hashed = 0;
 
-  constructor(parts?: TableParts) {
+  /**
+   * A table from persisted parts, or an empty one with room for `expect` (the previous table's
+   * size when a rebuild walks the same tree: the arrays then never grow by copying, which kept up
+   * to half as much again in garbage that RSS still counted after the build).
+   */
+  constructor(parts?: TableParts, expect?: { entries: number; bytes: number }) {
     if (parts) {
       this.raw = parts.raw;
       this.folded = parts.folded;
@@ -81,20 +98,21 @@ export class NameTable {
       this.flags = parts.flags;
       this.size = parts.parent.length;
     } else {
-      this.raw = Buffer.allocUnsafeSlow(4096);
-      this.folded = Buffer.allocUnsafeSlow(4096);
+      const bytes = Math.max(4096, Math.ceil((expect?.bytes ?? 0) * 1.02));
+      const entries = Math.max(1024, Math.ceil((expect?.entries ?? 0) * 1.02));
+      this.raw = Buffer.allocUnsafeSlow(bytes);
+      this.folded = Buffer.allocUnsafeSlow(bytes);
       this.raw[0] = SEPARATOR;
       this.folded[0] = SEPARATOR;
       this.bytes = 1;
-      this.start = new Uint32Array(1024);
-      this.parent = new Int32Array(1024);
-      this.flags = new Uint8Array(1024);
+      this.start = new Uint32Array(entries);
+      this.parent = new Int32Array(entries);
+      this.flags = new Uint8Array(entries);
       this.parent[0] = -1;
       this.flags[0] = FLAG_DIR;
       this.size = 1;
     }
-    this.hash = new Int32Array(1024);
-    if (parts) this.rehash();
+    for (let id = 1; id < this.size; id++) if (this.isAlive(id)) this.live++;
   }
 
   /** The parts to persist, trimmed to what is used. */
@@ -148,10 +166,11 @@ export class NameTable {
 
   /** The live child of a folder with this name, or -1. */
   lookup(parentId: number, name: string): number {
+    const hash = this.hash ?? this.rehash();
     const bytes = Buffer.from(name);
-    const mask = this.hash.length - 1;
+    const mask = hash.length - 1;
     for (let i = hashOf(bytes, 0, bytes.length, parentId) & mask; ; i = (i + 1) & mask) {
-      const stored = this.hash[i]!;
+      const stored = hash[i]!;
       if (stored === 0) return -1;
       const id = stored - 1;
       if (this.parent[id] !== parentId) continue;
@@ -194,16 +213,27 @@ export class NameTable {
   }
 
   private writeName(id: number, name: string): void {
-    const folded = foldName(name);
-    const length = Buffer.byteLength(name);
-    this.raw = grownBuffer(this.raw, this.bytes + length + 1);
-    this.folded = grownBuffer(this.folded, this.bytes + length + 1);
+    // Room for the longest UTF-8 the name can take (3 bytes per UTF-16 unit) and the separator.
+    this.raw = grownBuffer(this.raw, this.bytes + name.length * 3 + 1);
+    this.folded = grownBuffer(this.folded, this.bytes + name.length * 3 + 1);
     const start = this.bytes;
-    this.raw.write(name, start, 'utf8');
-    this.folded.write(folded, start, 'utf8');
-    this.raw[start + length] = SEPARATOR;
-    this.folded[start + length] = SEPARATOR;
-    this.bytes += length + 1;
+    const length = this.raw.write(name, start, 'utf8');
+    const end = start + length;
+    // Most names are ASCII: fold them byte by byte from the encoded name instead of folding the
+    // string and encoding it again (a third of a first build's time went there).
+    let ascii = true;
+    for (let i = start; i < end; i++) {
+      const byte = this.raw[i]!;
+      if (byte >= 0x80) {
+        ascii = false;
+        break;
+      }
+      this.folded[i] = byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
+    }
+    if (!ascii) this.folded.write(foldName(name), start, 'utf8');
+    this.raw[end] = SEPARATOR;
+    this.folded[end] = SEPARATOR;
+    this.bytes = end + 1;
     this.start[id] = start;
   }
 
@@ -212,59 +242,62 @@ export class NameTable {
   }
 
   private insertHash(id: number): void {
-    if ((this.hashed + 1) * 2 > this.hash.length) {
-      this.hash = new Int32Array(this.hash.length * 2);
-      this.rehash();
-    }
-    const mask = this.hash.length - 1;
+    const hash = this.hash;
+    if (!hash) return; // Built with this entry when first needed.
+    // A rebuilt hash holds this entry already (it is counted live and has its name).
+    if ((this.hashed + 1) * 2 > hash.length) return void this.rehash();
+    const mask = hash.length - 1;
     let i = this.homeOf(id) & mask;
-    while (this.hash[i] !== 0) i = (i + 1) & mask;
-    this.hash[i] = id + 1;
+    while (hash[i] !== 0) i = (i + 1) & mask;
+    hash[i] = id + 1;
     this.hashed++;
   }
 
   /** Linear probing with backward-shift deletion: no tombstones to slow later lookups. */
   private removeHash(id: number): void {
-    const mask = this.hash.length - 1;
+    const hash = this.hash;
+    if (!hash) return;
+    const mask = hash.length - 1;
     let i = this.homeOf(id) & mask;
-    while (this.hash[i] !== id + 1) {
-      if (this.hash[i] === 0) return;
+    while (hash[i] !== id + 1) {
+      if (hash[i] === 0) return;
       i = (i + 1) & mask;
     }
     let j = i;
     for (;;) {
       j = (j + 1) & mask;
-      const stored = this.hash[j]!;
+      const stored = hash[j]!;
       if (stored === 0) break;
       const home = this.homeOf(stored - 1) & mask;
       const between = i <= j ? home > i && home <= j : home > i || home <= j;
       if (!between) {
-        this.hash[i] = stored;
+        hash[i] = stored;
         i = j;
       }
     }
-    this.hash[i] = 0;
+    hash[i] = 0;
     this.hashed--;
   }
 
-  /** Rebuilds the hash from the live entries (after loading, or when it grows). */
-  private rehash(): void {
-    let capacity = this.hash.length;
-    let live = 0;
-    for (let id = 1; id < this.size; id++) if (this.isAlive(id)) live++;
-    while (live * 2 > capacity) capacity *= 2;
-    if (capacity !== this.hash.length) this.hash = new Int32Array(capacity);
-    else this.hash.fill(0);
-    this.hashed = 0;
-    this.live = live;
+  /**
+   * (Re)builds the hash from the live entries, at most half full with room for one more, sized
+   * for them at once (the first lookup, or when additions fill it).
+   */
+  private rehash(): Int32Array {
+    let capacity = 1024;
+    while ((this.live + 1) * 2 > capacity) capacity *= 2;
+    const hash = new Int32Array(capacity);
+    this.hash = null; // The old one (if any) can go before the new one fills.
     const mask = capacity - 1;
     for (let id = 1; id < this.size; id++) {
       if (!this.isAlive(id)) continue;
       let i = this.homeOf(id) & mask;
-      while (this.hash[i] !== 0) i = (i + 1) & mask;
-      this.hash[i] = id + 1;
-      this.hashed++;
+      while (hash[i] !== 0) i = (i + 1) & mask;
+      hash[i] = id + 1;
     }
+    this.hashed = this.live;
+    this.hash = hash;
+    return hash;
   }
 
   /** Removed entries (and their names) that only a rebuild reclaims. */
@@ -280,19 +313,24 @@ export class NameTable {
       this.start.byteLength +
       this.parent.byteLength +
       this.flags.byteLength +
-      this.hash.byteLength
+      (this.hash?.byteLength ?? 0)
     );
   }
 
   /**
-   * Shrinks every array to what is used (after a build), one at a time so that only one array is
-   * ever held twice.
+   * Shrinks the arrays to what is used (after a build), one at a time so that only one array is
+   * ever held twice; a pre-sized table with little slack keeps its arrays (a copy would cost more
+   * than the slack, until the garbage is collected).
    */
   trim(): void {
-    this.raw = Buffer.from(this.raw.subarray(0, this.bytes));
-    this.folded = Buffer.from(this.folded.subarray(0, this.bytes));
-    this.start = this.start.slice(0, this.size);
-    this.parent = this.parent.slice(0, this.size);
-    this.flags = this.flags.slice(0, this.size);
+    if (this.raw.length - this.bytes > this.bytes / 16) {
+      this.raw = Buffer.from(this.raw.subarray(0, this.bytes));
+      this.folded = Buffer.from(this.folded.subarray(0, this.bytes));
+    }
+    if (this.parent.length - this.size > this.size / 16) {
+      this.start = this.start.slice(0, this.size);
+      this.parent = this.parent.slice(0, this.size);
+      this.flags = this.flags.slice(0, this.size);
+    }
   }
 }

@@ -1,12 +1,14 @@
+import { hasTypeFilter, matchesType, type NameQuery } from './name-query.ts';
 import { FLAG_DEAD, SEPARATOR, type NameTable } from './name-table.ts';
 
 const SLASH = Buffer.from([SEPARATOR]);
-import { hasTypeFilter, matchesType, type NameQuery } from './name-query.ts';
 
 /** Bytes of blob scanned per step: small enough that a step never holds the event loop for long. */
 const WINDOW = 256 * 1024;
 /** Entries per step when every name qualifies. */
 const SLOT_STEP = 8192;
+/** Non-exact hits after which a query counts as broad (see the single pass below). */
+const BROAD = 512;
 
 /**
  * The entries below `dirId` that match, in result order, as batches of ids (each batch is one
@@ -46,8 +48,8 @@ export function* searchTable(
     }
     // Only extension filters: the names end with them, found like terms (case-sensitive blob).
     const needles = query.extensions.map((ext) => Buffer.from(`${ext}/`));
-    for (const ids of scanNeedles(table, table.raw, needles)) {
-      yield ids.filter((id) => keep(id) >= 0);
+    for (const step of scanNeedles(table, table.raw, needles, 0, 0)) {
+      yield step.ids.filter((id) => keep(id) >= 0);
     }
     return;
   }
@@ -62,41 +64,77 @@ export function* searchTable(
     terms.some(
       (t) => end - start > t.length && blob.compare(t, 0, t.length, start, start + t.length) === 0,
     );
-  // Pass 1: names equal to a term, sent as found (that group comes first). The needle is `term/`
-  // (names ending so), not `/term/`: a needle starting with the separator, the blob's most common
-  // byte, is many times slower to find.
-  const exactNeedles = terms.map((t) => Buffer.concat([t, SLASH]));
-  for (const ids of scanNeedles(table, blob, exactNeedles)) {
-    yield ids.filter((id) => equals(table.start[id]!, table.nameEnd(id)) && keep(id) >= 0);
-  }
-  // Pass 2: every name holding a term. Those starting with one are sent as found (their group is
-  // next); the others wait until the pass is done.
+  const kept = (ids: number[]) => ids.filter((id) => keep(id) >= 0);
+  // One pass over the blob finds every name holding a term. Names equal to a term are sent as
+  // found (that group comes first); the others are kept as ids and sent after the pass, prefix
+  // matches before the rest. A selective query thus costs one scan.
+  const prefix: number[] = [];
   const rest: number[] = [];
-  for (const ids of scanNeedles(table, blob, terms)) {
-    const batch: number[] = [];
-    for (const id of ids) {
+  let next = table.bytes;
+  let lastId = 0;
+  for (const step of scanNeedles(table, blob, terms, 0, 0)) {
+    const exact: number[] = [];
+    for (const id of step.ids) {
       const start = table.start[id]!;
       const end = table.nameEnd(id);
-      if (equals(start, end)) continue;
-      if (startsWith(start, end)) {
-        if (keep(id) >= 0) batch.push(id);
-      } else rest.push(id);
+      if (equals(start, end)) exact.push(id);
+      else if (startsWith(start, end)) prefix.push(id);
+      else rest.push(id);
+      lastId = id;
     }
-    yield batch;
+    yield kept(exact);
+    // A broad query: its first results must not wait for the whole pass. Finish the exact group
+    // over the blob left (needle `term/`: slower to find than the term, so only when it pays),
+    // send the prefix matches so far, then go on with the pass, sending prefix matches as found.
+    if (prefix.length + rest.length >= BROAD && step.next < table.bytes) {
+      next = step.next;
+      break;
+    }
   }
-  for (let from = 0; from < rest.length; from += SLOT_STEP) {
-    yield rest.slice(from, from + SLOT_STEP).filter((id) => keep(id) >= 0);
+  if (next < table.bytes) {
+    const exactNeedles = terms.map((t) => Buffer.concat([t, SLASH]));
+    for (const step of scanNeedles(table, blob, exactNeedles, next, lastId)) {
+      yield kept(step.ids.filter((id) => equals(table.start[id]!, table.nameEnd(id))));
+    }
+    yield* chunks(prefix);
+    prefix.length = 0;
+    for (const step of scanNeedles(table, blob, terms, next, lastId)) {
+      const batch: number[] = [];
+      for (const id of step.ids) {
+        const start = table.start[id]!;
+        const end = table.nameEnd(id);
+        if (equals(start, end)) continue;
+        if (startsWith(start, end)) batch.push(id);
+        else rest.push(id);
+      }
+      yield kept(batch);
+    }
+  }
+  yield* chunks(prefix);
+  yield* chunks(rest);
+
+  function* chunks(group: number[]): Generator<number[]> {
+    for (let from = 0; from < group.length; from += SLOT_STEP) {
+      yield kept(group.slice(from, from + SLOT_STEP));
+    }
   }
 }
 
 /**
- * Finds every needle in the blob, window by window, and yields per window the entries whose names
- * hold one, in blob order and each once.
+ * Finds every needle in the blob from byte `from`, window by window, and yields per window the
+ * entries (above `afterId`) whose names hold one, in blob order and each once, and where the next
+ * window starts.
  */
-function* scanNeedles(table: NameTable, blob: Buffer, needles: Buffer[]): Generator<number[]> {
-  let last = -1;
+function* scanNeedles(
+  table: NameTable,
+  blob: Buffer,
+  needles: Buffer[],
+  from: number,
+  afterId: number,
+): Generator<{ ids: number[]; next: number }> {
+  let last = afterId;
   const bytes = table.bytes;
-  for (let from = 0; from < bytes; from += WINDOW) {
+  for (; from < bytes; from += WINDOW) {
     const hits: number[] = [];
     for (const needle of needles) {
       if (needle.length === 0) continue;
@@ -115,7 +153,7 @@ function* scanNeedles(table: NameTable, blob: Buffer, needles: Buffer[]): Genera
       last = id;
       ids.push(id);
     }
-    yield ids;
+    yield { ids, next: from + WINDOW };
   }
 }
 
