@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer, TestUser } from '../../server/test/helpers/test-server.ts';
+import type { TestServer, TestUser } from '@cabinet/server/testing';
 import { AppShell } from '../pages/app-shell.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm, routeOf } from '../support/session.ts';

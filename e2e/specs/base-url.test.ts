@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import type { TestServer } from '@cabinet/server/testing';
 import { AppShell } from '../pages/app-shell.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';

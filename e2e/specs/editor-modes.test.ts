@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import type { TestServer } from '@cabinet/server/testing';
 import { AppShell } from '../pages/app-shell.ts';
 import { PreviewPage } from '../pages/preview.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';

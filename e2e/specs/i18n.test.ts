@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import type { TestServer } from '@cabinet/server/testing';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { ARTIFACTS, REPO_ROOT } from '../support/paths.ts';
 import { loginThroughForm } from '../support/session.ts';

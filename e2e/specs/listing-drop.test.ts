@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import type { TestServer } from '@cabinet/server/testing';
 import { FilesPage } from '../pages/files-page.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import type { TestServer } from '@cabinet/server/testing';
 import { FilesPage } from '../pages/files-page.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { ARTIFACTS } from '../support/paths.ts';

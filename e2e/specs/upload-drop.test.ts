@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import type { TestServer } from '../../server/test/helpers/test-server.ts';
+import type { TestServer } from '@cabinet/server/testing';
 import { launchBrowser } from '../support/browser.ts';
 import { seedFiles, startAppServer } from '../support/servers.ts';
 import {

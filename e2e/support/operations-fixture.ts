@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer, TestServerOptions } from '../../server/test/helpers/test-server.ts';
+import type { TestServer, TestServerOptions } from '@cabinet/server/testing';
 import { OperationDialogs } from '../pages/dialogs.ts';
 import { launchBrowser, type PageOptions } from './browser.ts';
 import { seedFiles, startAppServer } from './servers.ts';

@@ -1,16 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import type { Settings } from '@cabinet/protocol';
-import { buildApp } from '../../server/src/app.ts';
-import { loadConfig } from '../../server/src/config/load-config.ts';
-import type { ServerConfig } from '../../server/src/config/options.ts';
-import { closeContext, createContext, type AppContext } from '../../server/src/context.ts';
-import { ADMIN_PASSWORD } from '../../server/test/helpers/test-server.ts';
-import { WEB_DIST } from './paths.ts';
-import { freePort } from './servers.ts';
+import { ADMIN_PASSWORD, type TestServer } from '@cabinet/server/testing';
+import { freePort, startAppServer } from './servers.ts';
 
 /** A real server in this process that can be stopped and started again, same port and data. */
 export interface RestartableServer {
@@ -39,37 +32,18 @@ export async function startRestartableServer(): Promise<RestartableServer> {
   const root = path.join(base, 'files');
   const dataDir = path.join(base, 'data');
   const port = await freePort();
-  const config: ServerConfig = {
-    ...loadConfig({}, {}, undefined, base),
-    root,
-    data: dataDir,
-    database: path.join(dataDir, 'cabinet.db'),
-    address: '127.0.0.1',
-    port,
-    logLevel: process.env.CABINET_TEST_LOG ?? 'silent',
-    logFormat: 'json',
-    adminPassword: ADMIN_PASSWORD,
-    rateLimitMax: 1000,
-    webDist: WEB_DIST,
-  };
 
-  let instance: { ctx: AppContext; app: FastifyInstance } | null = null;
+  let instance: TestServer | null = null;
   const start = async () => {
     if (instance) return;
-    const ctx = await createContext(config, pino({ level: config.logLevel }));
-    const app = await buildApp(ctx);
-    await app.listen({ host: '127.0.0.1', port });
-    instance = { ctx, app };
+    instance = await startAppServer({ root, dataDir, config: { port } });
   };
   const stop = async () => {
     if (!instance) return;
-    const { ctx, app } = instance;
+    const running = instance;
     instance = null;
-    const closing = app.close();
-    // Cut uploads in flight at once, as a crash or a restart would.
-    app.server.closeAllConnections();
-    await closing;
-    await closeContext(ctx);
+    // close() cuts uploads in flight at once, as a crash or a restart would; the folders stay.
+    await running.close();
   };
   await start();
 
@@ -77,10 +51,7 @@ export async function startRestartableServer(): Promise<RestartableServer> {
     url: `http://127.0.0.1:${port}`,
     root,
     adminPassword: ADMIN_PASSWORD,
-    async updateSettings(patch) {
-      const settings = instance!.ctx.settings;
-      await settings.save({ ...(await settings.get()), ...patch });
-    },
+    updateSettings: (patch) => instance!.updateSettings(patch),
     async restart() {
       await stop();
       await start();

@@ -4,11 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  startTestServer,
-  type TestServer,
-  type TestServerOptions,
-} from '../../server/test/helpers/test-server.ts';
+import { startTestServer, type TestServer, type TestServerOptions } from '@cabinet/server/testing';
 import { REPO_ROOT, WEB_DIST } from './paths.ts';
 
 function assertWebBuilt(): void {
@@ -18,7 +14,7 @@ function assertWebBuilt(): void {
 }
 
 /**
- * A real server in this process (server/test/helpers/test-server.ts) serving the built web app:
+ * A real server in this process (@cabinet/server/testing) serving the built web app:
  * temp root, temp data folder, real SQLite. `server.url` already includes the base URL.
  */
 export async function startAppServer(options: TestServerOptions = {}): Promise<TestServer> {

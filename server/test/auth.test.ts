@@ -4,7 +4,7 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../src/auth/tokens.ts';
-import { ADMIN_PASSWORD, startTestServer, type TestServer } from './helpers/test-server.ts';
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/test-server.ts';
 
 function claimsOf(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<

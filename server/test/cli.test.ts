@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { verifyPassword } from '../src/auth/password.ts';
 import { buildProgram } from '../src/cli/program.ts';
-import { startTestServer } from './helpers/test-server.ts';
+import { startTestServer } from '../testing/test-server.ts';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/cabinet.js');
 const STRONG = 'a-long-enough-unusual-passphrase';

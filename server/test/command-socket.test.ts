@@ -3,8 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { COMMAND_CLOSE, type CommandRun } from '@cabinet/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandUrl, openCommand, runCommand } from './helpers/command-socket.ts';
-import { startTestServer, type TestServer, type TestUser } from './helpers/test-server.ts';
+import { commandUrl, openCommand, runCommand } from '../testing/command-socket.ts';
+import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 
 let server: TestServer;
 /** Allowed ls, echo, pwd, env, cat: nothing that runs other programs. */

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLog } from './helpers/log-capture.ts';
 import { rawRequest } from './helpers/raw-http.ts';
-import { ADMIN_PASSWORD, startTestServer, type TestServer } from './helpers/test-server.ts';
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/test-server.ts';
 
 /**
  * The requests of the filebrowser v2.63 web client (frontend/src/api/*.ts, frontend/src/utils/*.ts),

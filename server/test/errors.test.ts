@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLog } from './helpers/log-capture.ts';
-import { startTestServer, type TestServer } from './helpers/test-server.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 describe('unexpected failures', () => {
   let server: TestServer;

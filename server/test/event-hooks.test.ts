@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CommandRun, Settings } from '@cabinet/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from './helpers/test-server.ts';
+import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { TUS } from './helpers/tus.ts';
 
 let server: TestServer;

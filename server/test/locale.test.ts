@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, type Settings, type User } from '@cabinet/protocol';
-import { ADMIN_PASSWORD, startTestServer, type TestServer } from './helpers/test-server.ts';
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/test-server.ts';
 
 /**
  * Locale codes on the wire, sent as the filebrowser client sends them: a JSON string body with no

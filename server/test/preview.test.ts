@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Limiter } from '../src/preview/limiter.ts';
-import { startTestServer, type TestServer } from './helpers/test-server.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 let server: TestServer;
 

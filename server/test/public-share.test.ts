@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from './helpers/raw-http.ts';
-import { startTestServer, type TestServer, type TestUser } from './helpers/test-server.ts';
+import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { issueDownloadToken } from '../src/services/share/download-token.ts';
 
 let server: TestServer;

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ARCHIVE_FORMATS } from '../src/archive/archive-formats.ts';
 import { makeSampleTree, snapshotTree, unpackArchive } from './helpers/archive-tree.ts';
-import { startTestServer, type TestServer } from './helpers/test-server.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 const run = promisify(execFile);
 

@@ -6,7 +6,7 @@ import type { Resource } from '@cabinet/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTempName } from '../src/fs/temp-files.ts';
 import { rawRequest } from './helpers/raw-http.ts';
-import { startTestServer, type TestServer, type TestUser } from './helpers/test-server.ts';
+import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 
 const OUTSIDE_SECRET = 'TOP-SECRET-OUTSIDE';
 const BOB_SECRET = 'BOB-SECRET';

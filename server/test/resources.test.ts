@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Resource } from '@cabinet/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isTempName } from '../src/fs/temp-files.ts';
-import { startTestServer, type TestServer, type TestUser } from './helpers/test-server.ts';
+import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 
 let server: TestServer;
 let root: string;

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLog } from './helpers/log-capture.ts';
-import { ADMIN_PASSWORD, startTestServer, type TestServer } from './helpers/test-server.ts';
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/test-server.ts';
 import { fakeDist, pageConfigOf } from './helpers/web-dist.ts';
 
 /**

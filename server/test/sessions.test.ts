@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionList } from '@cabinet/protocol';
-import { startTestServer, type TestServer, type TestUser } from './helpers/test-server.ts';
+import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 
 let server: TestServer;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOOK_KEYS, type Settings } from '@cabinet/protocol';
 import { compileRule } from '../src/fs/rules.ts';
 import { validateRules } from '../src/services/rules-validation.ts';
-import { startTestServer, type TestServer } from './helpers/test-server.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 describe('settings API', () => {
   let server: TestServer;

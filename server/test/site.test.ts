@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageConfig } from '@cabinet/protocol';
 import { renderIndex, scriptSafeJson } from '../src/site/index-page.ts';
-import { startTestServer, type TestServer } from './helpers/test-server.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { BIG_ASSET, fakeDist, INDEX, pageConfigOf } from './helpers/web-dist.ts';
 
 /** A GET with the path sent byte for byte (fetch would normalise `/./` and `%2e%2e` itself). */

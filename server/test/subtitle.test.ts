@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LINE_LENGTH, textLines } from '../src/preview/subtitles/text-lines.ts';
 import { assText, assToVtt, srtToVtt } from '../src/preview/subtitles/to-webvtt.ts';
-import { startTestServer, type TestServer } from './helpers/test-server.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 async function collect(source: AsyncIterable<string>): Promise<string> {
   let out = '';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expectSameBytes } from './helpers/bytes.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from './helpers/test-server.ts';
+import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import {
   OFFSET_CT,
   TUS,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@cabinet/protocol';
-import { ADMIN_PASSWORD, startTestServer, type TestServer } from './helpers/test-server.ts';
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/test-server.ts';
 
 const STRONG = 'a-long-enough-unusual-passphrase';
 

@@ -12,8 +12,9 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Polls until `check` holds; a busy disk may take seconds per fsync, so only the test's budget ends it. */
 const waitFor = async (check: () => boolean) => {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+  while (!check()) await new Promise((r) => setTimeout(r, 20));
 };
 
 describe('flushBehind', () => {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import type { TestServer } from './test-server.ts';
+import type { TestServer } from '../../testing/test-server.ts';
 
 /** Helpers for the resumable-upload tests: raw requests, staging files, digests. */
 

@@ -4,13 +4,13 @@ import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Perm, Settings, User } from '@cabinet/protocol';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config/load-config.ts';
-import type { ServerConfig } from '../../src/config/options.ts';
-import { closeContext, createContext, type AppContext } from '../../src/context.ts';
-import { hashPassword } from '../../src/auth/password.ts';
-import { signToken } from '../../src/auth/tokens.ts';
-import type { UserRecord } from '../../src/store/users.repo.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config/load-config.ts';
+import type { ServerConfig } from '../src/config/options.ts';
+import { closeContext, createContext, type AppContext } from '../src/context.ts';
+import { hashPassword } from '../src/auth/password.ts';
+import { signToken } from '../src/auth/tokens.ts';
+import type { UserRecord } from '../src/store/users.repo.ts';
 
 export const ADMIN_PASSWORD = 'correct-horse-battery-staple-42';
 
@@ -40,7 +40,7 @@ export interface TestServer {
   updateSettings(patch: Partial<Settings>): Promise<void>;
   /** fetch() against the server with the path appended to `url`. */
   fetch(pathAndQuery: string, init?: RequestInit & { token?: string }): Promise<Response>;
-  /** Stops the server; keeps the folders unless `removeFiles` (default true). */
+  /** Stops the server and removes its temp folder (with root and data, unless the caller passed them in), unless `removeFiles` is false. */
   close(options?: { removeFiles?: boolean }): Promise<void>;
 }
 
@@ -81,7 +81,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const log = options.log ?? pino({ level: config.logLevel });
   const ctx = await createContext(config, log, { searchGate: options.searchGate });
   const app = await buildApp(ctx);
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  // Port 0 (the default) lets the OS pick; a caller that restarts a server asks for its old port.
+  const address = await app.listen({ host: '127.0.0.1', port: config.port });
   const url = `${address}${config.baseURL}`;
 
   const tokenFor = async (user: UserRecord) => {
