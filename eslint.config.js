@@ -111,6 +111,8 @@ export default tseslint.config(
   serverLayer('services', ['http', 'routes']),
   serverLayer('fs', ['http', 'routes', 'services', 'store'], { fsAllowed: true }),
   serverLayer('store', ['http', 'routes', 'services', 'fs'], { fsAllowed: true }),
+  serverLayer('archive', ['http', 'routes', 'services', 'store']),
+  serverLayer('streams', ['http', 'routes', 'services', 'store', 'fs', 'archive']),
   {
     // The wire contract is shared by server and web, so it depends on neither.
     files: ['protocol/**/*.ts'],
