@@ -2,10 +2,11 @@ import type { SessionInfo } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import type { UserRecord } from '../store/users.repo.ts';
+import { canManageAccount } from './permissions.ts';
 
 /** Users see and end their own sessions; administrators those of anyone. */
 async function checkAccess(ctx: AppContext, actor: UserRecord, userId: number): Promise<void> {
-  if (actor.id !== userId && !actor.perm.admin) throw errors.forbidden();
+  if (!canManageAccount(actor, userId)) throw errors.forbidden();
   if (!(await ctx.store.users.byId(userId))) throw errors.notFound();
 }
 
