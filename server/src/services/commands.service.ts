@@ -9,7 +9,7 @@ import type { CommandRunRecord } from '../store/command-runs.repo.ts';
 import { recordRun } from './command-runs.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { formatTime } from './resources/file-info.ts';
-import { can } from './resources.service.ts';
+import { canExecute } from './permissions.ts';
 
 /** What a shell-panel line came to: refused with messages for the user, or run. */
 export type ShellOutcome =
@@ -37,7 +37,7 @@ export class CommandsService {
 
   /** Whether the user may run commands at all. */
   mayExecute(user: UserRecord): boolean {
-    return this.ctx.config.enableExec && can(user, 'execute');
+    return this.ctx.config.enableExec && canExecute(user);
   }
 
   async run(

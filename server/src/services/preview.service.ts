@@ -15,7 +15,8 @@ import {
 } from '../preview/image-convert.ts';
 import { Limiter } from '../preview/limiter.ts';
 import type { UserRecord } from '../store/users.repo.ts';
-import { canDownload, fileDownload } from './raw.service.ts';
+import { fileDownload } from './raw.service.ts';
+import { canDownload } from './permissions.ts';
 
 /** Largest source image read for a preview; bigger files answer 413 (memory stays bounded). */
 export const MAX_PREVIEW_SOURCE_BYTES = 64 * 1024 * 1024;

@@ -15,10 +15,10 @@ import { fileDownload, type RawDownload, type RawQuery } from './raw.service.ts'
 import { fileInfo } from './resources/file-info.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
-import { can } from './resources.service.ts';
 import { freeName } from './resources/free-name.ts';
-import { canShare, isExpired, ShareService } from './share.service.ts';
+import { isExpired, ShareService } from './share.service.ts';
 import { isValidDownloadToken, issueDownloadToken } from './share/download-token.ts';
+import { canCreate, canShare } from './permissions.ts';
 
 /** What a visitor presents: the password header, a download token, and where they come from. */
 export interface ShareCredentials {
@@ -180,7 +180,7 @@ export class PublicShareService {
     }
     const open = await this.open(hash, credentials);
     if (!open.share.isRequest) throw errors.forbidden();
-    if (!can(open.owner, 'create')) throw errors.forbidden();
+    if (!canCreate(open.owner)) throw errors.forbidden();
     if (!(await this.ctx.store.shares.takeDownload(hash))) throw errors.notFound();
     let target = await open.fs.resolve(wanted.path);
     if (target.stat || target.isSymlink) {

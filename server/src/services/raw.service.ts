@@ -5,6 +5,7 @@ import { ScopedFs, type Resolved, type Stats } from '../fs/scoped-fs.ts';
 import { contentDisposition, type FileToSend } from './file-to-send.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { inlineContentType } from './raw/inline-type.ts';
+import { canDownload } from './permissions.ts';
 
 /** What GET /api/raw answers: 202 without download permission, a file, or an archive stream. */
 export type RawDownload =
@@ -16,11 +17,6 @@ export interface RawQuery {
   files?: string;
   algo?: string;
   inline?: string;
-}
-
-/** Whether a user may read file content; admin implies every permission (SPEC.md section 6). */
-export function canDownload(user: UserRecord): boolean {
-  return user.perm.admin || user.perm.download;
 }
 
 /**

@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import {
-  CHECKSUM_ALGORITHMS,
-  type ChecksumAlgorithm,
-  type Perm,
-  type Resource,
-} from '@cabinet/protocol';
+import { CHECKSUM_ALGORITHMS, type ChecksumAlgorithm, type Resource } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { canonicalPath, virtualParent } from '../fs/canonical-path.ts';
@@ -19,6 +14,7 @@ import { ShareService } from './share.service.ts';
 import { freeName } from './resources/free-name.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
+import { canCreate, canDelete, canDownload, canModify, canRename } from './permissions.ts';
 
 /** What GET /api/resources answers: JSON, raw bytes (X-Encoding), or 202 without download. */
 export type ResourceReply =
@@ -34,11 +30,6 @@ export interface RecursiveItem {
   size: number;
   modified: string;
   isDir: boolean;
-}
-
-/** Whether a user holds a permission; admin implies every other one (SPEC.md section 6). */
-export function can(user: UserRecord, perm: keyof Perm): boolean {
-  return user.perm.admin || user.perm[perm];
 }
 
 /**
@@ -75,7 +66,7 @@ export class ResourcesService {
       return { kind: 'listing', listing };
     }
     if (options.checksum !== undefined) {
-      if (!can(user, 'download')) return { kind: 'accepted' };
+      if (!canDownload(user)) return { kind: 'accepted' };
       if (!(CHECKSUM_ALGORITHMS as readonly string[]).includes(options.checksum)) {
         throw errors.badRequest();
       }
@@ -83,11 +74,11 @@ export class ResourcesService {
     const head = await fs.readHead(target, SNIFF_BYTES);
     const detected = detectType(target.name, target.stat, head);
     if (options.rawText && detected === 'text') {
-      if (!can(user, 'download')) return { kind: 'accepted' };
+      if (!canDownload(user)) return { kind: 'accepted' };
       const { stream, stat } = await fs.openRead(target);
       return { kind: 'raw', stream, size: stat.size };
     }
-    const type = detected === 'text' && !can(user, 'modify') ? 'textImmutable' : detected;
+    const type = detected === 'text' && !canModify(user) ? 'textImmutable' : detected;
     const body: Resource = fileInfo({
       path: shownPath,
       name: target.name,
@@ -106,7 +97,7 @@ export class ResourcesService {
       };
       return { kind: 'json', body };
     }
-    if (detected === 'text' && can(user, 'download')) {
+    if (detected === 'text' && canDownload(user)) {
       const content = (await fs.readAll(target, TEXT_LIMIT_BYTES)).toString('utf8');
       if (content !== '') body.content = content;
     }
@@ -158,7 +149,7 @@ export class ResourcesService {
     body: Readable,
     override: boolean,
   ): Promise<{ etag?: string }> {
-    if (!can(user, 'create')) throw errors.forbidden();
+    if (!canCreate(user)) throw errors.forbidden();
     const fs = await this.view(user);
     const target = await fs.resolve(rawPath);
     if (target.trailingSlash || target.path === '/') {
@@ -169,7 +160,7 @@ export class ResourcesService {
     }
     if (target.stat) {
       if (!override) throw errors.conflict();
-      if (!can(user, 'modify')) throw errors.forbidden();
+      if (!canModify(user)) throw errors.forbidden();
     }
     await this.hooks.before('upload', user, fs, target);
     const { stat } = await fs.writeFile(target, body, { override });
@@ -179,7 +170,7 @@ export class ResourcesService {
 
   /** PUT: replaces an existing file's content atomically (modify; trailing slash is 405). */
   async save(user: UserRecord, rawPath: string, body: Readable): Promise<{ etag: string }> {
-    if (!can(user, 'modify')) throw errors.forbidden();
+    if (!canModify(user)) throw errors.forbidden();
     const fs = await this.view(user);
     const target = await fs.resolve(rawPath);
     if (target.trailingSlash) throw errors.methodNotAllowed();
@@ -202,7 +193,7 @@ export class ResourcesService {
   ): Promise<void> {
     const action = query.action;
     if (action !== 'copy' && action !== 'rename') throw errors.badRequest('unsupported action');
-    if (!can(user, action === 'copy' ? 'create' : 'rename')) throw errors.forbidden();
+    if (!(action === 'copy' ? canCreate(user) : canRename(user))) throw errors.forbidden();
     let destinationPath: string;
     try {
       destinationPath = decodeURIComponent(query.destination ?? '');
@@ -222,7 +213,7 @@ export class ResourcesService {
     if (destination.stat && !isSameName && renameOnClash && !override) {
       destination = await fs.resolve(await freeName(fs, destination.path));
     }
-    if (override && !can(user, 'modify')) throw errors.forbidden();
+    if (override && !canModify(user)) throw errors.forbidden();
     const subject = { path: source.path, real: source.real, destination: destination.real };
     await this.hooks.before(action, user, fs, subject);
     if (action === 'copy') {
@@ -236,7 +227,7 @@ export class ResourcesService {
 
   /** DELETE: removes a file or tree (delete permission), then the user's shares of it. */
   async remove(user: UserRecord, rawPath: string): Promise<void> {
-    if (canonicalPath(rawPath).path === '/' || !can(user, 'delete')) throw errors.forbidden();
+    if (canonicalPath(rawPath).path === '/' || !canDelete(user)) throw errors.forbidden();
     const fs = await this.view(user);
     const target = await fs.resolve(rawPath);
     // Missing paths are a 404 before any hook runs; a dangling link in scope can still be deleted.

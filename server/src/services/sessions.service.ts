@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { verifyToken } from '../auth/tokens.ts';
 import type { UserRecord } from '../store/users.repo.ts';
+import { canManageAccount } from './permissions.ts';
 
 /** The user a request acts as: the stored record (permissions, scope, rules), re-read per request. */
 export type SessionUser = UserRecord;
@@ -46,7 +47,7 @@ export async function authenticateToken(ctx: AppContext, token: string): Promise
 
 /** Users see and end their own sessions; administrators those of anyone. */
 async function checkAccess(ctx: AppContext, actor: UserRecord, userId: number): Promise<void> {
-  if (actor.id !== userId && !actor.perm.admin) throw errors.forbidden();
+  if (!canManageAccount(actor, userId)) throw errors.forbidden();
   if (!(await ctx.store.users.byId(userId))) throw errors.notFound();
 }
 

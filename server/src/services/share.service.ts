@@ -13,14 +13,9 @@ import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
 import { hashPassword } from '../auth/password.ts';
 import type { ShareRecord } from '../store/shares.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
-import { can } from './resources.service.ts';
+import { canCreate, canShare, isAdmin } from './permissions.ts';
 
 const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
-
-/** Whether a user may make and manage links: share and download (API.md section 3b). */
-export function canShare(user: UserRecord): boolean {
-  return can(user, 'share') && can(user, 'download');
-}
 
 /** Whether a link has expired at `now` (milliseconds). */
 export function isExpired(share: ShareRecord, now = Date.now()): boolean {
@@ -67,7 +62,7 @@ export class ShareService {
   /** GET /api/shares: all links for admins, the user's own otherwise; expired ones are deleted. */
   async list(user: UserRecord): Promise<Share[]> {
     if (!canShare(user)) throw errors.forbidden();
-    const all = user.perm.admin
+    const all = isAdmin(user)
       ? await this.ctx.store.shares.all()
       : await this.ctx.store.shares.byUser(user.id);
     return this.present(all);
@@ -80,7 +75,7 @@ export class ShareService {
     const item = await fs.stat(rawPath);
     const target = this.targetOf(item);
     const links = (await this.ctx.store.shares.atOrUnderTarget(target)).filter(
-      (share) => share.target === target && (user.perm.admin || share.userId === user.id),
+      (share) => share.target === target && (isAdmin(user) || share.userId === user.id),
     );
     return this.present(links);
   }
@@ -111,7 +106,7 @@ export class ShareService {
       throw errors.badRequest('files can be requested into a folder only');
     }
     // A file request writes into the owner's folder: it needs the create permission too.
-    if (isRequest && !can(user, 'create')) throw errors.forbidden();
+    if (isRequest && !canCreate(user)) throw errors.forbidden();
     const seconds = amount * (UNIT_SECONDS[request.unit ?? 'hours'] ?? UNIT_SECONDS.hours!);
     const share: ShareRecord = {
       // 16 URL-safe characters (96 bits): not guessable, unlike the reference's 48 bits.
@@ -136,7 +131,7 @@ export class ShareService {
     if (!hash) throw errors.badRequest('missing share hash');
     const share = await this.ctx.store.shares.get(hash);
     if (!share) throw errors.notFound();
-    if (share.userId !== user.id && !user.perm.admin) throw errors.forbidden();
+    if (share.userId !== user.id && !isAdmin(user)) throw errors.forbidden();
     await this.ctx.store.shares.remove([hash]);
   }
 

@@ -6,7 +6,7 @@ import { contentDisposition } from './file-to-send.ts';
 import { textLines } from '../preview/subtitles/text-lines.ts';
 import { assToVtt, srtToVtt } from '../preview/subtitles/to-webvtt.ts';
 import type { UserRecord } from '../store/users.repo.ts';
-import { canDownload } from './raw.service.ts';
+import { canDownload } from './permissions.ts';
 
 /** What GET /api/subtitle answers: 202 without download permission, else WebVTT to stream. */
 export type SubtitleResult =

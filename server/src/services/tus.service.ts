@@ -15,6 +15,7 @@ import {
   type CreateRequest,
   type UploadState,
 } from './tus/upload-types.ts';
+import { canCreate, canDelete, canModify } from './permissions.ts';
 
 /** Streaming PATCHes push their expiry forward at most this often. */
 const TOUCH_EVERY_MS = 60_000;
@@ -48,7 +49,7 @@ export class TusService {
    * and the empty staging file are created. A POST carrying data (creation-with-upload) appends it.
    */
   async create(user: UserRecord, virtual: string, request: CreateRequest): Promise<UploadState> {
-    if (!user.perm.create) throw errors.forbidden();
+    if (!canCreate(user)) throw errors.forbidden();
     const fs = await ScopedFs.forUser(this.ctx, user);
     const resolved = await fs.resolve(virtual);
     const length = request.uploadLength();
@@ -120,7 +121,7 @@ export class TusService {
 
   /** The state of an upload (HEAD): its offset is the staging file's size on disk. */
   async status(user: UserRecord, virtual: string): Promise<UploadState> {
-    if (!user.perm.create) throw errors.forbidden();
+    if (!canCreate(user)) throw errors.forbidden();
     const fs = await ScopedFs.forUser(this.ctx, user);
     const session = await this.findSession(user, fs, await fs.resolve(virtual));
     if (session.completed) return this.state(session, session.length);
@@ -150,7 +151,7 @@ export class TusService {
    * body goes past Upload-Length. The last byte renames the staging file over the target.
    */
   async append(user: UserRecord, virtual: string, request: AppendRequest): Promise<UploadState> {
-    if (!user.perm.create) throw errors.forbidden();
+    if (!canCreate(user)) throw errors.forbidden();
     const fs = await ScopedFs.forUser(this.ctx, user);
     const resolved = await fs.resolve(virtual);
     if (!request.offsetContentType) throw errors.unsupportedMediaType();
@@ -187,7 +188,7 @@ export class TusService {
 
   /** Terminates an upload (DELETE): its staging file and record are removed; 204. */
   async terminate(user: UserRecord, virtual: string): Promise<void> {
-    if (!user.perm.delete) throw errors.forbidden();
+    if (!canDelete(user)) throw errors.forbidden();
     const fs = await ScopedFs.forUser(this.ctx, user);
     const resolved = await fs.resolve(virtual);
     if (resolved.path === '/') throw errors.forbidden();
@@ -221,7 +222,7 @@ export class TusService {
     }
     if (resolved.stat) {
       if (!override) throw errors.conflict();
-      if (!user.perm.modify) throw errors.forbidden();
+      if (!canModify(user)) throw errors.forbidden();
     }
   }
 

@@ -6,6 +6,7 @@ import { verifyPassword } from '../auth/password.ts';
 import { isUniqueViolation, type UserRecord } from '../store/users.repo.ts';
 import { createUser, countAdmins, toWireUser } from './users/user-records.ts';
 import { applyUserChanges, resolveWhich } from './users/user-update.ts';
+import { canManageAccount, isAdmin } from './permissions.ts';
 
 /** Parses the `{id}` of a users route; anything but a positive integer is a 404. */
 export function parseUserId(raw: string): number {
@@ -47,10 +48,10 @@ export async function listUsers(ctx: AppContext): Promise<User[]> {
 
 /** GET /api/users/{id}: self or admin; non-admins see an empty scope. */
 export async function getUser(ctx: AppContext, actor: UserRecord, id: number): Promise<User> {
-  if (actor.id !== id && !actor.perm.admin) throw errors.forbidden();
+  if (!canManageAccount(actor, id)) throw errors.forbidden();
   const user = await ctx.store.users.byId(id);
   if (!user) throw errors.notFound();
-  return toWireUser(user, { hideScope: !actor.perm.admin });
+  return toWireUser(user, { hideScope: !isAdmin(actor) });
 }
 
 /** POST /api/users (admins): returns the new user's id for the Location header. */
@@ -79,16 +80,16 @@ export async function updateUserFromRequest(
   id: number,
   body: unknown,
 ): Promise<void> {
-  if (actor.id !== id && !actor.perm.admin) throw errors.forbidden();
+  if (!canManageAccount(actor, id)) throw errors.forbidden();
   const request = parseEnvelope(body);
   if (request.data.id !== id) throw errors.badRequest('data.id does not match the user in the URL');
-  const which = resolveWhich(request.which, actor.perm.admin);
+  const which = resolveWhich(request.which, isAdmin(actor));
   if (which.needsCurrentPassword) await checkCurrentPassword(ctx, actor, request.current_password);
   const target = await ctx.store.users.byId(id);
   if (!target) throw errors.notFound();
   const { record, passwordChanged } = await applyUserChanges(
     ctx,
-    { isAdmin: actor.perm.admin },
+    { isAdmin: isAdmin(actor) },
     target,
     which,
     request.data,
@@ -119,7 +120,7 @@ export async function deleteUserFromRequest(
   id: number,
   body: unknown,
 ): Promise<void> {
-  if (actor.id !== id && !actor.perm.admin) throw errors.forbidden();
+  if (!canManageAccount(actor, id)) throw errors.forbidden();
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw errors.badRequest('request body must be a JSON object');
   }
@@ -132,7 +133,7 @@ export async function deleteUserFromRequest(
 export async function deleteUser(ctx: AppContext, id: number): Promise<void> {
   const target = await ctx.store.users.byId(id);
   if (!target) throw errors.notFound();
-  if (target.perm.admin && (await countAdmins(ctx)) <= 1) {
+  if (isAdmin(target) && (await countAdmins(ctx)) <= 1) {
     throw errors.forbidden('the last administrator cannot be deleted');
   }
   await ctx.store.sessions.revokeAllForUser(id);

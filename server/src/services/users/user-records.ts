@@ -15,6 +15,7 @@ import { isUniqueViolation, type UserRecord } from '../../store/users.repo.ts';
 import { checkPasswordPolicy } from '../auth/password-policy.ts';
 import { validateRules } from '../rules-validation.ts';
 import { deriveHomeScope, sameScope } from './home-scope.ts';
+import { isAdmin } from '../permissions.ts';
 
 /** User fields as a client may send them: everything optional, perm and sorting partial. */
 export type UserInput = Partial<Omit<User, 'perm' | 'sorting'>> & {
@@ -88,7 +89,7 @@ export async function hashNewPassword(ctx: AppContext, password: string): Promis
 
 /** Number of administrators, used to keep at least one. */
 export async function countAdmins(ctx: AppContext): Promise<number> {
-  return (await ctx.store.users.list()).filter((u) => u.perm.admin).length;
+  return (await ctx.store.users.list()).filter((u) => isAdmin(u)).length;
 }
 
 /**

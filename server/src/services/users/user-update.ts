@@ -12,6 +12,7 @@ import {
   hashNewPassword,
   normalisePerm,
 } from './user-records.ts';
+import { isAdmin } from '../permissions.ts';
 
 /** Fields a PUT may name in `which` (every User field but id). */
 const UPDATABLE_FIELDS = [
@@ -151,9 +152,9 @@ export async function applyUserChanges(
     }
   }
   next.perm = normalisePerm(next.perm);
-  if (next.perm.admin) next.lockPassword = false;
+  if (isAdmin(next)) next.lockPassword = false;
   if (which.all || which.fields.includes('perm')) checkPermConsistency(next.perm);
-  if (target.perm.admin && !next.perm.admin && (await countAdmins(ctx)) <= 1) {
+  if (isAdmin(target) && !isAdmin(next) && (await countAdmins(ctx)) <= 1) {
     throw errors.badRequest('the last administrator cannot lose administrator rights');
   }
   if (next.username !== target.username) {
