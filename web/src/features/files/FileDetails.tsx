@@ -4,7 +4,7 @@ import { useTranslation } from '../../i18n/use-translation.ts';
 import { rawUrl } from '../../api/resources/preview-urls.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
-import { FileIcon } from './FileIcon.tsx';
+import { FileIcon } from '../../components/FileIcon.tsx';
 import { ModifiedTime } from './ModifiedTime.tsx';
 
 /**

@@ -10,7 +10,7 @@ import { MosaicView } from './MosaicView.tsx';
 import { dropTargetHandlers } from './drop-target.ts';
 import { asFolderPath, orderEntries } from './listing-order.ts';
 import type { ListingViewProps } from './listing-view-props.ts';
-import { hasPerm } from './permissions.ts';
+import { hasPerm } from '../../auth/permissions.ts';
 import { useEntryActions } from './use-entry-actions.ts';
 import { useListingPreferences } from './use-listing-preferences.ts';
 import { useListingShortcuts } from './use-listing-shortcuts.ts';

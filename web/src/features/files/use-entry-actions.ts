@@ -12,7 +12,7 @@ import { LIMITS } from '@cabinet/protocol';
 import { useSelectionStore } from '../../stores/selection-store.ts';
 import { clearDropHighlight } from './drop-target.ts';
 import { endEntryDrag, startEntryDrag } from './drag-items.ts';
-import { routeFromScopePath } from './file-paths.ts';
+import { routeFromScopePath } from '../../paths/file-paths.ts';
 import {
   clickSelection,
   indexesOf,

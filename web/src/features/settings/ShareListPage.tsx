@@ -8,8 +8,8 @@ import { useSharesQuery } from '../../api/shares/share-queries.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { notifySuccess } from '../../stores/notification-store.ts';
-import { routeFromScopePath } from '../files/file-paths.ts';
-import { useExpiryText } from '../share/ShareLinkItem.tsx';
+import { routeFromScopePath } from '../../paths/file-paths.ts';
+import { useExpiryText } from '../share/index.ts';
 import '../share/share-list.css';
 
 /**

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { formatFileSize } from '../../format/file-size.ts';
 import { formatDateTime } from '../../format/date-time.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
-import { FileIcon } from '../files/FileIcon.tsx';
+import { FileIcon } from '../../components/FileIcon.tsx';
 import { shareRoute } from './share-route.ts';
 
 /** A shared folder's contents: the first 500 entries, then "+ N more" (SPEC.md section 9). */
