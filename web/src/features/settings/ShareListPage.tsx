@@ -10,7 +10,7 @@ import { useCurrentUser } from '../../stores/session-store.ts';
 import { notifySuccess } from '../../stores/notification-store.ts';
 import { routeFromScopePath } from '../../paths/file-paths.ts';
 import { useExpiryText } from '../share/index.ts';
-import '../share/share-list.css';
+import './share-list.css';
 
 /**
  * /settings/shares: the user's links (every link, with its owner, for administrators) with
