@@ -1,4 +1,4 @@
-import { LIMITS, type Resource } from '@cabinet/protocol';
+import { type Resource } from '@cabinet/protocol';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
@@ -14,8 +14,9 @@ import { hasPerm } from '../../auth/permissions.ts';
 import { useEntryActions } from './use-entry-actions.ts';
 import { useListingPreferences } from './use-listing-preferences.ts';
 import { useListingShortcuts } from './use-listing-shortcuts.ts';
+import { UI_LIMITS } from '../../config/ui-limits.ts';
 
-const PAGE = LIMITS.listingPageSize;
+const PAGE = UI_LIMITS.listingPageSize;
 
 /**
  * A folder's entries, folders first, in the user's view (list or mosaic) and sorting, with
