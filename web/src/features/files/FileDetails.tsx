@@ -6,6 +6,7 @@ import { formatFileSize } from '../../format/file-size.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { FileIcon } from '../../components/FileIcon.tsx';
 import { ModifiedTime } from './ModifiedTime.tsx';
+import './file-details.css';
 
 /**
  * A single file: what it is and a download link (the auth cookie authorises it, so no token goes
