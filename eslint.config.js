@@ -35,6 +35,11 @@ function serverLayer(folder, forbidden, { fsAllowed = false } = {}) {
     },
   };
 }
+/** The web app never imports server code. */
+const webNeverImportsServer = {
+  group: ['**/server/**', '@cabinet/server'],
+  message: 'The web app talks to the server over HTTP only.',
+};
 
 export default tseslint.config(
   {
@@ -87,9 +92,67 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', { patterns: ['**/server/**', '@cabinet/server'] }],
+      'no-restricted-imports': ['error', { patterns: [webNeverImportsServer] }],
     },
   },
+  {
+    // The API client is linked to the stores at start-up (app/api-links.ts), so it imports none.
+    files: ['web/src/api/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            webNeverImportsServer,
+            {
+              regex: '^(\\.\\./)+(stores|features|auth|app|components)(/|$)',
+              message: 'web/src/api imports no store, feature or screen: it is linked at start-up.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Components know no server: what they show comes in through props.
+    files: ['web/src/components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            webNeverImportsServer,
+            {
+              regex: '^(\\.\\./)+(api|features)(/|$)',
+              message: 'Components know no server and no feature: pass data in through props.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // A feature uses another feature only through its index.ts (or on-demand.ts, for code that is
+  // itself loaded on demand), never its internals. Features sit in web/src/features/X and may
+  // have one level of subfolders; a later block replaces the earlier rule, so each keeps the
+  // server restriction.
+  ...['web/src/features/*/*.{ts,tsx}', 'web/src/features/*/*/*.{ts,tsx}'].map((files, depth) => ({
+    files: [files],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            webNeverImportsServer,
+            {
+              regex: `^${'\\.\\./'.repeat(depth + 1)}[a-z-]+/(?!(index|on-demand)\\.ts$)`,
+              message:
+                'Import another feature through its index.ts (or on-demand.ts), not its internals.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     // User files are reached only through ScopedFs; state files only through the modules listed here.
     files: ['server/src/**/*.ts'],

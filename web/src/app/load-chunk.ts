@@ -1,6 +1,6 @@
 import { lazy, type ComponentType } from 'react';
-import { LIMITS } from '@cabinet/protocol';
 import { completeEnglish } from '../i18n/i18n.ts';
+import { UI_LIMITS } from '../config/ui-limits.ts';
 
 /**
  * Loads a part of the application on demand. A chunk that has not arrived after 120 s fails
@@ -11,7 +11,7 @@ export async function loadChunk<Module>(load: () => Promise<Module>): Promise<Mo
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(
       () => reject(new Error('Loading a part of the application timed out')),
-      LIMITS.chunkLoadTimeoutMs,
+      UI_LIMITS.chunkLoadTimeoutMs,
     );
   });
   try {

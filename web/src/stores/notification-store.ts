@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import { LIMITS } from '@cabinet/protocol';
 import { isUnexpected } from '../api/api-error.ts';
+import { UI_LIMITS } from '../config/ui-limits.ts';
 
 export type NotificationKind = 'success' | 'error' | 'info';
 
@@ -41,7 +41,7 @@ export const useNotificationStore = create<NotificationState>()((set) => ({
   notifications: [],
   notify(kind, message, options = {}) {
     const id = nextId++;
-    const { duration = kind === 'error' ? null : LIMITS.notificationMs, canReport = false } =
+    const { duration = kind === 'error' ? null : UI_LIMITS.notificationMs, canReport = false } =
       options;
     const notification = { id, kind, message, duration, canReport, progress: options.progress };
     set((s) => ({ notifications: [...s.notifications, notification] }));

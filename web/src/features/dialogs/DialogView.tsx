@@ -1,12 +1,13 @@
 import type { OpenDialog } from '../../stores/dialog-store.ts';
-import { DeleteDialog } from '../operations/DeleteDialog.tsx';
-import { DownloadDialog } from '../operations/DownloadDialog.tsx';
-import { InfoDialog } from '../operations/InfoDialog.tsx';
-import { RenameDialog } from '../operations/RenameDialog.tsx';
-import { ReplaceDialog } from '../operations/ReplaceDialog.tsx';
-import { TransferDialog } from '../operations/TransferDialog.tsx';
-import { ShareDialog } from '../share/ShareDialog.tsx';
-import '../operations/operations.css';
+import {
+  DeleteDialog,
+  DownloadDialog,
+  InfoDialog,
+  RenameDialog,
+  ReplaceDialog,
+  TransferDialog,
+} from '../operations/on-demand.ts';
+import { ShareDialog } from '../share/index.ts';
 import { HelpDialog } from './HelpDialog.tsx';
 import { MessageDialog } from './MessageDialog.tsx';
 import { NewEntryDialog } from './NewEntryDialog.tsx';

@@ -7,8 +7,8 @@ import { useResourceCreateMutation } from '../../api/resources/resource-create-m
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { fetchResource } from '../../api/resources/resource-query.ts';
 import { Dialog } from '../../components/Dialog.tsx';
-import { currentFolderOf, routeFromScopePath } from '../files/file-paths.ts';
-import { nameProblem } from '../operations/entry-name.ts';
+import { currentFolderOf, routeFromScopePath } from '../../paths/file-paths.ts';
+import { nameProblem } from '../../paths/entry-name.ts';
 
 /**
  * New file / new folder (SPEC.md section 4): the name is trimmed and created in the folder on

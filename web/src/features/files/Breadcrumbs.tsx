@@ -1,7 +1,7 @@
 import { House } from 'lucide-react';
 import { Link } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
-import { pathSegments, routeFromScopePath } from './file-paths.ts';
+import { pathSegments, routeFromScopePath } from '../../paths/file-paths.ts';
 
 /** Only the last segments are shown; an ellipsis stands for the rest (SPEC.md, Layout). */
 const MAX_SEGMENTS = 3;

@@ -2,6 +2,7 @@ import { FolderOpen } from 'lucide-react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
+import './empty-folder.css';
 
 /** An empty folder: one sentence, and the actions that fill it when the user may create. */
 export function EmptyFolder() {

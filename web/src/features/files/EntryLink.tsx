@@ -1,7 +1,7 @@
 import type { ResourceItem } from '@cabinet/protocol';
 import { Link } from 'react-router';
 import type { EntryActions } from './use-entry-actions.ts';
-import { routeFromScopePath } from './file-paths.ts';
+import { routeFromScopePath } from '../../paths/file-paths.ts';
 
 interface EntryLinkProps {
   item: ResourceItem;

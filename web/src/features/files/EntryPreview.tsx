@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { thumbnailUrl } from '../../api/resources/preview-urls.ts';
 import { pageConfig } from '../../config/page-config.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
-import { FileIcon } from './FileIcon.tsx';
-import { hasPerm } from './permissions.ts';
+import { FileIcon } from '../../components/FileIcon.tsx';
+import { hasPerm } from '../../auth/permissions.ts';
 
 /**
  * An image's thumbnail when the server makes them (EnableThumbs) and the user may download;

@@ -4,8 +4,9 @@ import { useTranslation } from '../../i18n/use-translation.ts';
 import { rawUrl } from '../../api/resources/preview-urls.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
-import { FileIcon } from './FileIcon.tsx';
+import { FileIcon } from '../../components/FileIcon.tsx';
 import { ModifiedTime } from './ModifiedTime.tsx';
+import './file-details.css';
 
 /**
  * A single file: what it is and a download link (the auth cookie authorises it, so no token goes

@@ -5,16 +5,16 @@ import { errorPageCode, isNetworkFailure } from '../../api/api-error.ts';
 import { useResourceQuery } from '../../api/resources/resource-query.ts';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
-import { ErrorPage } from '../errors/ErrorPage.tsx';
-import { FileView } from '../preview/FileView.tsx';
-import { HeaderSlot } from '../layout/header-slots.tsx';
-import { SearchButton } from '../search/SearchButton.tsx';
+import { ErrorPage } from '../errors/index.ts';
+import { FileView } from '../preview/index.ts';
+import { HeaderSlot } from '../layout/index.ts';
+import { SearchButton } from '../search/index.ts';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { FolderListing } from './FolderListing.tsx';
 import { ListingSkeleton } from './ListingSkeleton.tsx';
-import { folderLabel } from '../operations/operation-feedback.ts';
+import { folderLabel } from '../operations/index.ts';
 import { SelectionBanner } from './SelectionBanner.tsx';
-import { isSamePath, routeFromScopePath, scopePathFromRoute } from './file-paths.ts';
+import { isSamePath, routeFromScopePath, scopePathFromRoute } from '../../paths/file-paths.ts';
 import './files.css';
 
 /**

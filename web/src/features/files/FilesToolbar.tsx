@@ -14,11 +14,11 @@ import { useTranslation } from '../../i18n/use-translation.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
-import { HeaderSlot } from '../layout/header-slots.tsx';
-import { UploadButton } from '../upload/UploadButton.tsx';
+import { HeaderSlot } from '../layout/index.ts';
+import { UploadButton } from '../upload/index.ts';
 import type { ViewMode } from './listing-order.ts';
 import { MoreMenu, type MenuAction } from './MoreMenu.tsx';
-import { hasPerm } from './permissions.ts';
+import { hasPerm } from '../../auth/permissions.ts';
 import { usePhoneLayout } from './use-phone-layout.ts';
 import './toolbar.css';
 

@@ -1,4 +1,4 @@
-import { LIMITS, type Resource } from '@cabinet/protocol';
+import { type Resource } from '@cabinet/protocol';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
@@ -10,12 +10,13 @@ import { MosaicView } from './MosaicView.tsx';
 import { dropTargetHandlers } from './drop-target.ts';
 import { asFolderPath, orderEntries } from './listing-order.ts';
 import type { ListingViewProps } from './listing-view-props.ts';
-import { hasPerm } from './permissions.ts';
+import { hasPerm } from '../../auth/permissions.ts';
 import { useEntryActions } from './use-entry-actions.ts';
 import { useListingPreferences } from './use-listing-preferences.ts';
 import { useListingShortcuts } from './use-listing-shortcuts.ts';
+import { UI_LIMITS } from '../../config/ui-limits.ts';
 
-const PAGE = LIMITS.listingPageSize;
+const PAGE = UI_LIMITS.listingPageSize;
 
 /**
  * A folder's entries, folders first, in the user's view (list or mosaic) and sorting, with

@@ -1,9 +1,9 @@
 import type { DragEvent } from 'react';
 import { loadTransfers, loadUploads } from '../../app/on-demand.ts';
 import { notifyFailure } from '../../stores/notification-store.ts';
-import { readDroppedItems } from '../upload/upload-sources.ts';
+import { readDroppedItems } from '../upload/index.ts';
 import { draggedEntries, dropKind } from './drag-items.ts';
-import { isSamePath } from './file-paths.ts';
+import { isSamePath } from '../../paths/file-paths.ts';
 
 /** What a drop zone accepts: entries moved in (rename permission) and desktop files (create). */
 export interface DropRules {

@@ -1,8 +1,8 @@
-import { LIMITS } from '@cabinet/protocol';
+import { UI_LIMITS } from '../../config/ui-limits.ts';
 
 /** Columns of the mosaic: the listing's width divided by 300 px, rounded down, at least 1. */
 export function mosaicColumns(width: number): number {
-  return Math.max(1, Math.floor(width / LIMITS.mosaicColumnPx));
+  return Math.max(1, Math.floor(width / UI_LIMITS.mosaicColumnPx));
 }
 
 /** The tab stop: the focused entry when it is rendered, else the first rendered one. */

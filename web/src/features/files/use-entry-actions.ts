@@ -8,11 +8,10 @@ import {
   type PointerEvent,
 } from 'react';
 import { useNavigate } from 'react-router';
-import { LIMITS } from '@cabinet/protocol';
 import { useSelectionStore } from '../../stores/selection-store.ts';
 import { clearDropHighlight } from './drop-target.ts';
 import { endEntryDrag, startEntryDrag } from './drag-items.ts';
-import { routeFromScopePath } from './file-paths.ts';
+import { routeFromScopePath } from '../../paths/file-paths.ts';
 import {
   clickSelection,
   indexesOf,
@@ -20,6 +19,7 @@ import {
   toggleSelection,
   type SelectionState,
 } from './selection-model.ts';
+import { UI_LIMITS } from '../../config/ui-limits.ts';
 
 /** How long a finger rests on an entry before it counts as a long press (selects it). */
 const LONG_PRESS_MS = 500;
@@ -129,7 +129,7 @@ export function useEntryActions(options: EntryActionsOptions): EntryActions {
           const now = touchedAt.current;
           const previous = lastTap.current;
           lastTap.current = { index, time: now };
-          if (previous?.index === index && now - previous.time <= LIMITS.doubleTapMs) {
+          if (previous?.index === index && now - previous.time <= UI_LIMITS.doubleTapMs) {
             lastTap.current = null;
             return open(index);
           }

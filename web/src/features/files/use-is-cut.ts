@@ -1,5 +1,5 @@
 import { useClipboardStore } from '../../stores/clipboard-store.ts';
-import { isSamePath } from './file-paths.ts';
+import { isSamePath } from '../../paths/file-paths.ts';
 
 /**
  * Whether an entry is on the clipboard after Ctrl+X: the listing dims it until it is pasted or

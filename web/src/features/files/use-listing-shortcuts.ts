@@ -3,10 +3,10 @@ import { loadTransfers } from '../../app/on-demand.ts';
 import { useClipboardStore } from '../../stores/clipboard-store.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { notifyFailure } from '../../stores/notification-store.ts';
-import { notifyClipboard } from '../operations/operation-feedback.ts';
+import { notifyClipboard } from '../operations/index.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
-import { hasPerm } from './permissions.ts';
+import { hasPerm } from '../../auth/permissions.ts';
 
 /** Whether a key press belongs to a text field (typing there must not trigger shortcuts). */
 function isTyping(target: EventTarget | null): boolean {

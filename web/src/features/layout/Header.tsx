@@ -7,8 +7,7 @@ import { useCurrentUser } from '../../stores/session-store.ts';
 import { useLayoutStore } from '../../stores/layout-store.ts';
 import { headerSlotRef } from './header-slots.tsx';
 import { useShellStore } from '../../stores/shell-store.ts';
-import { canUseShell } from '../shell/can-use-shell.ts';
-import { SHELL_TOGGLE_ID } from '../shell/shell-ids.ts';
+import { canUseShell, SHELL_TOGGLE_ID } from '../shell/index.ts';
 
 const searchSlot = headerSlotRef('search');
 const actionsSlot = headerSlotRef('actions');

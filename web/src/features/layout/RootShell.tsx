@@ -3,8 +3,8 @@ import { Outlet, useLocation } from 'react-router';
 import { shownPathname } from '../../app/history.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { useLayoutStore } from '../../stores/layout-store.ts';
-import { DialogHost } from '../dialogs/DialogHost.tsx';
-import { Notifications } from '../notifications/Notifications.tsx';
+import { DialogHost } from '../dialogs/index.ts';
+import { Notifications } from '../notifications/index.ts';
 
 /**
  * Around every route: notifications and the dialog layer. A route change closes the

@@ -3,11 +3,12 @@ import { useResourceDeleteMutation } from '../../api/resources/resource-delete-m
 import { Dialog } from '../../components/Dialog.tsx';
 import type { OpenDialog } from '../../stores/dialog-store.ts';
 import { notifyFailure } from '../../stores/notification-store.ts';
-import { parentFolder } from '../files/file-paths.ts';
+import { parentFolder } from '../../paths/file-paths.ts';
 import { forgetSelected, isOnScreen, reloadListings, showPath } from './operation-context.ts';
-import { NothingToActOn } from './NothingToActOn.tsx';
+import { NothingToActOn } from '../../components/NothingToActOn.tsx';
 import { useDialogTargets } from './use-dialog-targets.ts';
-import { useInitialFocus } from './use-initial-focus.ts';
+import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
+import './operations.css';
 
 /**
  * Delete one entry or several (SPEC.md section 4, "Delete"): confirmed with the red button

@@ -3,10 +3,11 @@ import { useEffect } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import type { OpenDialog } from '../../stores/dialog-store.ts';
-import { NothingToActOn } from './NothingToActOn.tsx';
+import { NothingToActOn } from '../../components/NothingToActOn.tsx';
 import { isSingleFile, startDownload } from './start-download.ts';
 import { useDialogTargets } from './use-dialog-targets.ts';
-import { useInitialFocus } from './use-initial-focus.ts';
+import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
+import './operations.css';
 
 const FORMATS = Object.keys(ARCHIVE_FORMATS) as ArchiveFormat[];
 

@@ -3,7 +3,7 @@ import { ArrowUp, Folder } from 'lucide-react';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useResourceQuery } from '../../api/resources/resource-query.ts';
-import { isSamePath, parentFolder } from '../files/file-paths.ts';
+import { isSamePath, parentFolder } from '../../paths/file-paths.ts';
 
 export interface FolderPickerProps {
   /** The folder being browsed (scope path ending with "/"). */

@@ -8,9 +8,10 @@ import { formatFileSize } from '../../format/file-size.ts';
 import type { OpenDialog } from '../../stores/dialog-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { ChecksumList } from './ChecksumList.tsx';
-import { NothingToActOn } from './NothingToActOn.tsx';
+import { NothingToActOn } from '../../components/NothingToActOn.tsx';
 import { useDialogTargets } from './use-dialog-targets.ts';
-import { useInitialFocus } from './use-initial-focus.ts';
+import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
+import './operations.css';
 
 /** Words for the server's file types (SPEC.md section 3, Resource). */
 const TYPE_LABELS: Record<string, string> = {

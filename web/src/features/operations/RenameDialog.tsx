@@ -2,10 +2,11 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import type { OpenDialog } from '../../stores/dialog-store.ts';
-import { baseNameLength, nameProblem } from './entry-name.ts';
-import { NothingToActOn } from './NothingToActOn.tsx';
+import { baseNameLength, nameProblem } from '../../paths/entry-name.ts';
+import { NothingToActOn } from '../../components/NothingToActOn.tsx';
 import { renameEntry } from './rename-entry.ts';
 import { useDialogTargets } from './use-dialog-targets.ts';
+import './operations.css';
 
 /**
  * Rename (SPEC.md sections 4 and 5): the name comes pre-filled with the part before the

@@ -1,7 +1,8 @@
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { Dialog } from '../../components/Dialog.tsx';
-import { useInitialFocus } from './use-initial-focus.ts';
+import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
 import type { ReplaceAnswer } from './ask-replace.ts';
+import './operations.css';
 
 /**
  * The clash prompts: "replace" (uploads) offers Replace or Cancel, "replace-rename" (rename, move,

@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import type { OpenDialog } from '../../stores/dialog-store.ts';
-import { isSamePath, parentFolder } from '../files/file-paths.ts';
+import { isSamePath, parentFolder } from '../../paths/file-paths.ts';
 import { FolderPicker } from './FolderPicker.tsx';
-import { NothingToActOn } from './NothingToActOn.tsx';
+import { NothingToActOn } from '../../components/NothingToActOn.tsx';
 import { transferItems } from './transfer.ts';
 import { useDialogTargets } from './use-dialog-targets.ts';
-import { useInitialFocus } from './use-initial-focus.ts';
+import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
+import './operations.css';
 
 /**
  * Move and copy (SPEC.md section 4): a folder picker starting at the entries' folder chooses the

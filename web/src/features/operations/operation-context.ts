@@ -10,7 +10,7 @@ import {
   isSamePath,
   routeFromScopePath,
   scopePathFromRoute,
-} from '../files/file-paths.ts';
+} from '../../paths/file-paths.ts';
 
 // Operations outlive the dialog that starts them (a clash prompt replaces it, a paste has none),
 // so they run outside React and reach the app's query cache through its module.

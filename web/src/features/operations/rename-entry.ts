@@ -3,9 +3,9 @@ import i18next from 'i18next';
 import { ApiError } from '../../api/api-error.ts';
 import { transferResource } from '../../api/resources/resource-transfer.ts';
 import { notifyFailure } from '../../stores/notification-store.ts';
-import { parentFolder } from '../files/file-paths.ts';
+import { parentFolder } from '../../paths/file-paths.ts';
 import { askReplace } from './ask-replace.ts';
-import { freeName } from './entry-name.ts';
+import { freeName } from '../../paths/entry-name.ts';
 import { notifyRenamed } from './operation-feedback.ts';
 import {
   fetchFolderFresh,

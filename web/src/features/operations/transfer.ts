@@ -3,7 +3,7 @@ import { transferResource } from '../../api/resources/resource-transfer.ts';
 import { useClipboardStore, type ClipboardItem } from '../../stores/clipboard-store.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { notifyFailure } from '../../stores/notification-store.ts';
-import { isSamePath, parentFolder } from '../files/file-paths.ts';
+import { isSamePath, parentFolder } from '../../paths/file-paths.ts';
 import { askReplace } from './ask-replace.ts';
 import { notifyTransferred, trackTransfer } from './operation-feedback.ts';
 import {

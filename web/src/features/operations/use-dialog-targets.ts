@@ -5,7 +5,7 @@ import { useLocation } from 'react-router';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import type { OpenDialog } from '../../stores/dialog-store.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
-import { currentFolderOf, scopePathFromRoute } from '../files/file-paths.ts';
+import { currentFolderOf, scopePathFromRoute } from '../../paths/file-paths.ts';
 
 /**
  * The entries a dialog acts on, fixed when it opens: its `targets`, else the listing's

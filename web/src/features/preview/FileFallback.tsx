@@ -3,7 +3,7 @@ import { Download } from 'lucide-react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
-import { FileIcon } from '../files/FileIcon.tsx';
+import { FileIcon } from '../../components/FileIcon.tsx';
 import { rawUrl } from '../../api/resources/preview-urls.ts';
 
 /** "ZIP file", or "File" for a name without an extension. */

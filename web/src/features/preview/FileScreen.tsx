@@ -3,7 +3,7 @@ import { ChevronLeft, ChevronRight, Maximize2, Minimize2 } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
-import { TextEditor } from '../editor/TextEditor.tsx';
+import { TextEditor } from './editor/TextEditor.tsx';
 import { FileFallback } from './FileFallback.tsx';
 import { hasBigPreviews } from './image-source.ts';
 import { ImageViewer } from './ImageViewer.tsx';

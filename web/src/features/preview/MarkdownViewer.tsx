@@ -1,7 +1,7 @@
 import type { Resource } from '@cabinet/protocol';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
-import { parentFolder } from '../files/file-paths.ts';
+import { parentFolder } from '../../paths/file-paths.ts';
 import { FileFallback } from './FileFallback.tsx';
 
 interface MarkdownViewerProps {

@@ -7,7 +7,7 @@ import { useTranslation } from '../../i18n/use-translation.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
-import { isSamePath, parentFolder, routeFromScopePath } from '../files/file-paths.ts';
+import { isSamePath, parentFolder, routeFromScopePath } from '../../paths/file-paths.ts';
 import { rawUrl } from '../../api/resources/preview-urls.ts';
 import type { PreviewNavigation } from './use-preview-navigation.ts';
 

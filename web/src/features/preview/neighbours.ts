@@ -1,5 +1,5 @@
 import type { ResourceItem } from '@cabinet/protocol';
-import { isSamePath } from '../files/file-paths.ts';
+import { isSamePath } from '../../paths/file-paths.ts';
 
 /** Types that previous and next step through (SPEC.md "Preview"): text and PDF are skipped. */
 const NAVIGABLE_TYPES = new Set(['image', 'video', 'audio', 'blob']);

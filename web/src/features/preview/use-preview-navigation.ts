@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { fetchResource, useResourceQuery } from '../../api/resources/resource-query.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
-import { parentFolder, routeFromScopePath } from '../files/file-paths.ts';
+import { parentFolder, routeFromScopePath } from '../../paths/file-paths.ts';
 import { hasBigPreviews } from './image-source.ts';
 import { neighboursOf } from './neighbours.ts';
 import { bigPreviewUrl, rawUrl } from '../../api/resources/preview-urls.ts';

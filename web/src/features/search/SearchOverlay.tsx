@@ -1,13 +1,14 @@
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Search, X } from 'lucide-react';
 import { Link } from 'react-router';
-import { LIMITS, SEARCH_TYPE_SHORTCUTS, type SearchHit } from '@cabinet/protocol';
+import { SEARCH_TYPE_SHORTCUTS, type SearchHit } from '@cabinet/protocol';
 import { useTranslation } from '../../i18n/use-translation.ts';
-import { FileIcon } from '../files/FileIcon.tsx';
-import { routeFromScopePath } from '../files/file-paths.ts';
+import { FileIcon } from '../../components/FileIcon.tsx';
+import { routeFromScopePath } from '../../paths/file-paths.ts';
 import { hitEntry, hitParts } from './search-hit.ts';
 import { useSearch } from './use-search.ts';
 import './search.css';
+import { UI_LIMITS } from '../../config/ui-limits.ts';
 
 /** Results are shown 50 at a time, 50 more when the list is scrolled this close to its end. */
 const MORE_WITHIN_PX = 100;
@@ -29,7 +30,7 @@ export function SearchOverlay({ folder, onClose }: SearchOverlayProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
   const [query, setQuery] = useState('');
-  const [shown, setShown] = useState<number>(LIMITS.searchPageSize);
+  const [shown, setShown] = useState<number>(UI_LIMITS.searchPageSize);
   const search = useSearch(folder);
   const visible = search.hits.slice(0, shown);
 
@@ -45,7 +46,7 @@ export function SearchOverlay({ folder, onClose }: SearchOverlayProps) {
 
   const submit = () => {
     if (query.trim() === '') return;
-    setShown(LIMITS.searchPageSize);
+    setShown(UI_LIMITS.searchPageSize);
     search.run(query);
   };
 
@@ -64,7 +65,7 @@ export function SearchOverlay({ folder, onClose }: SearchOverlayProps) {
     if (!list || shown >= search.hits.length) return;
     // From this render's count, not the latest: a burst of scroll events adds one page, not several.
     if (list.scrollHeight - list.scrollTop - list.clientHeight <= MORE_WITHIN_PX) {
-      setShown(shown + LIMITS.searchPageSize);
+      setShown(shown + UI_LIMITS.searchPageSize);
     }
   };
 
@@ -91,7 +92,7 @@ export function SearchOverlay({ folder, onClose }: SearchOverlayProps) {
     }
     const next = links[at + 1];
     if (next) next.focus();
-    else if (shown < search.hits.length) setShown((count) => count + LIMITS.searchPageSize);
+    else if (shown < search.hits.length) setShown((count) => count + UI_LIMITS.searchPageSize);
   };
 
   const statusText = statusMessage(search.status, search.count, search.error, t);

@@ -2,7 +2,7 @@ import { NavLink, Outlet } from 'react-router';
 import { pageConfig } from '../../config/page-config.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
-import { hasPerm } from '../files/permissions.ts';
+import { hasPerm } from '../../auth/permissions.ts';
 import './settings.css';
 
 const TABS = [

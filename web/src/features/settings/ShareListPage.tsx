@@ -8,9 +8,9 @@ import { useSharesQuery } from '../../api/shares/share-queries.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { notifySuccess } from '../../stores/notification-store.ts';
-import { routeFromScopePath } from '../files/file-paths.ts';
-import { useExpiryText } from '../share/ShareLinkItem.tsx';
-import '../share/share-list.css';
+import { routeFromScopePath } from '../../paths/file-paths.ts';
+import { useExpiryText } from '../share/index.ts';
+import './share-list.css';
 
 /**
  * /settings/shares: the user's links (every link, with its owner, for administrators) with

@@ -11,7 +11,7 @@ import { productName } from '../../config/page-config.ts';
 import { formatDateTime } from '../../format/date-time.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
-import { FileIcon } from '../files/FileIcon.tsx';
+import { FileIcon } from '../../components/FileIcon.tsx';
 import { LazyQrCode } from './LazyQrCode.tsx';
 import { ShareDownload } from './ShareDownload.tsx';
 import { ShareFolderList } from './ShareFolderList.tsx';

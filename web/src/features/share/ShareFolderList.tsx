@@ -1,10 +1,11 @@
-import { LIMITS, type ResourceItem } from '@cabinet/protocol';
+import { type ResourceItem } from '@cabinet/protocol';
 import { Link } from 'react-router';
 import { formatFileSize } from '../../format/file-size.ts';
 import { formatDateTime } from '../../format/date-time.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
-import { FileIcon } from '../files/FileIcon.tsx';
+import { FileIcon } from '../../components/FileIcon.tsx';
 import { shareRoute } from './share-route.ts';
+import { UI_LIMITS } from '../../config/ui-limits.ts';
 
 /** A shared folder's contents: the first 500 entries, then "+ N more" (SPEC.md section 9). */
 export function ShareFolderList({ hash, items }: { hash: string; items: ResourceItem[] }) {
@@ -14,7 +15,7 @@ export function ShareFolderList({ hash, items }: { hash: string; items: Resource
   const sorted = [...items].sort(
     (a, b) => Number(b.isDir) - Number(a.isDir) || a.name.localeCompare(b.name, i18n.language),
   );
-  const shown = sorted.slice(0, LIMITS.sharePageItems);
+  const shown = sorted.slice(0, UI_LIMITS.sharePageItems);
   const rest = sorted.length - shown.length;
   return (
     <>

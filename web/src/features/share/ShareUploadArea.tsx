@@ -2,8 +2,7 @@ import { CircleCheck, Upload } from 'lucide-react';
 import { useId, useState, type DragEvent } from 'react';
 import { uploadToRequest } from '../../api/shares/public-upload.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
-import { ProgressBar } from '../upload/ProgressBar.tsx';
-import '../upload/upload.css';
+import { ProgressBar } from '../../components/ProgressBar.tsx';
 
 interface Sent {
   name: string;

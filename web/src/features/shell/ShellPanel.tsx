@@ -6,7 +6,7 @@ import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { useShellStore } from '../../stores/shell-store.ts';
-import { currentFolderOf } from '../files/file-paths.ts';
+import { currentFolderOf } from '../../paths/file-paths.ts';
 import { runCommand, type CommandEnd } from '../../api/command/command-socket.ts';
 import { readHistory, rememberCommand } from './shell-history.ts';
 import { SHELL_TOGGLE_ID } from './shell-ids.ts';

@@ -1,6 +1,6 @@
 import type { TokenUser } from '@cabinet/protocol';
 import { pageConfig } from '../../config/page-config.ts';
-import { hasPerm } from '../files/permissions.ts';
+import { hasPerm } from '../../auth/permissions.ts';
 
 /** The shell button and panel need execution enabled on the server and execute (SPEC.md section 6). */
 export function canUseShell(user: TokenUser | null): boolean {

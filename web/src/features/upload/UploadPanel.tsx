@@ -2,7 +2,7 @@ import { ChevronDown, ChevronUp } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useUploadStore, type UploadJob, type UploadStatus } from '../../stores/upload-store.ts';
-import { ProgressBar } from './ProgressBar.tsx';
+import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { UploadRow } from './UploadRow.tsx';
 import { cancelAllUploads } from './upload-queue.ts';
 import { totalPercent } from './upload-progress.ts';

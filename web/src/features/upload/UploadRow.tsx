@@ -2,7 +2,7 @@ import { CircleAlert, CircleCheck, File, Folder, X } from 'lucide-react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import type { UploadJob } from '../../stores/upload-store.ts';
-import { ProgressBar } from './ProgressBar.tsx';
+import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { cancelUpload } from './upload-queue.ts';
 import { formatDuration, jobPercent, secondsLeft } from './upload-progress.ts';
 

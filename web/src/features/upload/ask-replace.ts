@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { askReplace as askClash } from '../operations/ask-replace.ts';
+import { askReplace as askClash } from '../operations/on-demand.ts';
 
 let questions: Promise<unknown> = Promise.resolve();
 

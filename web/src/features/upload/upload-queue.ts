@@ -1,5 +1,4 @@
 import i18next from 'i18next';
-import { LIMITS } from '@cabinet/protocol';
 import { ApiError } from '../../api/api-error.ts';
 import { notifyFailure, notifySuccess } from '../../stores/notification-store.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
@@ -8,6 +7,7 @@ import { askReplace } from './ask-replace.ts';
 import { startPostTransfer } from '../../api/uploads/post-transfer.ts';
 import { SpeedMeter } from './upload-progress.ts';
 import { startTusTransfer, type Transfer } from '../../api/uploads/tus-transfer.ts';
+import { UI_LIMITS } from '../../config/ui-limits.ts';
 
 /** A job as the queue needs it: what the panel shows plus the bytes and the replace choice. */
 export interface UploadRequest {
@@ -114,7 +114,7 @@ function warnBeforeLeaving(event: BeforeUnloadEvent): void {
 }
 
 function pump(): void {
-  while (running.size < LIMITS.concurrentUploads && waiting.length > 0) start(waiting.shift()!);
+  while (running.size < UI_LIMITS.concurrentUploads && waiting.length > 0) start(waiting.shift()!);
   if (!isUploading()) finishRun();
 }
 
@@ -140,7 +140,7 @@ function start(job: QueuedJob): void {
 /** Progress reaches the store in one batch per 100 ms (SPEC.md section 9). */
 function reportProgress(id: number, meter: SpeedMeter, loaded: number): void {
   progress.set(id, { loaded, speed: meter.sample(performance.now(), loaded) });
-  flushTimer ??= setTimeout(flushProgress, LIMITS.uploadProgressThrottleMs);
+  flushTimer ??= setTimeout(flushProgress, UI_LIMITS.uploadProgressThrottleMs);
 }
 
 function flushProgress(): void {

@@ -6,7 +6,7 @@ import { useSettingsUpdateMutation } from '../../../api/settings/settings-update
 import { pageConfig } from '../../../config/page-config.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { notifySuccess } from '../../../stores/notification-store.ts';
-import { ErrorPage } from '../../errors/ErrorPage.tsx';
+import { ErrorPage } from '../../errors/index.ts';
 import { placeError, type PlacedError } from '../form-errors.ts';
 import { hasInvalidRule } from '../rules/rule-rows.ts';
 import { CommandRunnerCard } from './CommandRunnerCard.tsx';

@@ -2,7 +2,7 @@ import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useUsersQuery } from '../../../api/users/users-query.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { ErrorPage } from '../../errors/ErrorPage.tsx';
+import { ErrorPage } from '../../errors/index.ts';
 import { errorPageCode } from '../../../api/api-error.ts';
 
 /** Rows rendered at first and added each time the end of the table scrolls into view. */

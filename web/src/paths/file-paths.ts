@@ -1,4 +1,4 @@
-import { encodePath } from '../../api/encode-path.ts';
+import { encodePath } from '../api/encode-path.ts';
 
 const FILES_PREFIX = '/files';
 

@@ -1,3 +1,5 @@
+import './progress-bar.css';
+
 /** A thin determinate bar with the progressbar role, named for what it measures. */
 export function ProgressBar({ label, percent }: { label: string; percent: number }) {
   return (

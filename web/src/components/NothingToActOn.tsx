@@ -1,5 +1,5 @@
-import { useTranslation } from '../../i18n/use-translation.ts';
-import { Dialog } from '../../components/Dialog.tsx';
+import { useTranslation } from '../i18n/use-translation.ts';
+import { Dialog } from './Dialog.tsx';
 
 /** Said instead of a dialog's form when it was opened with nothing it can act on. */
 export function NothingToActOn({ title, onClose }: { title: string; onClose: () => void }) {

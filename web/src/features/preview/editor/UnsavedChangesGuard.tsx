@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { useTranslation } from '../../i18n/use-translation.ts';
-import { useBlocker } from '../../app/history.ts';
-import { Dialog } from '../../components/Dialog.tsx';
+import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useBlocker } from '../../../app/history.ts';
+import { Dialog } from '../../../components/Dialog.tsx';
 
 /**
  * While `isDirty`, leaving asks first: a route change (close, breadcrumbs, sidebar, back button)

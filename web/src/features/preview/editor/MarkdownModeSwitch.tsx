@@ -1,5 +1,5 @@
 import { Eye, FilePen } from 'lucide-react';
-import { useTranslation } from '../../i18n/use-translation.ts';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 
 /** The two ways to look at a Markdown file in the editor. */
 export type MarkdownMode = 'preview' | 'edit';

@@ -1,0 +1,2 @@
+// The host that shows the open dialog.
+export { DialogHost } from './DialogHost.tsx';

@@ -1,0 +1,2 @@
+// The notification stack shown over every page.
+export { Notifications } from './Notifications.tsx';

@@ -1,0 +1,2 @@
+// The banner that says the server cannot be reached.
+export { OfflineBanner } from './OfflineBanner.tsx';
