@@ -18,16 +18,8 @@ import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureDataset } from './dataset.ts';
 import { BENCH_DIR, MIB, datasetLayout } from './layout.ts';
-import {
-  curlDownload,
-  getJson,
-  loadLoop,
-  localWriteWithFsync,
-  timedShell,
-  uploadTus,
-  uploadWhole,
-  type TransferResult,
-} from './measure.ts';
+import { curlDownload, getJson, loadLoop, timedShell, type TransferResult } from './measure.ts';
+import { localWriteWithFsync, uploadTus, uploadWhole } from './measure-upload.ts';
 import { computeChecks, toMarkdown, type BenchResults, type Series } from './report.ts';
 import { RssSampler } from './rss.ts';
 import { login, nginxVersion, startCabinet, startNginx, type RunningServer } from './servers.ts';
