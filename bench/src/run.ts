@@ -10,95 +10,33 @@
  * checkout's server/bin/cabinet.js, to compare a change).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureDataset } from './dataset.ts';
-import { BENCH_DIR, MIB, datasetLayout } from './layout.ts';
-import {
-  curlDownload,
-  getJson,
-  loadLoop,
-  localWriteWithFsync,
-  timedShell,
-  uploadTus,
-  uploadWhole,
-  type TransferResult,
-} from './measure.ts';
-import { computeChecks, toMarkdown, type BenchResults, type Series } from './report.ts';
+import { MIB, datasetLayout } from './layout.ts';
+import { curlDownload, getJson, loadLoop, timedShell, type TransferResult } from './measure.ts';
+import { localWriteWithFsync, uploadTus, uploadWhole } from './measure-upload.ts';
+import { computeChecks, type BenchResults } from './report.ts';
 import { RssSampler } from './rss.ts';
+import { machineOf, writeResults } from './run-results.ts';
+import { errorText, folderBytes, log, sameSample, series } from './run-checks.ts';
+import {
+  CABINET_BIN,
+  CPU_PROF,
+  EXTRA_NODE_FLAGS,
+  LIST_CONNECTIONS,
+  NGINX_WORKERS,
+  ONLY,
+  REPEAT,
+  RESULTS,
+  TUS_CHUNK,
+  UPLOAD_SETTLE_MS,
+} from './run-config.ts';
 import { login, nginxVersion, startCabinet, startNginx, type RunningServer } from './servers.ts';
-
-const env = process.env;
-const intEnv = (name: string, fallback: number) => {
-  const value = Number(env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
-  return value;
-};
-const REPEAT = intEnv('BENCH_REPEAT', 3);
-const NGINX_WORKERS = intEnv('BENCH_NGINX_WORKERS', 1);
-const LIST_CONNECTIONS = intEnv('BENCH_LIST_CONNECTIONS', 4);
-const TUS_CHUNK = intEnv('BENCH_TUS_CHUNK_MIB', 10) * MIB;
-const ONLY = new Set((env.BENCH_ONLY ?? 'listing,download,upload,archive').split(','));
-const CPU_PROF = env.BENCH_CPU_PROF === '1';
-/**
- * Pause between deleting the last upload and the next timed write. On a VM with free page
- * reporting (virtio-balloon, as on the benchmark machine) freed memory goes back to the host about
- * two seconds after it is freed, and touching it again then costs a fault in the host: writing 1 GiB
- * into the page cache took ~0.8 s right after a delete and ~2-2.5 s after a pause (dd, fsync). Without
- * the pause a fast writer reuses warm pages and a slower one runs into cold ones, so the ratio
- * measured the VM. With it every timed write starts from the same cold memory.
- */
-const UPLOAD_SETTLE_MS = Number(env.BENCH_UPLOAD_SETTLE_S ?? 5) * 1000;
-if (!(UPLOAD_SETTLE_MS >= 0)) throw new Error('BENCH_UPLOAD_SETTLE_S must be a number >= 0');
-const RESULTS = path.join(BENCH_DIR, 'results');
-
-const log = (line: string) => console.error(`[bench] ${line}`);
-const errorText = (error: unknown) => (error as Error).message.split('\n')[0] ?? String(error);
-
-/** Keeps going when one measurement fails: the report shows the error instead of a figure. */
-async function series<T>(runs: number, task: (i: number) => Promise<T>): Promise<Series<T>> {
-  const result: Series<T> = { runs: [] };
-  for (let i = 0; i < runs; i++) {
-    try {
-      result.runs.push(await task(i));
-    } catch (error) {
-      result.error = errorText(error);
-      log(`  failed: ${result.error}`);
-      break;
-    }
-  }
-  return result;
-}
-
-/** Total size of regular files under a folder. */
-function folderBytes(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
-    if (entry.isFile()) total += statSync(path.join(entry.parentPath, entry.name)).size;
-  return total;
-}
-
-/** Compares size and three 1 MiB samples (start, middle, end) of two files. */
-async function sameSample(a: string, b: string): Promise<void> {
-  const [sa, sb] = await Promise.all([stat(a), stat(b)]);
-  if (sa.size !== sb.size) throw new Error(`${b} has ${sb.size} bytes, expected ${sa.size}`);
-  const [fa, fb] = await Promise.all([open(a), open(b)]);
-  try {
-    for (const at of [0, Math.floor(sa.size / 2), Math.max(0, sa.size - MIB)]) {
-      const ba = Buffer.alloc(MIB);
-      const bb = Buffer.alloc(MIB);
-      const [ra, rb] = await Promise.all([fa.read(ba, 0, MIB, at), fb.read(bb, 0, MIB, at)]);
-      if (ra.bytesRead !== rb.bytesRead || !ba.equals(bb))
-        throw new Error(`${b} differs from ${a} near byte ${at}`);
-    }
-  } finally {
-    await Promise.all([fa.close(), fb.close()]);
-  }
-}
 
 const encodePath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
 
@@ -144,9 +82,9 @@ async function main(): Promise<void> {
     password,
     nodeFlags: [
       ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-      ...(env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+      ...EXTRA_NODE_FLAGS,
     ],
-    ...(env.BENCH_CABINET_BIN && { bin: path.resolve(env.BENCH_CABINET_BIN) }),
+    ...(CABINET_BIN && { bin: CABINET_BIN }),
   });
   servers.push(cabinet);
   const sampler = new RssSampler(cabinet.pid);
@@ -432,23 +370,9 @@ async function main(): Promise<void> {
     }
 
     // ---- Report -----------------------------------------------------------------------------
-    const cpu = os.cpus();
     const results: BenchResults = {
       date: new Date().toISOString(),
-      machine: {
-        cpus: cpu.length,
-        cpuModel: cpu[0]?.model.trim() ?? 'unknown',
-        memoryGiB: Math.round(os.totalmem() / 1024 ** 3),
-        kernel: os.release(),
-        node: process.version,
-        nginx: nginx.replace(/^nginx version: /, ''),
-        loadBefore,
-        loadAfter: os
-          .loadavg()
-          .map((l) => l.toFixed(2))
-          .join(' '),
-        durationSeconds: Math.round((Date.now() - started) / 1000),
-      },
+      machine: machineOf(nginx, loadBefore, started),
       spec,
       settings: {
         repeat: REPEAT,
@@ -464,14 +388,7 @@ async function main(): Promise<void> {
       checks: [],
     };
     results.checks = computeChecks(results);
-    const markdown = toMarkdown(results);
-    const stamp = results.date.replace(/[:.]/g, '-');
-    await writeFile(path.join(RESULTS, `${stamp}.json`), JSON.stringify(results, null, 2));
-    await writeFile(path.join(RESULTS, `${stamp}.md`), `${markdown}\n`);
-    await writeFile(path.join(RESULTS, 'latest.json'), JSON.stringify(results, null, 2));
-    await writeFile(path.join(RESULTS, 'latest.md'), `${markdown}\n`);
-    console.log(markdown);
-    log(`results in ${path.join(RESULTS, `${stamp}.{json,md}`)}`);
+    await writeResults(results);
   } finally {
     await stopAll();
     if (CPU_PROF && existsSync(profileDir)) log(`CPU profiles in ${profileDir}`);
