@@ -1,54 +1,38 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { AppShell } from '../pages/app-shell.ts';
 import { FilesPage } from '../pages/files-page.ts';
 import { PreviewPage } from '../pages/preview.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-  await seedFiles(server.root, {
+const cabinet = withCabinet({
+  files: {
     'code/app.js': 'const answer = 42;\n',
     'code/guard.txt': 'guarded\n',
     'code/refused.txt': 'original\n',
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
+  },
 });
 
 async function open(
   encodedPath: string,
   name: string,
-  user = { username: 'admin', password: server.admin.password },
+  user = { username: 'admin', password: cabinet.server.admin.password },
 ): Promise<PreviewPage> {
-  ({ context, page } = await newPage(browser));
-  await loginThroughForm(page, server.url, user.username, user.password);
+  ({ page } = await cabinet.newPage());
+  await loginThroughForm(page, cabinet.server.url, user.username, user.password);
   const preview = new PreviewPage(page);
-  await preview.goto(server.url, encodedPath);
+  await preview.goto(cabinet.server.url, encodedPath);
   await preview.waitFor(name);
   await preview.editor.waitFor();
   return preview;
 }
 
-const onDisk = (name: string) => readFile(path.join(server.root, name), 'utf8');
+const onDisk = (name: string) => readFile(path.join(cabinet.server.root, name), 'utf8');
 
 describe('editing a text file', () => {
   it('highlights by extension, saves with Ctrl+S and shows the new text after a reload', async () => {
@@ -96,14 +80,14 @@ describe('editing a text file', () => {
     await preview.unsavedDialog.waitFor();
     await preview.unsavedDialog.getByRole('button', { name: 'Stay' }).click();
     await preview.unsavedDialog.waitFor({ state: 'detached' });
-    expect(page.url()).toBe(`${server.url}/files/code/guard.txt`);
+    expect(page.url()).toBe(`${cabinet.server.url}/files/code/guard.txt`);
     expect(await preview.editorText()).toContain('more ');
 
     // Esc in the editor does not close it (the editor keeps Esc for its own panels).
     await page.locator('.cm-content').click();
     await page.keyboard.press('Escape');
     expect(await preview.unsavedDialog.count()).toBe(0);
-    expect(page.url()).toBe(`${server.url}/files/code/guard.txt`);
+    expect(page.url()).toBe(`${cabinet.server.url}/files/code/guard.txt`);
     // Outside the text, Esc closes, and the guard asks again.
     await preview.save.focus();
     await page.keyboard.press('Escape');
@@ -114,15 +98,15 @@ describe('editing a text file', () => {
     await page.getByRole('link', { name: 'code' }).click();
     await preview.unsavedDialog.waitFor();
     await preview.unsavedDialog.getByRole('button', { name: 'Leave without saving' }).click();
-    await page.waitForURL(`${server.url}/files/code/`);
+    await page.waitForURL(`${cabinet.server.url}/files/code/`);
     expect(await onDisk('code/guard.txt')).toBe('guarded\n');
   });
 
   it('asks before going Back with unsaved changes, and stays or goes back as told', async () => {
-    ({ context, page } = await newPage(browser));
-    await loginThroughForm(page, server.url, 'admin', server.admin.password);
+    ({ page } = await cabinet.newPage());
+    await loginThroughForm(page, cabinet.server.url, 'admin', cabinet.server.admin.password);
     const files = new FilesPage(page);
-    await files.goto(server.url, 'code/');
+    await files.goto(cabinet.server.url, 'code/');
     await files.open('guard.txt');
     const preview = new PreviewPage(page);
     await preview.editor.waitFor();
@@ -135,19 +119,19 @@ describe('editing a text file', () => {
     await preview.unsavedDialog.waitFor();
     await preview.unsavedDialog.getByRole('button', { name: 'Stay' }).click();
     await preview.unsavedDialog.waitFor({ state: 'detached' });
-    await page.waitForURL(`${server.url}/files/code/guard.txt`);
+    await page.waitForURL(`${cabinet.server.url}/files/code/guard.txt`);
     expect(await preview.editorText()).toContain('more ');
 
     await page.goBack();
     await preview.unsavedDialog.waitFor();
     await preview.unsavedDialog.getByRole('button', { name: 'Leave without saving' }).click();
-    await page.waitForURL(`${server.url}/files/code/`);
+    await page.waitForURL(`${cabinet.server.url}/files/code/`);
     await files.entry('guard.txt').waitFor();
     expect(await onDisk('code/guard.txt')).toBe('guarded\n');
   });
 
   it('keeps the text and says why when the server refuses the save', async () => {
-    const editor = await server.createUser({ perm: { modify: true } });
+    const editor = await cabinet.server.createUser({ perm: { modify: true } });
     const preview = await open('code/refused.txt', 'refused.txt', {
       username: editor.user.username,
       password: editor.password,
@@ -157,8 +141,11 @@ describe('editing a text file', () => {
     await page.keyboard.type('precious work');
 
     // An administrator takes the modify permission away while the file is open.
-    const record = (await server.ctx.store.users.byId(editor.user.id))!;
-    await server.ctx.store.users.update({ ...record, perm: { ...record.perm, modify: false } });
+    const record = (await cabinet.server.ctx.store.users.byId(editor.user.id))!;
+    await cabinet.server.ctx.store.users.update({
+      ...record,
+      perm: { ...record.perm, modify: false },
+    });
 
     await page.keyboard.press('Control+s');
     const error = new AppShell(page).notifications.getByText(/refused\.txt was not saved/);

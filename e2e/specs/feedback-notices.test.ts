@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Route } from 'playwright-core';
-import { useOperationsFixture } from '../support/operations-fixture.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-const fixture = useOperationsFixture();
+const cabinet = withCabinet();
 
 /** The success notices (role status) whose text contains `text`. */
-const notice = (ops: Awaited<ReturnType<typeof fixture.open>>, text: string) =>
+const notice = (ops: Awaited<ReturnType<typeof cabinet.open>>, text: string) =>
   ops.notifications.getByRole('status').filter({ hasText: text });
 
 describe('feedback for every action (issue 18)', () => {
   it('confirms copy and cut, dims cut items until pasted, and names what moved where', async () => {
-    await fixture.seed({ 'f1/from/a.txt': 'a', 'f1/from/b.txt': 'b', 'f1/Photos/': '' });
-    const ops = await fixture.open('f1/from/');
+    await cabinet.seed({ 'f1/from/a.txt': 'a', 'f1/from/b.txt': 'b', 'f1/Photos/': '' });
+    const ops = await cabinet.open('f1/from/');
     await ops.select('a.txt');
     await ops.page.keyboard.press('ControlOrMeta+c');
     await notice(ops, '“a.txt” copied').waitFor();
@@ -39,8 +39,8 @@ describe('feedback for every action (issue 18)', () => {
   });
 
   it('a copy of a cut item clears the dimming (the clipboard changed)', async () => {
-    await fixture.seed({ 'f2/x.txt': 'x', 'f2/y.txt': 'y' });
-    const ops = await fixture.open('f2/');
+    await cabinet.seed({ 'f2/x.txt': 'x', 'f2/y.txt': 'y' });
+    const ops = await cabinet.open('f2/');
     await ops.select('x.txt');
     await ops.page.keyboard.press('ControlOrMeta+x');
     await ops.files.item('x.txt').and(ops.page.locator('[data-cut]')).waitFor();
@@ -51,8 +51,8 @@ describe('feedback for every action (issue 18)', () => {
   });
 
   it('confirms a rename with the new name', async () => {
-    await fixture.seed({ 'f3/old.txt': 'o' });
-    const ops = await fixture.open('f3/');
+    await cabinet.seed({ 'f3/old.txt': 'o' });
+    const ops = await cabinet.open('f3/');
     await ops.select('old.txt');
     await ops.page.keyboard.press('F2');
     await ops.renameDialog.getByRole('textbox').fill('new.txt');
@@ -62,8 +62,8 @@ describe('feedback for every action (issue 18)', () => {
   });
 
   it('shows progress while a long move runs, then says what moved where', async () => {
-    await fixture.seed({ 'f4/big1.bin': '1', 'f4/big2.bin': '2', 'f4/Archive/': '' });
-    const ops = await fixture.open('f4/');
+    await cabinet.seed({ 'f4/big1.bin': '1', 'f4/big2.bin': '2', 'f4/Archive/': '' });
+    const ops = await cabinet.open('f4/');
     // Hold the server's answers, as a slow disk would, until the progress is on screen.
     const held: Route[] = [];
     const isMoveOfBig = (url: URL) => url.pathname.startsWith('/api/resources/f4/big');
@@ -84,12 +84,12 @@ describe('feedback for every action (issue 18)', () => {
     await held[1]!.continue();
     await notice(ops, '2 items moved to Archive').waitFor();
     await progress.waitFor({ state: 'detached' });
-    await ops.page.waitForURL(`${fixture.server.url}/files/f4/Archive/`);
+    await ops.page.waitForURL(`${cabinet.server.url}/files/f4/Archive/`);
   });
 
   it('a copy into the folder on screen says where the copy went', async () => {
-    await fixture.seed({ 'f5/doc.txt': 'd', 'f5/Backup/': '' });
-    const ops = await fixture.open('f5/');
+    await cabinet.seed({ 'f5/doc.txt': 'd', 'f5/Backup/': '' });
+    const ops = await cabinet.open('f5/');
     await ops.select('doc.txt');
     await ops.action('Copy').click();
     await ops.folderOption(ops.copyDialog, 'Backup').click();

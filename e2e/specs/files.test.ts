@@ -1,21 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { AppShell } from '../pages/app-shell.ts';
 import { FilesPage } from '../pages/files-page.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-  await seedFiles(server.root, {
+const cabinet = withCabinet({
+  files: {
     'b-notes.txt': 'notes',
     'a-report.pdf': '%PDF-1.4',
     'zeta/': '',
@@ -23,33 +16,26 @@ beforeAll(async () => {
     'empty/': '',
     'with space & ü/inner.txt': 'x',
     'one/two/three/four/five/deep.txt': 'deep',
-  });
-  // These checks read the list view's columns; the views themselves are tested in listing-*.
-  const update = await server.fetch(`/api/users/${server.admin.user.id}`, {
-    method: 'PUT',
-    token: server.admin.token,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      what: 'user',
-      which: ['viewMode'],
-      data: { id: server.admin.user.id, viewMode: 'list' },
-    }),
-  });
-  expect(update.status).toBe(200);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
+  },
+  setup: async (server) => {
+    // These checks read the list view's columns; the views themselves are tested in listing-*.
+    const update = await server.fetch(`/api/users/${server.admin.user.id}`, {
+      method: 'PUT',
+      token: server.admin.token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        what: 'user',
+        which: ['viewMode'],
+        data: { id: server.admin.user.id, viewMode: 'list' },
+      }),
+    });
+    expect(update.status).toBe(200);
+  },
 });
 
 async function adminPage(): Promise<Page> {
-  ({ context, page } = await newPage(browser));
-  await loginThroughForm(page, server.url, 'admin', server.admin.password);
+  ({ page } = await cabinet.newPage());
+  await loginThroughForm(page, cabinet.server.url, 'admin', cabinet.server.admin.password);
   return page;
 }
 
@@ -71,44 +57,44 @@ describe('folder listing', () => {
     const page = await adminPage();
     const files = new FilesPage(page);
     await files.open('with space & ü');
-    await page.waitForURL(`${server.url}/files/with%20space%20%26%20%C3%BC/`);
+    await page.waitForURL(`${cabinet.server.url}/files/with%20space%20%26%20%C3%BC/`);
     await files.entry('inner.txt').waitFor();
     await expect.poll(() => page.title()).toBe('with space & ü - Cabinet');
     expect(await files.crumbNames()).toEqual(['with space & ü']);
     await files.home.click();
-    await page.waitForURL(`${server.url}/files/`);
+    await page.waitForURL(`${cabinet.server.url}/files/`);
     await files.entry('zeta').waitFor();
   });
 
   it('keeps only the last three breadcrumb segments behind an ellipsis', async () => {
     const page = await adminPage();
     const files = new FilesPage(page);
-    await files.goto(server.url, 'one/two/three/four/five/');
+    await files.goto(cabinet.server.url, 'one/two/three/four/five/');
     await files.entry('deep.txt').waitFor();
     expect(await files.crumbNames()).toEqual(['three', 'four', 'five']);
     expect(await files.breadcrumbs.getByText('…').isVisible()).toBe(true);
     await files.breadcrumbs.getByRole('link', { name: 'four' }).click();
-    await page.waitForURL(`${server.url}/files/one/two/three/four/`);
+    await page.waitForURL(`${cabinet.server.url}/files/one/two/three/four/`);
     await files.entry('five').waitFor();
   });
 
   it('says "Nothing here yet" in an empty folder and offers to fill it', async () => {
     const page = await adminPage();
     const files = new FilesPage(page);
-    await files.goto(server.url, 'empty/');
+    await files.goto(cabinet.server.url, 'empty/');
     await files.emptyMessage.waitFor();
     expect(await page.getByRole('button', { name: 'New folder' }).count()).toBe(2);
   });
 
   it('adds the trailing slash to a folder URL', async () => {
     const page = await adminPage();
-    await new FilesPage(page).goto(server.url, 'alpha');
-    await page.waitForURL(`${server.url}/files/alpha/`);
+    await new FilesPage(page).goto(cabinet.server.url, 'alpha');
+    await page.waitForURL(`${cabinet.server.url}/files/alpha/`);
   });
 
   it('shows the not-found page for a path that does not exist', async () => {
     const page = await adminPage();
-    await new FilesPage(page).goto(server.url, 'no-such-folder/');
+    await new FilesPage(page).goto(cabinet.server.url, 'no-such-folder/');
     expect(await new AppShell(page).errorHeading().textContent()).toBe(
       "This location can't be reached.",
     );
@@ -118,7 +104,7 @@ describe('folder listing', () => {
     const page = await adminPage();
     const files = new FilesPage(page);
     await files.open('b-notes.txt');
-    await page.waitForURL(`${server.url}/files/b-notes.txt`);
+    await page.waitForURL(`${cabinet.server.url}/files/b-notes.txt`);
     await page.getByRole('heading', { name: 'b-notes.txt' }).waitFor();
     const download = page.getByRole('link', { name: 'Download' });
     expect(await download.getAttribute('href')).toBe('/api/raw/b-notes.txt');
@@ -133,7 +119,7 @@ describe('folder listing', () => {
     const dialog = page.getByRole('dialog', { name: 'New folder' });
     await dialog.getByRole('textbox').fill('  fresh  ');
     await dialog.getByRole('button', { name: 'Create' }).click();
-    await page.waitForURL(`${server.url}/files/fresh/`);
+    await page.waitForURL(`${cabinet.server.url}/files/fresh/`);
     await new FilesPage(page).emptyMessage.waitFor();
 
     await shell.myFiles.click();
@@ -151,10 +137,10 @@ describe('folder listing', () => {
 
 describe('scope', () => {
   it('a user sees only their own scope', async () => {
-    await seedFiles(server.root, { 'users/pat/mine.txt': 'pat' });
-    const pat = await server.createUser({ username: 'pat', scope: '/users/pat' });
-    ({ context, page } = await newPage(browser));
-    await loginThroughForm(page, server.url, 'pat', pat.password);
+    await cabinet.seed({ 'users/pat/mine.txt': 'pat' });
+    const pat = await cabinet.server.createUser({ username: 'pat', scope: '/users/pat' });
+    ({ page } = await cabinet.newPage());
+    await loginThroughForm(page, cabinet.server.url, 'pat', pat.password);
     const files = new FilesPage(page);
     await files.entry('mine.txt').waitFor();
     expect(await files.entryNames()).toEqual(['mine.txt']);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppShell } from '../pages/app-shell.ts';
-import { useOperationsFixture } from '../support/operations-fixture.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-const fixture = useOperationsFixture();
+const cabinet = withCabinet();
 const LONG_NAME = `${'n'.repeat(300)}.txt`;
 
 /** Whether two boxes share any area. */
@@ -15,8 +15,8 @@ function overlaps(
 
 describe('messages people can read (issue 18)', () => {
   it('explains a refused name at the field, in words and without a status line', async () => {
-    await fixture.seed({ 'm1/keep.txt': 'k' });
-    const ops = await fixture.open('m1/');
+    await cabinet.seed({ 'm1/keep.txt': 'k' });
+    const ops = await cabinet.open('m1/');
     await new AppShell(ops.page).newFile.click();
     const dialog = ops.page.getByRole('dialog', { name: 'New file' });
     await dialog.getByRole('textbox', { name: 'Name of the new file' }).fill(LONG_NAME);
@@ -28,8 +28,8 @@ describe('messages people can read (issue 18)', () => {
   });
 
   it('a refusal of what the user typed offers no "Report issue"', async () => {
-    await fixture.seed({ 'm2/short.txt': 's' });
-    const ops = await fixture.open('m2/');
+    await cabinet.seed({ 'm2/short.txt': 's' });
+    const ops = await cabinet.open('m2/');
     await ops.select('short.txt');
     await ops.page.keyboard.press('F2');
     await ops.renameDialog.getByRole('textbox').fill(LONG_NAME);
@@ -43,8 +43,8 @@ describe('messages people can read (issue 18)', () => {
   });
 
   it('an unexpected server failure offers "Report issue", but never as the main button', async () => {
-    await fixture.seed({ 'm3/file.txt': 'f' });
-    const ops = await fixture.open('m3/');
+    await cabinet.seed({ 'm3/file.txt': 'f' });
+    const ops = await cabinet.open('m3/');
     // The server falls over on this one call, as a full disk or a bug would make it.
     await ops.page.route(
       (url) => url.pathname === '/api/resources/m3/file.txt',
@@ -70,8 +70,8 @@ describe('messages people can read (issue 18)', () => {
   });
 
   it('a notification does not cover the button that caused it, on a phone', async () => {
-    const ops = await fixture.open('', { width: 390, height: 640 });
-    await ops.page.goto(`${fixture.server.url}/settings/profile`);
+    const ops = await cabinet.open('', { width: 390, height: 640 });
+    await ops.page.goto(`${cabinet.server.url}/settings/profile`);
     const update = ops.page.getByRole('button', { name: 'Update' }).first();
     await update.waitFor();
     await ops.page.route(

@@ -1,43 +1,26 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { FilesPage } from '../pages/files-page.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
 const COUNT = 2500;
 const name = (i: number) => `file-${String(i).padStart(4, '0')}.txt`;
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-  await mkdir(`${server.root}/big`);
-  for (let i = 1; i <= COUNT; i++) await writeFile(`${server.root}/big/${name(i)}`, 'x');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
+const cabinet = withCabinet({
+  setup: async (server) => {
+    await mkdir(`${server.root}/big`);
+    for (let i = 1; i <= COUNT; i++) await writeFile(`${server.root}/big/${name(i)}`, 'x');
+  },
 });
 
 async function openBig(viewMode: string): Promise<{ page: Page; files: FilesPage }> {
-  const user = await server.createUser({ viewMode });
-  let page: Page;
-  ({ context, page } = await newPage(browser));
-  await loginThroughForm(page, server.url, user.user.username, user.password);
+  const user = await cabinet.server.createUser({ viewMode });
+  const { page } = await cabinet.newPage();
+  await loginThroughForm(page, cabinet.server.url, user.user.username, user.password);
   const files = new FilesPage(page);
-  await files.goto(server.url, 'big/');
+  await files.goto(cabinet.server.url, 'big/');
   await files.entry(name(1)).waitFor();
   return { page, files };
 }

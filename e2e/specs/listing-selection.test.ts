@@ -1,48 +1,32 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
 import { FilesPage } from '../pages/files-page.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-let browser: Browser;
-let server: TestServer;
 let context: BrowserContext | undefined;
 
 const NAMES = ['inbox', 'a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt'];
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-  await seedFiles(server.root, {
+const cabinet = withCabinet({
+  files: {
     'inbox/letter.txt': 'dear',
     'a.txt': 'a',
     'b.txt': 'b',
     'c.txt': 'c',
     'd.txt': 'd',
     'e.txt': 'e',
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
+  },
 });
 
 async function login(
   overrides: { viewMode?: string; singleClick?: boolean } = {},
   hasTouch = false,
 ): Promise<{ page: Page; files: FilesPage }> {
-  const user = await server.createUser({ viewMode: 'list', ...overrides });
+  const user = await cabinet.server.createUser({ viewMode: 'list', ...overrides });
   let page: Page;
   if (hasTouch) {
-    context = await browser.newContext({
+    context = await cabinet.browser.newContext({
       viewport: { width: 390, height: 844 },
       hasTouch: true,
       isMobile: true,
@@ -50,9 +34,9 @@ async function login(
     });
     page = await context.newPage();
   } else {
-    ({ context, page } = await newPage(browser));
+    ({ context, page } = await cabinet.newPage());
   }
-  await loginThroughForm(page, server.url, user.user.username, user.password);
+  await loginThroughForm(page, cabinet.server.url, user.user.username, user.password);
   const files = new FilesPage(page);
   await files.entry('inbox').waitFor();
   return { page, files };
@@ -126,7 +110,7 @@ describe('selection with the mouse', () => {
     await files.entry('a.txt').click();
     await files.action('Select multiple').click();
     await files.open('inbox');
-    await page.waitForURL(`${server.url}/files/inbox/`);
+    await page.waitForURL(`${cabinet.server.url}/files/inbox/`);
     await files.entry('letter.txt').waitFor();
     expect(await files.selectionBanner.count()).toBe(0);
     await page.goBack();
@@ -140,7 +124,7 @@ describe('selection with the mouse', () => {
     await files.entry('b.txt').click({ modifiers: ['Control'] });
     expect(await files.selectedNames()).toEqual(['b.txt']);
     await files.entry('inbox').click();
-    await page.waitForURL(`${server.url}/files/inbox/`);
+    await page.waitForURL(`${cabinet.server.url}/files/inbox/`);
   });
 
   it('works the same in the mosaic view', async () => {
@@ -178,7 +162,7 @@ describe('selection with the keyboard', () => {
     await page.keyboard.press('Home');
     await expect.poll(() => focusedName(page)).toBe('inbox');
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${server.url}/files/inbox/`);
+    await page.waitForURL(`${cabinet.server.url}/files/inbox/`);
   });
 
   it('moves across and down the mosaic grid', async () => {
@@ -221,7 +205,7 @@ describe('selection on touch', () => {
         timestamp: at + 0.05,
       });
     }
-    await page.waitForURL(`${server.url}/files/inbox/`);
+    await page.waitForURL(`${cabinet.server.url}/files/inbox/`);
   });
 
   it('a long press selects and turns multiple selection on', async () => {

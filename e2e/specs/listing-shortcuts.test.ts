@@ -1,29 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { FilesPage } from '../pages/files-page.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
+import { seedFiles } from '../support/servers.ts';
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
+const cabinet = withCabinet();
 
 /** A user whose scope is a fresh folder holding `entries`, logged in on the list view. */
 async function login(
@@ -31,11 +13,10 @@ async function login(
   perm: Record<string, boolean> = {},
 ): Promise<{ page: Page; files: FilesPage }> {
   const scope = `/scopes/${Math.random().toString(36).slice(2)}`;
-  await seedFiles(`${server.root}${scope}`, entries);
-  const user = await server.createUser({ viewMode: 'list', scope, perm });
-  let page: Page;
-  ({ context, page } = await newPage(browser));
-  await loginThroughForm(page, server.url, user.user.username, user.password);
+  await seedFiles(`${cabinet.server.root}${scope}`, entries);
+  const user = await cabinet.server.createUser({ viewMode: 'list', scope, perm });
+  const { page } = await cabinet.newPage();
+  await loginThroughForm(page, cabinet.server.url, user.user.username, user.password);
   const files = new FilesPage(page);
   await files.listing.waitFor();
   return { page, files };

@@ -1,39 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { FilesPage } from '../pages/files-page.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-  await seedFiles(server.root, { 'one.txt': '1', 'two.txt': '2', 'folder/': '' });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
+const cabinet = withCabinet({ files: { 'one.txt': '1', 'two.txt': '2', 'folder/': '' } });
 
 async function login(
   perm: Record<string, boolean> = {},
   width = 1280,
 ): Promise<{ page: Page; files: FilesPage }> {
-  const user = await server.createUser({ viewMode: 'list', perm });
-  let page: Page;
-  ({ context, page } = await newPage(browser, { width, height: width > 736 ? 800 : 844 }));
-  await loginThroughForm(page, server.url, user.user.username, user.password);
+  const user = await cabinet.server.createUser({ viewMode: 'list', perm });
+  const { page } = await cabinet.newPage({ width, height: width > 736 ? 800 : 844 });
+  await loginThroughForm(page, cabinet.server.url, user.user.username, user.password);
   const files = new FilesPage(page);
   await files.entry('one.txt').waitFor();
   return { page, files };

@@ -1,44 +1,29 @@
 import sharp from 'sharp';
 import { writeFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { FilesPage } from '../pages/files-page.ts';
-import { launchBrowser, newPage, type PageOptions } from '../support/browser.ts';
+import type { PageOptions } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-  await seedFiles(server.root, {
+const cabinet = withCabinet({
+  files: {
     'docs/': '',
     'music/': '',
     'apple.txt': 'a',
     'banana.txt': 'bbbbbbbbbb',
     'cherry.txt': 'ccccc',
-  });
-  // A real image, so the server has something to make a thumbnail of.
-  const png = await sharp({
-    create: { width: 64, height: 48, channels: 3, background: '#3a7bd5' },
-  })
-    .png()
-    .toBuffer();
-  await writeFile(`${server.root}/photo.png`, png);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
+  },
+  setup: async (server) => {
+    // A real image, so the server has something to make a thumbnail of.
+    const png = await sharp({
+      create: { width: 64, height: 48, channels: 3, background: '#3a7bd5' },
+    })
+      .png()
+      .toBuffer();
+    await writeFile(`${server.root}/photo.png`, png);
+  },
 });
 
 async function login(
@@ -46,10 +31,9 @@ async function login(
   options: PageOptions = {},
   perm: Record<string, boolean> = {},
 ): Promise<{ page: Page; files: FilesPage }> {
-  const user = await server.createUser({ viewMode, perm });
-  const opened = await newPage(browser, options);
-  context = opened.context;
-  await loginThroughForm(opened.page, server.url, user.user.username, user.password);
+  const user = await cabinet.server.createUser({ viewMode, perm });
+  const opened = await cabinet.newPage(options);
+  await loginThroughForm(opened.page, cabinet.server.url, user.user.username, user.password);
   const files = new FilesPage(opened.page);
   await files.entry('docs').waitFor();
   return { page: opened.page, files };

@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useOperationsFixture } from '../support/operations-fixture.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-const fixture = useOperationsFixture();
-const onDisk = (scopePath: string) => path.join(fixture.server.root, scopePath);
+const cabinet = withCabinet();
+const onDisk = (scopePath: string) => path.join(cabinet.server.root, scopePath);
 const sorted = async (names: Promise<string[]>) => (await names).sort();
 
 describe('clipboard', () => {
   it('copies with Ctrl+C and pastes into another folder with Ctrl+V', async () => {
-    await fixture.seed({ 'p1/from/a.txt': 'a', 'p1/from/b.txt': 'b', 'p1/to/': '' });
-    const ops = await fixture.open('p1/from/');
+    await cabinet.seed({ 'p1/from/a.txt': 'a', 'p1/from/b.txt': 'b', 'p1/to/': '' });
+    const ops = await cabinet.open('p1/from/');
     await ops.select('a.txt', 'b.txt');
     await ops.page.keyboard.press('ControlOrMeta+c');
     await ops.goToSibling('to');
@@ -18,12 +18,12 @@ describe('clipboard', () => {
     await ops.page.keyboard.press('ControlOrMeta+v');
     await expect.poll(() => sorted(ops.files.entryNames())).toEqual(['a.txt', 'b.txt']);
     expect(existsSync(onDisk('p1/from/a.txt'))).toBe(true);
-    expect(ops.page.url()).toBe(`${fixture.server.url}/files/p1/to/`);
+    expect(ops.page.url()).toBe(`${cabinet.server.url}/files/p1/to/`);
   });
 
   it('pastes a copy into the folder it came from under a free name', async () => {
-    await fixture.seed({ 'p2/note.md': 'n' });
-    const ops = await fixture.open('p2/');
+    await cabinet.seed({ 'p2/note.md': 'n' });
+    const ops = await cabinet.open('p2/');
     await ops.select('note.md');
     await ops.page.keyboard.press('ControlOrMeta+c');
     await ops.page.keyboard.press('ControlOrMeta+v');
@@ -32,8 +32,8 @@ describe('clipboard', () => {
   });
 
   it('moves with Ctrl+X and Ctrl+V, then forgets the clipboard', async () => {
-    await fixture.seed({ 'p3/from/moving.txt': 'm', 'p3/to/': '' });
-    const ops = await fixture.open('p3/from/');
+    await cabinet.seed({ 'p3/from/moving.txt': 'm', 'p3/to/': '' });
+    const ops = await cabinet.open('p3/from/');
     await ops.select('moving.txt');
     await ops.page.keyboard.press('ControlOrMeta+x');
     await ops.goToSibling('to');
@@ -50,8 +50,8 @@ describe('clipboard', () => {
   });
 
   it('asks replace-or-rename when a pasted name exists, and Cancel pastes nothing', async () => {
-    await fixture.seed({ 'p4/from/dup.txt': 'new', 'p4/to/dup.txt': 'old' });
-    const ops = await fixture.open('p4/from/');
+    await cabinet.seed({ 'p4/from/dup.txt': 'new', 'p4/to/dup.txt': 'old' });
+    const ops = await cabinet.open('p4/from/');
     await ops.select('dup.txt');
     await ops.page.keyboard.press('ControlOrMeta+c');
     await ops.goToSibling('to');

@@ -2,57 +2,57 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useOperationsFixture } from '../support/operations-fixture.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-const fixture = useOperationsFixture();
+const cabinet = withCabinet();
 
 describe('delete', () => {
   it('asks "Delete this item?" and deletes the entry with Enter', async () => {
-    await fixture.seed({ 'd1/keep.txt': 'k', 'd1/gone.txt': 'g' });
-    const ops = await fixture.open('d1/');
+    await cabinet.seed({ 'd1/keep.txt': 'k', 'd1/gone.txt': 'g' });
+    const ops = await cabinet.open('d1/');
     await ops.select('gone.txt');
     await ops.page.keyboard.press('Delete');
     await ops.deleteDialog.getByText('Delete this item?').waitFor();
     await ops.page.keyboard.press('Enter');
     await ops.files.entry('gone.txt').waitFor({ state: 'detached' });
     expect(await ops.files.entryNames()).toEqual(['keep.txt']);
-    expect(existsSync(path.join(fixture.server.root, 'd1/gone.txt'))).toBe(false);
+    expect(existsSync(path.join(cabinet.server.root, 'd1/gone.txt'))).toBe(false);
   });
 
   it('deletes several selected entries, folders included', async () => {
-    await fixture.seed({
+    await cabinet.seed({
       'd2/a.txt': 'a',
       'd2/b.txt': 'b',
       'd2/sub/inner.txt': 'i',
       'd2/c.txt': 'c',
     });
-    const ops = await fixture.open('d2/');
+    const ops = await cabinet.open('d2/');
     await ops.select('sub', 'a.txt', 'b.txt');
     await ops.page.keyboard.press('Delete');
     await ops.deleteDialog.getByText('Delete these 3 items?').waitFor();
     await ops.button(ops.deleteDialog, 'Delete').click();
     await ops.deleteDialog.waitFor({ state: 'detached' });
     await expect.poll(() => ops.files.entryNames()).toEqual(['c.txt']);
-    expect(existsSync(path.join(fixture.server.root, 'd2/sub'))).toBe(false);
+    expect(existsSync(path.join(cabinet.server.root, 'd2/sub'))).toBe(false);
   });
 
   it('keeps everything when the dialog is cancelled with Esc', async () => {
-    await fixture.seed({ 'd3/stay.txt': 's' });
-    const ops = await fixture.open('d3/');
+    await cabinet.seed({ 'd3/stay.txt': 's' });
+    const ops = await cabinet.open('d3/');
     await ops.select('stay.txt');
     await ops.page.keyboard.press('Delete');
     await ops.deleteDialog.waitFor();
     await ops.page.keyboard.press('Escape');
     await ops.deleteDialog.waitFor({ state: 'detached' });
     expect(await ops.files.entryNames()).toEqual(['stay.txt']);
-    expect(existsSync(path.join(fixture.server.root, 'd3/stay.txt'))).toBe(true);
+    expect(existsSync(path.join(cabinet.server.root, 'd3/stay.txt'))).toBe(true);
   });
 
   it('shows the error and reloads when the entry vanished meanwhile', async () => {
-    await fixture.seed({ 'd4/vanishing.txt': 'v', 'd4/other.txt': 'o' });
-    const ops = await fixture.open('d4/');
+    await cabinet.seed({ 'd4/vanishing.txt': 'v', 'd4/other.txt': 'o' });
+    const ops = await cabinet.open('d4/');
     await ops.select('vanishing.txt');
-    await rm(path.join(fixture.server.root, 'd4/vanishing.txt'));
+    await rm(path.join(cabinet.server.root, 'd4/vanishing.txt'));
     await ops.page.keyboard.press('Delete');
     await ops.button(ops.deleteDialog, 'Delete').click();
     await ops.notifications.getByRole('alert').waitFor();
@@ -61,18 +61,18 @@ describe('delete', () => {
   });
 
   it('surfaces the server refusing a folder that holds a file the user may not touch', async () => {
-    await fixture.seed({ 'd5/locked/secret.txt': 's', 'd5/locked/open.txt': 'o' });
-    const user = await fixture.server.createUser({
+    await cabinet.seed({ 'd5/locked/secret.txt': 's', 'd5/locked/open.txt': 'o' });
+    const user = await cabinet.server.createUser({
       perm: { delete: true },
       rules: [{ regex: false, allow: false, path: '/d5/locked/secret.txt' }],
     });
-    const ops = await fixture.open('d5/', { token: user.token });
+    const ops = await cabinet.open('d5/', { token: user.token });
     await ops.select('locked');
     await ops.page.keyboard.press('Delete');
     await ops.button(ops.deleteDialog, 'Delete').click();
     await ops.notifications.getByRole('alert').waitFor();
     expect(await ops.errorMessages()).toEqual(["You don't have permissions to access this."]);
-    expect(existsSync(path.join(fixture.server.root, 'd5/locked/open.txt'))).toBe(true);
+    expect(existsSync(path.join(cabinet.server.root, 'd5/locked/open.txt'))).toBe(true);
     expect(await ops.files.entryNames()).toEqual(['locked']);
   });
 });

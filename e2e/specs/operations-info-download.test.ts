@@ -4,15 +4,17 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { useOperationsFixture } from '../support/operations-fixture.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
 const CONTENT = 'The quick brown fox jumps over the lazy dog\n';
-const fixture = useOperationsFixture({
-  'i1/fox.txt': CONTENT,
-  'i1/box/one.bin': 'x'.repeat(1000),
-  'i1/box/deeper/two.bin': 'y'.repeat(2000),
-  'i1/box/sub/': '',
-  'i1/odd, name +%20 ü.txt': 'odd',
+const cabinet = withCabinet({
+  files: {
+    'i1/fox.txt': CONTENT,
+    'i1/box/one.bin': 'x'.repeat(1000),
+    'i1/box/deeper/two.bin': 'y'.repeat(2000),
+    'i1/box/sub/': '',
+    'i1/odd, name +%20 ü.txt': 'odd',
+  },
 });
 const scratch = mkdtemp(path.join(os.tmpdir(), 'cabinet-e2e-dl-'));
 afterAll(async () => rm(await scratch, { recursive: true, force: true }));
@@ -25,7 +27,7 @@ async function fact(dialog: import('playwright-core').Locator, term: string): Pr
 
 describe('info', () => {
   it('shows a file and computes its SHA-256 on demand', async () => {
-    const ops = await fixture.open('i1/');
+    const ops = await cabinet.open('i1/');
     await ops.select('fox.txt');
     await ops.action('Info').click();
     const dialog = ops.infoDialog;
@@ -42,7 +44,7 @@ describe('info', () => {
   });
 
   it("counts a folder's folders and files and sums the files inside it", async () => {
-    const ops = await fixture.open('i1/');
+    const ops = await cabinet.open('i1/');
     await ops.select('box');
     await ops.action('Info').click();
     const dialog = ops.infoDialog;
@@ -54,8 +56,8 @@ describe('info', () => {
   });
 
   it('offers no checksums to a user who may not download', async () => {
-    const user = await fixture.server.createUser({ perm: { download: false } });
-    const ops = await fixture.open('i1/', { token: user.token });
+    const user = await cabinet.server.createUser({ perm: { download: false } });
+    const ops = await cabinet.open('i1/', { token: user.token });
     await ops.select('fox.txt');
     await ops.action('Info').click();
     expect(await fact(ops.infoDialog, 'Size')).toBe('44 B');
@@ -64,7 +66,7 @@ describe('info', () => {
   });
 
   it('sums up several selected entries', async () => {
-    const ops = await fixture.open('i1/');
+    const ops = await cabinet.open('i1/');
     await ops.select('box', 'fox.txt');
     await ops.action('Info').click();
     const dialog = ops.infoDialog;
@@ -77,7 +79,7 @@ describe('info', () => {
 
 describe('download', () => {
   it('downloads a single file directly, without asking for a format', async () => {
-    const ops = await fixture.open('i1/');
+    const ops = await cabinet.open('i1/');
     await ops.select('fox.txt');
     const [download] = await Promise.all([
       ops.page.waitForEvent('download'),
@@ -91,7 +93,7 @@ describe('download', () => {
   });
 
   it('downloads a selection as a zip archive holding every selected entry, odd names too', async () => {
-    const ops = await fixture.open('i1/');
+    const ops = await cabinet.open('i1/');
     await ops.select('box', 'fox.txt', 'odd, name +%20 ü.txt');
     await ops.action('Download').click();
     await ops.downloadDialog.waitFor();
@@ -125,7 +127,7 @@ describe('download', () => {
   });
 
   it('downloads the folder on screen as tar.gz with Ctrl+S', async () => {
-    const ops = await fixture.open('i1/box/');
+    const ops = await cabinet.open('i1/box/');
     await ops.files.entry('one.bin').waitFor();
     await ops.page.keyboard.press('ControlOrMeta+s');
     await ops.downloadDialog.waitFor();

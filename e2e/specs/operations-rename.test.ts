@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useOperationsFixture } from '../support/operations-fixture.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-const fixture = useOperationsFixture();
+const cabinet = withCabinet();
 
 /** The rename field's value and selected range. */
 function fieldState(ops: { renameDialog: import('playwright-core').Locator }) {
@@ -16,8 +16,8 @@ function fieldState(ops: { renameDialog: import('playwright-core').Locator }) {
 
 describe('rename', () => {
   it('pre-fills the name with the part before the extension selected, and renames on Enter', async () => {
-    await fixture.seed({ 'r1/report.draft.txt': 'r' });
-    const ops = await fixture.open('r1/');
+    await cabinet.seed({ 'r1/report.draft.txt': 'r' });
+    const ops = await cabinet.open('r1/');
     await ops.select('report.draft.txt');
     await ops.page.keyboard.press('F2');
     await ops.renameDialog.waitFor();
@@ -30,12 +30,12 @@ describe('rename', () => {
     await ops.page.keyboard.press('Enter');
     await ops.files.entry('final.txt').waitFor();
     expect(await ops.files.entryNames()).toEqual(['final.txt']);
-    expect(await readFile(path.join(fixture.server.root, 'r1/final.txt'), 'utf8')).toBe('r');
+    expect(await readFile(path.join(cabinet.server.root, 'r1/final.txt'), 'utf8')).toBe('r');
   });
 
   it('trims the name and refuses an empty one or one with a slash', async () => {
-    await fixture.seed({ 'r2/folder/': '' });
-    const ops = await fixture.open('r2/');
+    await cabinet.seed({ 'r2/folder/': '' });
+    const ops = await cabinet.open('r2/');
     await ops.select('folder');
     await ops.page.keyboard.press('F2');
     const field = ops.renameDialog.getByRole('textbox');
@@ -54,8 +54,8 @@ describe('rename', () => {
   });
 
   it('on a clash, Replace overwrites the other entry', async () => {
-    await fixture.seed({ 'r3/new.txt': 'new content', 'r3/old.txt': 'old content' });
-    const ops = await fixture.open('r3/');
+    await cabinet.seed({ 'r3/new.txt': 'new content', 'r3/old.txt': 'old content' });
+    const ops = await cabinet.open('r3/');
     await ops.select('new.txt');
     await ops.page.keyboard.press('F2');
     await ops.renameDialog.getByRole('textbox').fill('old.txt');
@@ -65,14 +65,14 @@ describe('rename', () => {
       .waitFor();
     await ops.button(ops.replaceRename, 'Replace').click();
     await expect.poll(() => ops.files.entryNames()).toEqual(['old.txt']);
-    expect(await readFile(path.join(fixture.server.root, 'r3/old.txt'), 'utf8')).toBe(
+    expect(await readFile(path.join(cabinet.server.root, 'r3/old.txt'), 'utf8')).toBe(
       'new content',
     );
   });
 
   it('on a clash, Rename (Enter) keeps both under a free name', async () => {
-    await fixture.seed({ 'r4/new.txt': 'new', 'r4/old.txt': 'old' });
-    const ops = await fixture.open('r4/');
+    await cabinet.seed({ 'r4/new.txt': 'new', 'r4/old.txt': 'old' });
+    const ops = await cabinet.open('r4/');
     await ops.select('new.txt');
     await ops.page.keyboard.press('F2');
     await ops.renameDialog.getByRole('textbox').fill('old.txt');
@@ -80,12 +80,12 @@ describe('rename', () => {
     await ops.replaceRename.waitFor();
     await ops.page.keyboard.press('Enter');
     await expect.poll(() => ops.files.entryNames()).toEqual(['old(1).txt', 'old.txt']);
-    expect(await readFile(path.join(fixture.server.root, 'r4/old(1).txt'), 'utf8')).toBe('new');
+    expect(await readFile(path.join(cabinet.server.root, 'r4/old(1).txt'), 'utf8')).toBe('new');
   });
 
   it('on a clash, Cancel leaves both entries as they were', async () => {
-    await fixture.seed({ 'r5/new.txt': 'new', 'r5/old.txt': 'old' });
-    const ops = await fixture.open('r5/');
+    await cabinet.seed({ 'r5/new.txt': 'new', 'r5/old.txt': 'old' });
+    const ops = await cabinet.open('r5/');
     await ops.select('new.txt');
     await ops.page.keyboard.press('F2');
     await ops.renameDialog.getByRole('textbox').fill('old.txt');
@@ -96,9 +96,9 @@ describe('rename', () => {
   });
 
   it('surfaces the refusal of Replace for a user who may not modify files', async () => {
-    await fixture.seed({ 'r6/new.txt': 'new', 'r6/old.txt': 'old' });
-    const user = await fixture.server.createUser({ perm: { rename: true, modify: false } });
-    const ops = await fixture.open('r6/', { token: user.token });
+    await cabinet.seed({ 'r6/new.txt': 'new', 'r6/old.txt': 'old' });
+    const user = await cabinet.server.createUser({ perm: { rename: true, modify: false } });
+    const ops = await cabinet.open('r6/', { token: user.token });
     await ops.select('new.txt');
     await ops.page.keyboard.press('F2');
     await ops.renameDialog.getByRole('textbox').fill('old.txt');
@@ -106,6 +106,6 @@ describe('rename', () => {
     await ops.button(ops.replaceRename, 'Replace').click();
     await ops.notifications.getByRole('alert').waitFor();
     expect(await ops.errorMessages()).toEqual(["You don't have permissions to access this."]);
-    expect(await readFile(path.join(fixture.server.root, 'r6/old.txt'), 'utf8')).toBe('old');
+    expect(await readFile(path.join(cabinet.server.root, 'r6/old.txt'), 'utf8')).toBe('old');
   });
 });

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { useOperationsFixture } from '../support/operations-fixture.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-const fixture = useOperationsFixture();
-const onDisk = (scopePath: string) => path.join(fixture.server.root, scopePath);
+const cabinet = withCabinet();
+const onDisk = (scopePath: string) => path.join(cabinet.server.root, scopePath);
 
 /** Uploads a file through the listing's file chooser (a hidden input, as browsers need). */
 async function upload(page: Page, name: string, content: string): Promise<void> {
@@ -17,8 +17,8 @@ async function upload(page: Page, name: string, content: string): Promise<void> 
 
 describe('replace prompt (uploads)', () => {
   it('offers only Replace and Cancel, and Enter replaces the existing file', async () => {
-    await fixture.seed({ 'u1/same.txt': 'old' });
-    const ops = await fixture.open('u1/');
+    await cabinet.seed({ 'u1/same.txt': 'old' });
+    const ops = await cabinet.open('u1/');
     await upload(ops.page, 'same.txt', 'new');
     await ops.replace.waitFor();
     expect(await ops.replace.getByRole('button').allTextContents()).toEqual(['Cancel', 'Replace']);
@@ -31,8 +31,8 @@ describe('replace prompt (uploads)', () => {
   });
 
   it('keeps the existing file when the prompt is dismissed with Esc', async () => {
-    await fixture.seed({ 'u2/same.txt': 'old' });
-    const ops = await fixture.open('u2/');
+    await cabinet.seed({ 'u2/same.txt': 'old' });
+    const ops = await cabinet.open('u2/');
     await upload(ops.page, 'same.txt', 'new');
     await ops.replace.waitFor();
     await ops.page.keyboard.press('Escape');

@@ -1,43 +1,29 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { png, silentMp3, webmClip } from '../fixtures/preview-fixtures.ts';
 import { PreviewPage } from '../pages/preview.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-  await seedFiles(server.root, { 'a/notes.md': '# Notes\n', 'a/code.ts': 'let x = 1;\n' });
-  const write = (name: string, data: Buffer) => writeFile(path.join(server.root, name), data);
-  await write('a/1.png', await png());
-  await write('a/2.mp3', silentMp3());
-  await write('a/3.webm', await webmClip());
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
+const cabinet = withCabinet({
+  files: { 'a/notes.md': '# Notes\n', 'a/code.ts': 'let x = 1;\n' },
+  setup: async (server) => {
+    const write = (name: string, data: Buffer) => writeFile(path.join(server.root, name), data);
+    await write('a/1.png', await png());
+    await write('a/2.mp3', silentMp3());
+    await write('a/3.webm', await webmClip());
+  },
 });
 
 async function open(encodedPath: string, name: string, width = 1280): Promise<PreviewPage> {
-  ({ context, page } = await newPage(browser, { width }));
-  await loginThroughForm(page, server.url, 'admin', server.admin.password);
+  ({ page } = await cabinet.newPage({ width }));
+  await loginThroughForm(page, cabinet.server.url, 'admin', cabinet.server.admin.password);
   const preview = new PreviewPage(page);
-  await preview.goto(server.url, encodedPath);
+  await preview.goto(cabinet.server.url, encodedPath);
   await preview.waitFor(name);
   return preview;
 }
@@ -55,7 +41,7 @@ describe('preview accessibility', () => {
       ['a/notes.md', 'notes.md'],
       ['a/code.ts', 'code.ts'],
     ]) {
-      await preview.goto(server.url, file!);
+      await preview.goto(cabinet.server.url, file!);
       await preview.waitFor(name!);
       expect(await preview.unnamedControls()).toEqual([]);
     }
@@ -81,11 +67,11 @@ describe('preview accessibility', () => {
     await preview.next.focus();
     await page.keyboard.press('Enter');
     await preview.waitFor('3.webm');
-    expect(page.url()).toBe(`${server.url}/files/a/3.webm`);
+    expect(page.url()).toBe(`${cabinet.server.url}/files/a/3.webm`);
     // Arrow keys on a focused player belong to the player (seeking), not to the preview.
     await preview.video.focus();
     await page.keyboard.press('ArrowLeft');
-    expect(page.url()).toBe(`${server.url}/files/a/3.webm`);
+    expect(page.url()).toBe(`${cabinet.server.url}/files/a/3.webm`);
     expect(await isFocused(preview.video)).toBe(true);
   });
 

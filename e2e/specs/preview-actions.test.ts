@@ -1,55 +1,41 @@
 import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { png } from '../fixtures/preview-fixtures.ts';
 import { OperationDialogs } from '../pages/dialogs.ts';
 import { FilesPage } from '../pages/files-page.ts';
 import { PreviewPage } from '../pages/preview.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-  await seedFiles(server.root, {
+const cabinet = withCabinet({
+  files: {
     'trip/': '',
     'lonely/only.bin': 'x',
     'named/old name.bin': 'rename me',
     'keys/': '',
-  });
-  for (const name of ['trip/1.png', 'trip/2.png', 'trip/3.png', 'keys/a.png', 'keys/b.png']) {
-    await writeFile(path.join(server.root, name), await png());
-  }
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
+  },
+  setup: async (server) => {
+    for (const name of ['trip/1.png', 'trip/2.png', 'trip/3.png', 'keys/a.png', 'keys/b.png']) {
+      await writeFile(path.join(server.root, name), await png());
+    }
+  },
 });
 
 async function open(encodedPath: string, name: string): Promise<PreviewPage> {
-  ({ context, page } = await newPage(browser));
-  await loginThroughForm(page, server.url, 'admin', server.admin.password);
+  ({ page } = await cabinet.newPage());
+  await loginThroughForm(page, cabinet.server.url, 'admin', cabinet.server.admin.password);
   const preview = new PreviewPage(page);
-  await preview.goto(server.url, encodedPath);
+  await preview.goto(cabinet.server.url, encodedPath);
   await preview.waitFor(name);
   return preview;
 }
 
 const exists = (name: string) =>
-  access(path.join(server.root, name)).then(
+  access(path.join(cabinet.server.root, name)).then(
     () => true,
     () => false,
   );
@@ -68,13 +54,13 @@ describe('actions in the preview', () => {
     await deleteFromPreview(preview);
     await preview.waitFor('3.png');
     expect(await exists('trip/2.png')).toBe(false);
-    expect(page.url()).toBe(`${server.url}/files/trip/3.png`);
+    expect(page.url()).toBe(`${cabinet.server.url}/files/trip/3.png`);
     await preview.previous.waitFor();
 
     await deleteFromPreview(preview);
     await preview.waitFor('1.png');
     await deleteFromPreview(preview);
-    await page.waitForURL(`${server.url}/files/trip/`);
+    await page.waitForURL(`${cabinet.server.url}/files/trip/`);
     await new FilesPage(page).emptyMessage.waitFor();
   });
 
@@ -86,7 +72,7 @@ describe('actions in the preview', () => {
     await field.fill('new name.bin');
     await dialogs.renameDialog.getByRole('button', { name: 'Rename' }).click();
     await preview.waitFor('new name.bin');
-    expect(page.url()).toBe(`${server.url}/files/named/new%20name.bin`);
+    expect(page.url()).toBe(`${cabinet.server.url}/files/named/new%20name.bin`);
     expect(await exists('named/new name.bin')).toBe(true);
     expect(await exists('named/old name.bin')).toBe(false);
   });
@@ -103,7 +89,7 @@ describe('actions in the preview', () => {
     await page.keyboard.press('Escape');
     await dialogs.infoDialog.waitFor({ state: 'detached' });
     // Esc closed the dialog only; Right did not move while it was open.
-    expect(page.url()).toBe(`${server.url}/files/keys/a.png`);
+    expect(page.url()).toBe(`${cabinet.server.url}/files/keys/a.png`);
     await page.keyboard.press('ArrowRight');
     await preview.waitFor('b.png');
   });

@@ -1,54 +1,40 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { png, silentMp3 } from '../fixtures/preview-fixtures.ts';
 import { FilesPage } from '../pages/files-page.ts';
 import { PreviewPage } from '../pages/preview.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext;
 let page: Page;
 
 // Listing order (by name): a.png, b.txt, c.pdf, d.mp3, e.bin, f.png. Text and PDF are skipped.
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-  await seedFiles(server.root, {
+const cabinet = withCabinet({
+  files: {
     'album/sub/': '',
     'album/b.txt': 'text is skipped',
     'album/c.pdf': '%PDF-1.4\n%%EOF\n',
-  });
-  const write = (name: string, data: Buffer) => writeFile(path.join(server.root, name), data);
-  await write('album/a.png', await png());
-  await write('album/d.mp3', silentMp3());
-  await write('album/e.bin', Buffer.from([0, 1, 2, 0]));
-  await write('album/f.png', await png());
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
+  },
+  setup: async (server) => {
+    const write = (name: string, data: Buffer) => writeFile(path.join(server.root, name), data);
+    await write('album/a.png', await png());
+    await write('album/d.mp3', silentMp3());
+    await write('album/e.bin', Buffer.from([0, 1, 2, 0]));
+    await write('album/f.png', await png());
+  },
 });
 
 async function open(
   encodedPath: string,
   name: string,
-  user = { username: 'admin', password: server.admin.password },
+  user = { username: 'admin', password: cabinet.server.admin.password },
 ): Promise<PreviewPage> {
-  ({ context, page } = await newPage(browser));
-  await loginThroughForm(page, server.url, user.username, user.password);
+  ({ page } = await cabinet.newPage());
+  await loginThroughForm(page, cabinet.server.url, user.username, user.password);
   const preview = new PreviewPage(page);
-  await preview.goto(server.url, encodedPath);
+  await preview.goto(cabinet.server.url, encodedPath);
   await preview.waitFor(name);
   return preview;
 }
@@ -61,7 +47,7 @@ describe('moving between items', () => {
     expect(await preview.previous.count()).toBe(0);
     await page.keyboard.press('ArrowRight');
     await preview.waitFor('d.mp3');
-    expect(page.url()).toBe(`${server.url}/files/album/d.mp3`);
+    expect(page.url()).toBe(`${cabinet.server.url}/files/album/d.mp3`);
     await page.keyboard.press('Enter');
     await preview.waitFor('e.bin');
     await page.keyboard.press('ArrowRight');
@@ -87,12 +73,12 @@ describe('moving between items', () => {
     const preview = await open('album/e.bin', 'e.bin');
     const files = new FilesPage(page);
     await page.keyboard.press('Escape');
-    await page.waitForURL(`${server.url}/files/album/`);
+    await page.waitForURL(`${cabinet.server.url}/files/album/`);
     await files.entry('a.png').waitFor();
     await files.entry('e.bin').dblclick();
     await preview.waitFor('e.bin');
     await preview.close.click();
-    await page.waitForURL(`${server.url}/files/album/`);
+    await page.waitForURL(`${cabinet.server.url}/files/album/`);
   });
 });
 
@@ -186,7 +172,7 @@ describe('file actions by permission', () => {
   });
 
   it('hides rename, delete and download from a user without those permissions', async () => {
-    const viewer = await server.createUser({
+    const viewer = await cabinet.server.createUser({
       perm: { rename: false, delete: false, download: false, modify: false, create: false },
     });
     const preview = await open('album/e.bin', 'e.bin', {

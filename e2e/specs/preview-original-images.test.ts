@@ -1,41 +1,28 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { rotatedJpeg } from '../fixtures/preview-fixtures.ts';
 import { PreviewPage } from '../pages/preview.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext;
 let page: Page;
 
-// A server started with --no-resize-preview: there are no big previews to toggle from.
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer({ config: { resizePreview: false } });
-  await writeFile(path.join(server.root, 'photo.jpg'), await rotatedJpeg());
-  await writeFile(path.join(server.root, 'broken.jpg'), 'these bytes are not an image');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
+// A cabinet.server started with --no-resize-preview: there are no big previews to toggle from.
+const cabinet = withCabinet({
+  server: { config: { resizePreview: false } },
+  setup: async (server) => {
+    await writeFile(path.join(server.root, 'photo.jpg'), await rotatedJpeg());
+    await writeFile(path.join(server.root, 'broken.jpg'), 'these bytes are not an image');
+  },
 });
 
 async function open(encodedPath: string, name: string): Promise<PreviewPage> {
-  ({ context, page } = await newPage(browser));
-  await loginThroughForm(page, server.url, 'admin', server.admin.password);
+  ({ page } = await cabinet.newPage());
+  await loginThroughForm(page, cabinet.server.url, 'admin', cabinet.server.admin.password);
   const preview = new PreviewPage(page);
-  await preview.goto(server.url, encodedPath);
+  await preview.goto(cabinet.server.url, encodedPath);
   await preview.waitFor(name);
   return preview;
 }

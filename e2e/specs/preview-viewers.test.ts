@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
   HOSTILE_MARKDOWN,
   HOSTILE_SVG,
@@ -14,51 +13,38 @@ import {
   webmClip,
 } from '../fixtures/preview-fixtures.ts';
 import { PreviewPage } from '../pages/preview.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext;
 let page: Page;
 let consoleErrors: string[];
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-  await seedFiles(server.root, {
+const cabinet = withCabinet({
+  files: {
     'media/clip.en.srt': srt('Hello subtitles'),
     'media/subs/clip.de.srt': srt('Hallo Untertitel'),
     'docs/notes.md': HOSTILE_MARKDOWN,
     'docs/data.bin': '',
-  });
-  const write = (name: string, data: Buffer | string) =>
-    writeFile(path.join(server.root, name), data);
-  await write('media/photo.jpg', await rotatedJpeg());
-  await write('media/pixel.png', await png());
-  await write('media/tone.mp3', silentMp3());
-  await write('media/clip.webm', await webmClip());
-  await write('docs/paper.pdf', pdf());
-  await write('docs/logo.svg', HOSTILE_SVG);
-  await write('docs/data.bin', Buffer.from([0, 1, 2, 3, 0xff, 0xfe, 0, 0, 7]));
-  await write('media/damaged.mp4', Buffer.from('not a video at all, just some bytes'));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
+  },
+  setup: async (server) => {
+    const write = (name: string, data: Buffer | string) =>
+      writeFile(path.join(server.root, name), data);
+    await write('media/photo.jpg', await rotatedJpeg());
+    await write('media/pixel.png', await png());
+    await write('media/tone.mp3', silentMp3());
+    await write('media/clip.webm', await webmClip());
+    await write('docs/paper.pdf', pdf());
+    await write('docs/logo.svg', HOSTILE_SVG);
+    await write('docs/data.bin', Buffer.from([0, 1, 2, 3, 0xff, 0xfe, 0, 0, 7]));
+    await write('media/damaged.mp4', Buffer.from('not a video at all, just some bytes'));
+  },
 });
 
 async function open(encodedPath: string, name: string): Promise<PreviewPage> {
-  ({ context, page, consoleErrors } = await newPage(browser));
-  await loginThroughForm(page, server.url, 'admin', server.admin.password);
+  ({ page, consoleErrors } = await cabinet.newPage());
+  await loginThroughForm(page, cabinet.server.url, 'admin', cabinet.server.admin.password);
   const preview = new PreviewPage(page);
-  await preview.goto(server.url, encodedPath);
+  await preview.goto(cabinet.server.url, encodedPath);
   await preview.waitFor(name);
   return preview;
 }
@@ -124,9 +110,9 @@ describe('image viewer', () => {
     });
     expect(flags).toEqual([undefined, undefined]);
 
-    // Opened as a document of its own (a shared link, "open image in new tab"), the server's
+    // Opened as a document of its own (a shared link, "open image in new tab"), the cabinet.server's
     // sandbox policy keeps the script from running in Cabinet's origin.
-    await page.goto(`${server.url}/api/raw/docs/logo.svg?inline=true`);
+    await page.goto(`${cabinet.server.url}/api/raw/docs/logo.svg?inline=true`);
     expect(await page.title()).not.toBe('svg script ran');
     expect(consoleErrors.join('\n')).not.toContain('svg script ran');
   });
@@ -176,7 +162,7 @@ describe('media the browser cannot play', () => {
 });
 
 describe('documents', () => {
-  it("shows a PDF in the browser's viewer", async () => {
+  it("shows a PDF in the cabinet.browser's viewer", async () => {
     const preview = await open('docs/paper.pdf', 'paper.pdf');
     const data = await preview.pdf.getAttribute('data');
     expect(data).toContain('/api/raw/docs/paper.pdf?inline=true');

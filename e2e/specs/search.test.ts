@@ -1,51 +1,35 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import { FilesPage } from '../pages/files-page.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
 import { ARTIFACTS } from '../support/paths.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
-
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext | undefined;
+import { withCabinet } from '../support/cabinet.ts';
+import { seedFiles } from '../support/servers.ts';
 
 const PHOTOS = 120;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-  const entries: Record<string, string> = {
-    'notes/': '',
-    'notes/readme.md': '# readme',
-    'deep/er/target-file.txt': 'found me',
-    'report 2026.pdf': 'pdf',
-  };
-  for (let i = 0; i < PHOTOS; i++) entries[`pics/photo-${String(i).padStart(3, '0')}.jpg`] = 'x';
-  await seedFiles(server.root, entries);
-  // The files were written after the server started: a full walk makes the index hold them all.
-  server.ctx.search.rebuild();
-  await server.ctx.search.settled();
-  await mkdir(ARTIFACTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
+const cabinet = withCabinet({
+  setup: async (server) => {
+    const entries: Record<string, string> = {
+      'notes/': '',
+      'notes/readme.md': '# readme',
+      'deep/er/target-file.txt': 'found me',
+      'report 2026.pdf': 'pdf',
+    };
+    for (let i = 0; i < PHOTOS; i++) entries[`pics/photo-${String(i).padStart(3, '0')}.jpg`] = 'x';
+    await seedFiles(server.root, entries);
+    // The files were written after the server started: a full walk makes the index hold them all.
+    server.ctx.search.rebuild();
+    await server.ctx.search.settled();
+    await mkdir(ARTIFACTS, { recursive: true });
+  },
 });
 
 async function login(options: { width?: number } = {}): Promise<{ page: Page; files: FilesPage }> {
-  let page: Page;
-  ({ context, page } = await newPage(browser, options));
-  await loginThroughForm(page, server.url, 'admin', server.admin.password);
+  const { page } = await cabinet.newPage(options);
+  await loginThroughForm(page, cabinet.server.url, 'admin', cabinet.server.admin.password);
   const files = new FilesPage(page);
   await files.listing.waitFor();
   return { page, files };
@@ -155,8 +139,8 @@ describe('search overlay', () => {
 
 describe('search overlay screenshots', () => {
   async function setTheme(theme: string): Promise<void> {
-    const settings = await server.ctx.settings.get();
-    await server.updateSettings({ branding: { ...settings.branding, theme } });
+    const settings = await cabinet.server.ctx.settings.get();
+    await cabinet.server.updateSettings({ branding: { ...settings.branding, theme } });
   }
   afterAll(() => setTheme(''));
 

@@ -2,34 +2,29 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PublicSharePage } from '../pages/share-page.ts';
 import { ShareDialog } from '../pages/share-dialog.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { useOperationsFixture } from '../support/operations-fixture.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-const fixture = useOperationsFixture({
-  'trip/notes.txt': 'packing list\n',
-  'trip/photos/beach.txt': 'sand\n',
-  'report.txt': 'quarterly numbers\n',
+const cabinet = withCabinet({
+  files: {
+    'trip/notes.txt': 'packing list\n',
+    'trip/photos/beach.txt': 'sand\n',
+    'report.txt': 'quarterly numbers\n',
+  },
 });
-let visitorBrowser: Browser;
 const scratch = mkdtemp(path.join(os.tmpdir(), 'cabinet-e2e-share-'));
 
-beforeAll(async () => {
-  visitorBrowser = await launchBrowser();
-});
 afterAll(async () => {
-  await visitorBrowser?.close();
   await rm(await scratch, { recursive: true, force: true });
 });
 
 /** Makes a link through the API, as the admin. */
 async function makeLink(sharePath: string, body: Record<string, unknown> = {}): Promise<string> {
-  const response = await fixture.server.fetch(`/api/share${sharePath}`, {
+  const response = await cabinet.server.fetch(`/api/share${sharePath}`, {
     method: 'POST',
-    token: fixture.server.admin.token,
+    token: cabinet.server.admin.token,
     body: JSON.stringify(body),
   });
   expect(response.status).toBe(200);
@@ -38,14 +33,14 @@ async function makeLink(sharePath: string, body: Record<string, unknown> = {}): 
 
 /** A visitor's page in a fresh browser context: no session, no cookies. */
 async function visit(hash: string, sub = ''): Promise<PublicSharePage> {
-  const { page } = await newPage(visitorBrowser);
-  await page.goto(`${fixture.server.url}/share/${hash}${sub}`);
+  const { page } = await cabinet.newPage();
+  await page.goto(`${cabinet.server.url}/share/${hash}${sub}`);
   return new PublicSharePage(page);
 }
 
 describe('the share dialog', () => {
   it('creates, lists, copies and deletes links', async () => {
-    const ops = await fixture.open('');
+    const ops = await cabinet.open('');
     await ops.select('report.txt');
     await ops.action('Share').click();
     const share = new ShareDialog(ops.page);
@@ -63,7 +58,7 @@ describe('the share dialog', () => {
     expect(await share.links.first().textContent()).toContain('Permanent');
     expect(await share.permanent.count()).toBe(0);
     const [permanentUrl] = await share.urls();
-    expect(permanentUrl).toMatch(new RegExp(`^${fixture.server.url}/share/[A-Za-z0-9_-]{16}$`));
+    expect(permanentUrl).toMatch(new RegExp(`^${cabinet.server.url}/share/[A-Za-z0-9_-]{16}$`));
     await share.links.first().getByRole('button', { name: 'Copy link' }).click();
     await ops.notifications.getByText('Link copied!').waitFor();
     await share.links.first().getByRole('button', { name: 'Show QR code' }).click();
@@ -72,13 +67,13 @@ describe('the share dialog', () => {
     await expect.poll(() => share.links.count()).toBe(1);
     await share.permanent.waitFor();
     const listed = (await (
-      await fixture.server.fetch('/api/share/report.txt', { token: fixture.server.admin.token })
+      await cabinet.server.fetch('/api/share/report.txt', { token: cabinet.server.admin.token })
     ).json()) as unknown[];
     expect(listed).toHaveLength(1);
   });
 
   it('makes a password link with a download limit', async () => {
-    const ops = await fixture.open('');
+    const ops = await cabinet.open('');
     await ops.select('trip');
     await ops.action('Share').click();
     const share = new ShareDialog(ops.page);
@@ -170,7 +165,7 @@ describe('the public share page', () => {
       .getByRole('status')
       .filter({ hasText: 'Thank you! Files received: 2.' })
       .waitFor();
-    const root = path.join(fixture.server.root, 'trip');
+    const root = path.join(cabinet.server.root, 'trip');
     expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('packing list\n');
     expect(await readFile(path.join(root, 'notes(1).txt'), 'utf8')).toBe('from a visitor');
     expect(await readFile(path.join(root, 'new.txt'), 'utf8')).toBe('brand new');
@@ -189,8 +184,8 @@ describe('the public share page', () => {
 describe('the Shares screen', () => {
   it('lists links with their owner and deletes one after confirming', async () => {
     const hash = await makeLink('/trip/notes.txt', { downloadLimit: 5 });
-    const ops = await fixture.open('');
-    await ops.page.goto(`${fixture.server.url}/settings/shares`);
+    const ops = await cabinet.open('');
+    await ops.page.goto(`${cabinet.server.url}/settings/shares`);
     const row = ops.page.getByRole('row').filter({ hasText: '/trip/notes.txt' });
     await row.waitFor();
     expect(await row.textContent()).toContain('0 of 5');
@@ -198,6 +193,6 @@ describe('the Shares screen', () => {
     await row.getByRole('button', { name: 'Delete link: /trip/notes.txt' }).click();
     await row.getByRole('button', { name: 'Delete', exact: true }).click();
     await row.waitFor({ state: 'detached' });
-    expect(await fixture.server.ctx.store.shares.get(hash)).toBeUndefined();
+    expect(await cabinet.server.ctx.store.shares.get(hash)).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commandUrl, runCommand, type TestUser } from '@cabinet/server/testing';
 import { ShellPanel } from '../pages/shell-panel.ts';
-import { useOperationsFixture } from '../support/operations-fixture.ts';
+import { withCabinet } from '../support/cabinet.ts';
 import { ARTIFACTS } from '../support/paths.ts';
 
 /** A folder longer than the screen, to see the page keep room for the panel. */
@@ -12,14 +12,14 @@ const LONG_FOLDER = Object.fromEntries(
   Array.from({ length: 30 }, (_, i) => [`long/file-${String(i + 1).padStart(2, '0')}.txt`, 'x']),
 );
 
-const fixture = useOperationsFixture(
-  { 'work/a.txt': 'a', 'work/b.txt': 'b', ...LONG_FOLDER },
-  { config: { enableExec: true } },
-);
+const cabinet = withCabinet({
+  files: { 'work/a.txt': 'a', 'work/b.txt': 'b', ...LONG_FOLDER },
+  server: { config: { enableExec: true } },
+});
 let user: TestUser;
 
 beforeAll(async () => {
-  user = await fixture.server.createUser({
+  user = await cabinet.server.createUser({
     scope: '/',
     commands: ['ls', 'echo', 'sh', 'touch'],
     perm: { execute: true },
@@ -28,7 +28,7 @@ beforeAll(async () => {
 
 /** Opens /files/<folder> as the user and the shell panel over it. */
 async function openShell(folder = 'work/', options = {}) {
-  const ops = await fixture.open(folder, { token: user.token, ...options });
+  const ops = await cabinet.open(folder, { token: user.token, ...options });
   const shell = new ShellPanel(ops.page);
   await shell.open();
   return { ops, shell };
@@ -52,8 +52,8 @@ function processesWith(prefix: string): number[] {
 
 describe('shell panel', () => {
   it('is offered only to users with the execute permission', async () => {
-    const noExec = await fixture.server.createUser({ commands: ['ls'], perm: { execute: false } });
-    const ops = await fixture.open('', { token: noExec.token });
+    const noExec = await cabinet.server.createUser({ commands: ['ls'], perm: { execute: false } });
+    const ops = await cabinet.open('', { token: noExec.token });
     await ops.files.listing.waitFor();
     expect(await new ShellPanel(ops.page).toggle.count()).toBe(0);
   });
@@ -64,7 +64,7 @@ describe('shell panel', () => {
     await shell.waitForLine('b.txt');
     expect(await shell.lines()).toEqual(['$ ls', 'a.txt', 'b.txt']);
 
-    const go = path.join(fixture.server.root, 'work', 'go');
+    const go = path.join(cabinet.server.root, 'work', 'go');
     await shell.run(`sh -c 'echo first; while [ ! -e go ]; do sleep 0.05; done; echo second'`);
     await shell.waitForLine('first');
     // Still running: "first" was shown before the command ended.
@@ -132,7 +132,7 @@ describe('shell panel', () => {
     await shell.waitForLine('"rm" is not one of the commands you may run.');
     await shell.run('ls > list.txt');
     await shell.waitForLine('Refused: redirection (>) is not allowed.');
-    expect(readdirSync(path.join(fixture.server.root, 'work')).sort()).not.toContain('list.txt');
+    expect(readdirSync(path.join(cabinet.server.root, 'work')).sort()).not.toContain('list.txt');
   });
 
   it.each([
@@ -166,9 +166,9 @@ describe('shell panel', () => {
 
 describe('command runs in the settings area', () => {
   it('lists who ran what and how it ended, for administrators', async () => {
-    await runCommand(commandUrl(fixture.server.url, 'work'), 'rm b.txt', { 'X-Auth': user.token });
-    const ops = await fixture.open('');
-    await ops.page.goto(`${fixture.server.url}/settings/global`);
+    await runCommand(commandUrl(cabinet.server.url, 'work'), 'rm b.txt', { 'X-Auth': user.token });
+    const ops = await cabinet.open('');
+    await ops.page.goto(`${cabinet.server.url}/settings/global`);
     await ops.page.getByRole('link', { name: 'Command runs' }).click();
     const table = ops.page.getByRole('table');
     const row = table.getByRole('row').filter({ hasText: 'rm b.txt' }).first();

@@ -1,10 +1,34 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
-import type { TestServer } from '../../testing/test-server.ts';
+import { startTestServer, type TestServer, type TestUser } from '../../testing/test-server.ts';
 
 /** Helpers for the resumable-upload tests: raw requests, staging files, digests. */
+
+/** A server, a user allowed every file operation, and a folder outside the server's root. */
+export async function startTusServer(): Promise<{
+  server: TestServer;
+  alice: TestUser;
+  outside: string;
+  close(): Promise<void>;
+}> {
+  const server = await startTestServer();
+  const alice = await server.createUser({
+    perm: { create: true, modify: true, delete: true, rename: true, download: true },
+  });
+  const outside = await mkdtemp(path.join(os.tmpdir(), 'cabinet-outside-'));
+  return {
+    server,
+    alice,
+    outside,
+    async close() {
+      await server.close();
+      await rm(outside, { recursive: true, force: true });
+    },
+  };
+}
 
 export const TUS = { 'Tus-Resumable': '1.0.0' } as const;
 export const OFFSET_CT = 'application/offset+octet-stream';

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { OPTIONS } from '../src/config/options.ts';
+import { OPTIONS } from './options.ts';
 
-const DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs');
+const DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs');
 
 describe('docs/configuration.md', () => {
   const doc = readFileSync(path.join(DOCS, 'configuration.md'), 'utf8');

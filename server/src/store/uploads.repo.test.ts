@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../src/store/db.ts';
-import { UploadsRepo, type UploadSession } from '../src/store/uploads.repo.ts';
+import { openDatabase, type Db } from './db.ts';
+import { UploadsRepo, type UploadSession } from './uploads.repo.ts';
 
 describe('upload sessions table', () => {
   let dir: string;
