@@ -99,3 +99,13 @@ export const TokenClaims = z.object({
   jti: z.optional(z.string()),
 });
 export type TokenClaims = z.infer<typeof TokenClaims>;
+
+/**
+ * Path parameters of `/api/users/{id}`. The id is any text here: a malformed or unknown id is a
+ * 404 from the service, after the session guard.
+ */
+export const UserIdParams = z.object({
+  /** The user's numeric id, in decimal. */
+  id: z.string(),
+});
+export type UserIdParams = z.infer<typeof UserIdParams>;

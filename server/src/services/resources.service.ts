@@ -4,7 +4,10 @@ import {
   CHECKSUM_ALGORITHMS,
   type ChecksumAlgorithm,
   type Perm,
+  type RecursiveItem,
   type Resource,
+  type TransferQuery,
+  type Usage,
 } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
@@ -26,15 +29,6 @@ export type ResourceReply =
   | { kind: 'listing'; listing: Listing }
   | { kind: 'raw'; stream: Readable; size: number }
   | { kind: 'accepted' };
-
-/** One entry of GET /api/resources/recursive. */
-export interface RecursiveItem {
-  path: string;
-  name: string;
-  size: number;
-  modified: string;
-  isDir: boolean;
-}
 
 /** Whether a user holds a permission; admin implies every other one (SPEC.md section 6). */
 export function can(user: UserRecord, perm: keyof Perm): boolean {
@@ -195,11 +189,7 @@ export class ResourcesService {
    * PATCH: copy or rename (move) to `destination`, which arrives already decoded once and is
    * decoded once more (the reference client double-encodes it).
    */
-  async transfer(
-    user: UserRecord,
-    rawPath: string,
-    query: { action?: string; destination?: string; override?: string; rename?: string },
-  ): Promise<void> {
+  async transfer(user: UserRecord, rawPath: string, query: TransferQuery): Promise<void> {
     const action = query.action;
     if (action !== 'copy' && action !== 'rename') throw errors.badRequest('unsupported action');
     if (!can(user, action === 'copy' ? 'create' : 'rename')) throw errors.forbidden();
@@ -209,8 +199,7 @@ export class ResourcesService {
     } catch {
       throw errors.badRequest('invalid destination');
     }
-    const override = query.override === 'true';
-    const renameOnClash = query.rename === 'true';
+    const { override, rename: renameOnClash } = query;
     const fs = await this.view(user);
     const source = await fs.resolve(rawPath);
     let destination = await fs.resolve(destinationPath);
@@ -249,7 +238,7 @@ export class ResourcesService {
   }
 
   /** GET usage: the volume's total and used bytes for a folder, zeros for a file. */
-  async usage(user: UserRecord, rawPath: string): Promise<{ total: number; used: number }> {
+  async usage(user: UserRecord, rawPath: string): Promise<Usage> {
     const fs = await this.view(user);
     return fs.usage(rawPath);
   }
