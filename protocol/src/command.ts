@@ -47,6 +47,9 @@ export const CommandRun = z.object({
 });
 export type CommandRun = z.infer<typeof CommandRun>;
 
+/** Reply of `GET /api/command-runs`: the latest runs, newest first. */
+export const CommandRunList = z.array(CommandRun);
+
 /** Query of `GET /api/command-runs` (administrators). */
 export const CommandRunsQuery = z.object({
   /**

@@ -51,6 +51,9 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
+/** Reply of `GET /api/users` (administrators): every user, by id. */
+export const UserList = z.array(User);
+
 /** Write envelope for POST and PUT /api/users (API.md section 3c). Fields of `data` may be partial. */
 export const UserWriteRequest = z.object({
   what: z.string(),
