@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { QueryText } from './query.ts';
 
 /**
  * WebSocket close codes of `GET /api/command/{dir}` (docs/commands.md). Clients treat any close
@@ -45,3 +46,16 @@ export const CommandRun = z.object({
   startedAt: z.string(),
 });
 export type CommandRun = z.infer<typeof CommandRun>;
+
+/** Reply of `GET /api/command-runs`: the latest runs, newest first. */
+export const CommandRunList = z.array(CommandRun);
+
+/** Query of `GET /api/command-runs` (administrators). */
+export const CommandRunsQuery = z.object({
+  /**
+   * How many of the latest runs to list, a positive whole number (100 when absent); anything else
+   * is answered 400 by the route.
+   */
+  limit: z.optional(QueryText),
+});
+export type CommandRunsQuery = z.output<typeof CommandRunsQuery>;

@@ -11,3 +11,7 @@ export * from './session.ts';
 export * from './rule-pattern.ts';
 export * from './search.ts';
 export * from './locale.ts';
+export * from './query.ts';
+export * from './resource-requests.ts';
+export * from './download.ts';
+export * from './tus.ts';

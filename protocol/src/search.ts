@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { QueryText } from './query.ts';
 
 /**
  * One line of the NDJSON stream of `GET /api/search/<dir>?query=` (API.md section 3.10): a
@@ -15,3 +16,13 @@ export type SearchHit = z.infer<typeof SearchHit>;
 /** The `type:` shortcuts the search overlay offers (SPEC.md section 4, Search). */
 export const SEARCH_TYPE_SHORTCUTS = ['image', 'audio', 'video', 'pdf'] as const;
 export type SearchTypeShortcut = (typeof SEARCH_TYPE_SHORTCUTS)[number];
+
+/** Query of `GET /api/search/<dir>`. */
+export const SearchQuery = z.object({
+  /** What to look for: name terms and `type:` shortcuts (docs/search.md); "" when absent. */
+  query: z.pipe(
+    z.optional(QueryText),
+    z.transform((value) => value ?? ''),
+  ),
+});
+export type SearchQuery = z.output<typeof SearchQuery>;

@@ -20,3 +20,12 @@ export const SessionInfo = z.object({
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
 export const SessionList = z.array(SessionInfo);
+
+/** Path parameters of `DELETE /api/users/{id}/sessions/{sid}`. */
+export const SessionParams = z.object({
+  /** The user's numeric id, in decimal (a malformed one is a 404 from the service). */
+  id: z.string(),
+  /** The session's id, as SessionInfo lists it. */
+  sid: z.string(),
+});
+export type SessionParams = z.infer<typeof SessionParams>;

@@ -52,3 +52,13 @@ export const Settings = z.object({
   commands: z.record(z.string(), z.array(z.string())),
 });
 export type Settings = z.infer<typeof Settings>;
+
+/**
+ * Body of PUT /api/settings: the whole settings object. `authMethod` may be sent (clients echo
+ * what they read) but is ignored, because the method is chosen by the server's configuration.
+ */
+export const SettingsUpdate = z.extend(Settings, {
+  /** Ignored: the server's configuration chooses the authentication method. */
+  authMethod: z.optional(z.string()),
+});
+export type SettingsUpdate = z.infer<typeof SettingsUpdate>;

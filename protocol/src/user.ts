@@ -51,6 +51,9 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
+/** Reply of `GET /api/users` (administrators): every user, by id. */
+export const UserList = z.array(User);
+
 /** Write envelope for POST and PUT /api/users (API.md section 3c). Fields of `data` may be partial. */
 export const UserWriteRequest = z.object({
   what: z.string(),
@@ -99,3 +102,13 @@ export const TokenClaims = z.object({
   jti: z.optional(z.string()),
 });
 export type TokenClaims = z.infer<typeof TokenClaims>;
+
+/**
+ * Path parameters of `/api/users/{id}`. The id is any text here: a malformed or unknown id is a
+ * 404 from the service, after the session guard.
+ */
+export const UserIdParams = z.object({
+  /** The user's numeric id, in decimal. */
+  id: z.string(),
+});
+export type UserIdParams = z.infer<typeof UserIdParams>;

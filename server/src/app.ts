@@ -3,6 +3,7 @@ import type { AppContext } from './context.ts';
 import { applyApiHeaders } from './http/api-headers.ts';
 import { handleError } from './http/error-handler.ts';
 import { acceptJsonBodies } from './http/json-body.ts';
+import { useZodValidation } from './http/zod-validation.ts';
 import { createMethodGuard } from './http/method-guard.ts';
 import { sendStatus } from './http/reply.ts';
 import { redactUrl } from './logger.ts';
@@ -52,6 +53,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.decorateRequest('sessionId', null);
   app.decorateRequest('tokenExp', 0);
   app.setErrorHandler(handleError);
+  useZodValidation(app);
   app.setNotFoundHandler(async (_request, reply) => sendStatus(reply, 404));
 
   // While shutting down, Fastify still takes requests on open connections (and new connections

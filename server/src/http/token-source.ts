@@ -41,8 +41,9 @@ export function tokenFromRequest(
   if (typeof header === 'string' && header) return header;
   if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
   if (sources.queryToken) {
-    const query = (request.query as Record<string, unknown> | undefined)?.auth;
-    if (typeof query === 'string' && query) return query;
+    const { query } = request;
+    const auth = typeof query === 'object' && query !== null && 'auth' in query ? query.auth : '';
+    if (typeof auth === 'string' && auth) return auth;
   }
   return readCookie(request, 'auth');
 }

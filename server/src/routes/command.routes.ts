@@ -1,16 +1,13 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { COMMAND_CLOSE } from '@cabinet/protocol';
+import { COMMAND_CLOSE, CommandRunsQuery, PathParams } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { currentUser, requireAdmin, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
+import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { CommandsService, type ShellOutcome } from '../services/commands.service.ts';
-
-interface Wildcard {
-  Params: { '*': string };
-}
 
 /** A command line longer than this is not a command line. */
 const MAX_LINE_BYTES = 64 * 1024;
@@ -75,13 +72,15 @@ function finish(socket: WebSocket, outcome: ShellOutcome, ctx: AppContext): void
  * output lines come back as messages while it runs; the close code says how it ended; closing the
  * socket kills the command. `GET /api/command-runs` lists the recorded runs for administrators.
  */
-export async function commandRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function commandRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   await app.register(websocket, { options: { maxPayload: MAX_LINE_BYTES } });
   const service = new CommandsService(ctx);
 
-  app.route<Wildcard>({
+  app.route({
     method: 'GET',
     url: '/command/*',
+    schema: { params: PathParams },
     preHandler: [requireUser(ctx, { queryToken: true }), requireSameOrigin],
     // A plain GET that did not ask to upgrade is told so.
     handler: async (_request, reply) => sendStatus(reply, 426),
@@ -121,9 +120,9 @@ export async function commandRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
   });
 
-  app.get<{ Querystring: { limit?: string } }>(
+  app.get(
     '/command-runs',
-    { preHandler: requireAdmin(ctx) },
+    { preHandler: requireAdmin(ctx), schema: { querystring: CommandRunsQuery } },
     async (request) => {
       const limit = request.query.limit === undefined ? 100 : Number(request.query.limit);
       if (!Number.isInteger(limit) || limit < 1) {

@@ -1,34 +1,37 @@
 import type { FastifyInstance } from 'fastify';
+import { InlineQuery, PreviewParams, PreviewSize } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendFile } from '../http/file-reply.ts';
 import { sendStatus } from '../http/reply.ts';
-import { isPreviewSize, PreviewService } from '../services/preview.service.ts';
-
-interface PreviewRequest {
-  Params: { size: string; '*': string };
-  Querystring: { inline?: string };
-}
+import type { ZodTypeProvider } from '../http/zod-validation.ts';
+import { PreviewService } from '../services/preview.service.ts';
 
 /** GET /api/preview/{thumb|big}/{path} (API.md 3.8): resized images, cached on disk. */
-export async function previewRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function previewRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = new PreviewService(ctx);
   app.addHook('onClose', async () => service.close());
 
-  app.get<PreviewRequest>(
+  app.get(
     '/preview/:size/*',
-    { preHandler: requireUser(ctx, { queryToken: true }), exposeHeadRoute: false },
+    {
+      preHandler: requireUser(ctx, { queryToken: true }),
+      exposeHeadRoute: false,
+      schema: { params: PreviewParams, querystring: InlineQuery },
+    },
     async (request, reply) => {
-      const { size } = request.params;
-      if (!isPreviewSize(size)) throw errors.badRequest(`unknown preview size: ${size}`);
+      // Checked here, after the session guard: a signed-out client is told 401 first.
+      const size = PreviewSize.safeParse(request.params.size);
+      if (!size.success) throw errors.badRequest(`unknown preview size: ${request.params.size}`);
       const signal = clientGone(reply);
       const result = await service.preview(
         currentUser(request),
-        size,
+        size.data,
         request.params['*'],
-        request.query.inline === 'true',
+        request.query.inline,
         signal,
       );
       if (result.kind === 'accepted') return sendStatus(reply, 202);

@@ -1,22 +1,24 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { PathParams, PublicShareQuery } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendArchive, sendFile } from '../http/file-reply.ts';
+import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { listingJson } from '../services/resources/listing.ts';
 import { PublicShareService, type ShareCredentials } from '../services/public-share.service.ts';
-
-interface PublicRequest {
-  Params: { '*': string };
-  Querystring: { files?: string; algo?: string; inline?: string; token?: string; auth?: string };
-}
 
 /**
  * What a visitor presents. The token may come in `?token=` (the reference client) or `?auth=`:
  * either way it is a share download token, never a user session (requireUser is not involved).
  */
-function credentialsOf(request: FastifyRequest<PublicRequest>): ShareCredentials {
+function credentialsOf(request: {
+  headers: IncomingHttpHeaders;
+  query: PublicShareQuery;
+  ip: string;
+}): ShareCredentials {
   const header = request.headers['x-share-password'];
   return {
     password: typeof header === 'string' ? header : undefined,
@@ -26,14 +28,17 @@ function credentialsOf(request: FastifyRequest<PublicRequest>): ShareCredentials
 }
 
 /** Public share routes (API.md section 3.13): no session, only the link. */
-export async function publicShareRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function publicShareRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = new PublicShareService(ctx);
 
   // Uploads into file requests stream the raw body to ScopedFs; nothing here reads JSON.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-  app.post<PublicRequest>('/public/upload/*', async (request, reply) => {
+  const schema = { params: PathParams, querystring: PublicShareQuery };
+
+  app.post('/public/upload/*', { schema }, async (request, reply) => {
     try {
       const saved = await service.upload(request.params['*'], credentialsOf(request), request.raw);
       return await reply.send(saved);
@@ -46,7 +51,7 @@ export async function publicShareRoutes(app: FastifyInstance, ctx: AppContext): 
     }
   });
 
-  app.get<PublicRequest>('/public/share/*', async (request, reply) => {
+  app.get('/public/share/*', { schema }, async (request, reply) => {
     const result = await service.info(request.params['*'], credentialsOf(request));
     if (result.kind === 'json') return reply.send(result.body);
     const { listing } = result;
@@ -55,7 +60,7 @@ export async function publicShareRoutes(app: FastifyInstance, ctx: AppContext): 
     return reply.type('application/json; charset=utf-8').send(stream);
   });
 
-  app.get<PublicRequest>('/public/dl/*', { exposeHeadRoute: false }, async (request, reply) => {
+  app.get('/public/dl/*', { exposeHeadRoute: false, schema }, async (request, reply) => {
     const signal = clientGone(reply);
     const result = await service.download(
       request.params['*'],

@@ -1,26 +1,28 @@
 import type { FastifyInstance } from 'fastify';
+import { PathParams, RawDownloadQuery } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendArchive, sendFile } from '../http/file-reply.ts';
 import { sendStatus } from '../http/reply.ts';
+import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { RawService } from '../services/raw.service.ts';
 
-interface RawRequest {
-  Params: { '*': string };
-  Querystring: { files?: string; algo?: string; inline?: string };
-}
-
 /** GET /api/raw/{path} (API.md 3.7): file downloads with ranges, folders as archives. */
-export async function rawRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function rawRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = new RawService(ctx);
   const guard = requireUser(ctx, { queryToken: true });
 
   app.get('/raw', async (_request, reply) => reply.redirect(`${ctx.config.baseURL}/api/raw/`, 301));
 
-  app.get<RawRequest>(
+  app.get(
     '/raw/*',
-    { preHandler: guard, exposeHeadRoute: false },
+    {
+      preHandler: guard,
+      exposeHeadRoute: false,
+      schema: { params: PathParams, querystring: RawDownloadQuery },
+    },
     async (request, reply) => {
       const signal = clientGone(reply);
       const result = await service.download(

@@ -1,17 +1,14 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PathParams, ResourceQuery, TransferQuery, UploadQuery } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { AppError, errors } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendStatus } from '../http/reply.ts';
+import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { ResourcesService } from '../services/resources.service.ts';
 import { listingJson, type Listing } from '../services/resources/listing.ts';
-
-interface Wildcard {
-  Params: { '*': string };
-  Querystring: Record<string, string | undefined>;
-}
 
 /** Listings this small are sent as one buffer with a Content-Length; bigger ones stream. */
 const STREAM_LISTING_ABOVE = 1000;
@@ -49,7 +46,8 @@ async function readingBody<T>(request: FastifyRequest, operation: () => Promise<
  * /api/resources and /api/usage (API.md sections 3.1-3.6, 3.11). Bodies are never parsed or
  * buffered here: every content type is left as the raw request stream for ScopedFs to write.
  */
-export async function resourcesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function resourcesRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = new ResourcesService(ctx);
   const guard = requireUser(ctx);
 
@@ -63,7 +61,8 @@ export async function resourcesRoutes(app: FastifyInstance, ctx: AppContext): Pr
     );
   }
 
-  app.get<Wildcard>('/resources/recursive/*', { preHandler: guard }, async (request, reply) => {
+  const path = { params: PathParams };
+  app.get('/resources/recursive/*', { preHandler: guard, schema: path }, async (request, reply) => {
     const items = await service.recursive(
       currentUser(request),
       request.params['*'],
@@ -72,53 +71,65 @@ export async function resourcesRoutes(app: FastifyInstance, ctx: AppContext): Pr
     return reply.send(items);
   });
 
-  app.get<Wildcard>('/resources/*', { preHandler: guard }, async (request, reply) => {
-    const result = await service.get(currentUser(request), request.params['*'], {
-      checksum: request.query.checksum,
-      rawText: request.headers['x-encoding'] === 'true',
-    });
-    if (result.kind === 'accepted') return sendStatus(reply, 202);
-    if (result.kind === 'listing') return sendListing(reply, result.listing);
-    if (result.kind === 'raw') {
-      return reply
-        .type('application/octet-stream')
-        .header('content-length', result.size)
-        .send(result.stream);
-    }
-    return reply.send(result.body);
-  });
+  app.get(
+    '/resources/*',
+    { preHandler: guard, schema: { params: PathParams, querystring: ResourceQuery } },
+    async (request, reply) => {
+      const result = await service.get(currentUser(request), request.params['*'], {
+        checksum: request.query.checksum,
+        rawText: request.headers['x-encoding'] === 'true',
+      });
+      if (result.kind === 'accepted') return sendStatus(reply, 202);
+      if (result.kind === 'listing') return sendListing(reply, result.listing);
+      if (result.kind === 'raw') {
+        return reply
+          .type('application/octet-stream')
+          .header('content-length', result.size)
+          .send(result.stream);
+      }
+      return reply.send(result.body);
+    },
+  );
 
-  app.post<Wildcard>('/resources/*', { preHandler: guard }, async (request, reply) => {
-    const { etag } = await readingBody(request, () =>
-      service.upload(
-        currentUser(request),
-        request.params['*'],
-        request.raw,
-        request.query.override === 'true',
-      ),
-    );
-    if (etag) void reply.header('etag', etag);
-    return sendStatus(reply, 200);
-  });
+  app.post(
+    '/resources/*',
+    { preHandler: guard, schema: { params: PathParams, querystring: UploadQuery } },
+    async (request, reply) => {
+      const { etag } = await readingBody(request, () =>
+        service.upload(
+          currentUser(request),
+          request.params['*'],
+          request.raw,
+          request.query.override,
+        ),
+      );
+      if (etag) void reply.header('etag', etag);
+      return sendStatus(reply, 200);
+    },
+  );
 
-  app.put<Wildcard>('/resources/*', { preHandler: guard }, async (request, reply) => {
+  app.put('/resources/*', { preHandler: guard, schema: path }, async (request, reply) => {
     const { etag } = await readingBody(request, () =>
       service.save(currentUser(request), request.params['*'], request.raw),
     );
     return sendStatus(reply.header('etag', etag), 200);
   });
 
-  app.patch<Wildcard>('/resources/*', { preHandler: guard }, async (request, reply) => {
-    await service.transfer(currentUser(request), request.params['*'], request.query);
-    return sendStatus(reply, 200);
-  });
+  app.patch(
+    '/resources/*',
+    { preHandler: guard, schema: { params: PathParams, querystring: TransferQuery } },
+    async (request, reply) => {
+      await service.transfer(currentUser(request), request.params['*'], request.query);
+      return sendStatus(reply, 200);
+    },
+  );
 
-  app.delete<Wildcard>('/resources/*', { preHandler: guard }, async (request, reply) => {
+  app.delete('/resources/*', { preHandler: guard, schema: path }, async (request, reply) => {
     await service.remove(currentUser(request), request.params['*']);
     return reply.code(204).send();
   });
 
-  app.get<Wildcard>('/usage/*', { preHandler: guard }, async (request, reply) => {
+  app.get('/usage/*', { preHandler: guard, schema: path }, async (request, reply) => {
     return reply.send(await service.usage(currentUser(request), request.params['*']));
   });
 }

@@ -1,21 +1,19 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { PathParams, SearchQuery } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
+import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { SearchService } from '../services/search.service.ts';
-
-interface SearchRequest {
-  Params: { '*': string };
-  Querystring: { query?: string | string[] };
-}
 
 /**
  * GET /api/search/<dir>?query=… (API.md section 3.10, docs/search.md): NDJSON lines streamed as
  * they are found; a client that goes away stops the search (the stream is destroyed, which closes
  * the result iterator).
  */
-export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function searchRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = new SearchService(ctx);
   const guard = requireUser(ctx);
 
@@ -23,12 +21,12 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promi
     reply.redirect(`${ctx.config.baseURL}/api/search/`, 301),
   );
 
-  app.get<SearchRequest>('/search/*', { preHandler: guard }, async (request, reply) => {
-    const { query } = request.query;
+  const schema = { params: PathParams, querystring: SearchQuery };
+  app.get('/search/*', { preHandler: guard, schema }, async (request, reply) => {
     const results = await service.search(
       currentUser(request),
       request.params['*'],
-      (Array.isArray(query) ? query[0] : query) ?? '',
+      request.query.query,
       clientGone(reply),
     );
     return reply

@@ -1,30 +1,31 @@
 import type { FastifyInstance } from 'fastify';
+import { PathParams } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
+import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { ShareService } from '../services/share.service.ts';
 
-interface Wildcard {
-  Params: { '*': string };
-}
-
 /** The owner's share routes (API.md section 3b): list, links of a path, create, delete. */
-export async function shareRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function shareRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = new ShareService(ctx);
   const guard = requireUser(ctx);
+  // The body of POST is parsed by the service with ShareCreateRequest, after its permission check.
+  const byPath = { preHandler: guard, schema: { params: PathParams } };
 
   // Exact `/shares` is matched before the `/share` prefix (API.md section 1).
   app.get('/shares', { preHandler: guard }, async (request) => service.list(currentUser(request)));
 
-  app.get<Wildcard>('/share/*', { preHandler: guard }, async (request) =>
+  app.get('/share/*', byPath, async (request) =>
     service.forPath(currentUser(request), request.params['*']),
   );
 
-  app.post<Wildcard>('/share/*', { preHandler: guard }, async (request) =>
+  app.post('/share/*', byPath, async (request) =>
     service.create(currentUser(request), request.params['*'], request.body),
   );
 
-  app.delete<Wildcard>('/share/*', { preHandler: guard }, async (request, reply) => {
+  app.delete('/share/*', byPath, async (request, reply) => {
     await service.remove(currentUser(request), request.params['*'].replace(/^\/+|\/+$/g, ''));
     return sendStatus(reply, 200);
   });

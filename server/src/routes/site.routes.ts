@@ -1,8 +1,10 @@
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PathParams } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { sendStatus } from '../http/reply.ts';
+import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { readIndexTemplate, renderIndex } from '../site/index-page.ts';
 import { buildPageConfig } from '../site/page-config.ts';
 import { resolveStatic } from '../site/static-files.ts';
@@ -14,7 +16,8 @@ const STATIC_CSP = "default-src 'self'; style-src 'unsafe-inline';";
  * The web app: `/static/*` serves the build (and branding overrides), and every other GET that
  * is not an API call renders index.html with the page configuration (the SPA fallback).
  */
-export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function siteRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   // The web app's scripts and styles shrink to about a third with br/gzip; browsers then keep the
   // hashed assets for a year, so each is compressed about once per visitor.
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024 });
@@ -26,7 +29,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     dotfiles: 'ignore',
   });
 
-  app.get<{ Params: { '*': string } }>('/static/*', async (request, reply) => {
+  app.get('/static/*', { schema: { params: PathParams } }, async (request, reply) => {
     const settings = await ctx.settings.get();
     const target = resolveStatic(request.params['*'], ctx.config.webDist, settings.branding.files);
     if (!target) return sendStatus(reply, 404);

@@ -1,27 +1,29 @@
 import type { FastifyInstance } from 'fastify';
+import { InlineQuery, PathParams } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { DOWNLOAD_CSP } from '../http/file-reply.ts';
 import { sendStatus } from '../http/reply.ts';
+import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { SubtitleService } from '../services/subtitle.service.ts';
 
-interface SubtitleRequest {
-  Params: { '*': string };
-  Querystring: { inline?: string };
-}
-
 /** GET /api/subtitle/{path} (API.md 3.9): subtitles as WebVTT for <track>. */
-export async function subtitleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function subtitleRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = new SubtitleService(ctx);
 
-  app.get<SubtitleRequest>(
+  app.get(
     '/subtitle/*',
-    { preHandler: requireUser(ctx, { queryToken: true }), exposeHeadRoute: false },
+    {
+      preHandler: requireUser(ctx, { queryToken: true }),
+      exposeHeadRoute: false,
+      schema: { params: PathParams, querystring: InlineQuery },
+    },
     async (request, reply) => {
       const result = await service.subtitle(
         currentUser(request),
         request.params['*'],
-        request.query.inline === 'true',
+        request.query.inline,
       );
       if (result.kind === 'accepted') return sendStatus(reply, 202);
       return reply

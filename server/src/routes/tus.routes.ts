@@ -1,8 +1,17 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawServerDefault,
+  RouteGenericInterface,
+} from 'fastify';
+import { PathParams, TusCreateQuery } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
+import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { TusService } from '../services/tus.service.ts';
 import { AppendRejected, type UploadState } from '../services/tus/upload-types.ts';
 import { ExpirySweeper, sweepInterval } from '../services/tus/expiry-sweeper.ts';
@@ -20,6 +29,16 @@ import {
   uploadLocation,
 } from '../http/tus-codec.ts';
 
+/** Every `/api/tus/<path>` route: the upload's path, and `override` for creation. */
+const TUS_SCHEMA = { params: PathParams, querystring: TusCreateQuery };
+type TusRequest = FastifyRequest<
+  RouteGenericInterface,
+  RawServerDefault,
+  IncomingMessage,
+  typeof TUS_SCHEMA,
+  ZodTypeProvider
+>;
+
 /** Request bodies at most this large are read and dropped after a refusal; larger ones close. */
 const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
 
@@ -29,7 +48,8 @@ const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
  * POST with X-HTTP-Method-Override. Every reply carries Tus-Resumable. Bodies are never parsed or
  * buffered: the service streams them to disk.
  */
-export async function tusRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function tusRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = new TusService(ctx);
   const sweeper = new ExpirySweeper(
     () => service.sweep(),
@@ -65,9 +85,9 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   app.options('/tus', options);
   app.options('/tus/*', options);
 
-  const guard = { preHandler: requireUser(ctx) };
+  const guard = { preHandler: requireUser(ctx), schema: TUS_SCHEMA };
 
-  const create = async (request: FastifyRequest, reply: FastifyReply) => {
+  const create = async (request: TusRequest, reply: FastifyReply) => {
     const state = await service.create(currentUser(request), pathOf(request), {
       uploadLength: () =>
         parseUploadLength(request.headers['upload-length'], request.headers['upload-defer-length']),
@@ -76,7 +96,7 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         parseUploadMetadata(header);
         return typeof header === 'string' ? header.trim() : '';
       },
-      override: queryFlag(request, 'override'),
+      override: request.query.override,
       withData: isOffsetContentType(request.headers['content-type']),
       contentLength: parseContentLength(request.headers['content-length']),
       body: request.raw,
@@ -88,13 +108,13 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     return sendStatus(reply, 201);
   };
 
-  const head = async (request: FastifyRequest, reply: FastifyReply) => {
+  const head = async (request: TusRequest, reply: FastifyReply) => {
     const state = await service.status(currentUser(request), pathOf(request));
     void stateHeaders(reply, state).header('Cache-Control', 'no-store');
     return sendStatus(reply, 200);
   };
 
-  const patch = async (request: FastifyRequest, reply: FastifyReply) => {
+  const patch = async (request: TusRequest, reply: FastifyReply) => {
     const state = await service.append(currentUser(request), pathOf(request), {
       offsetContentType: isOffsetContentType(request.headers['content-type']),
       uploadOffset: () => parseUploadOffset(request.headers['upload-offset']),
@@ -107,7 +127,7 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     return reply.code(204).send();
   };
 
-  const terminate = async (request: FastifyRequest, reply: FastifyReply) => {
+  const terminate = async (request: TusRequest, reply: FastifyReply) => {
     await service.terminate(currentUser(request), pathOf(request));
     return reply.code(204).send();
   };
@@ -144,14 +164,8 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext): Promise<
 }
 
 /** The upload's virtual path: the router has percent-decoded the wildcard exactly once. */
-function pathOf(request: FastifyRequest): string {
-  const params = request.params as { '*'?: string };
-  return `/${params['*'] ?? ''}`;
-}
-
-function queryFlag(request: FastifyRequest, name: string): boolean {
-  const value = (request.query as Record<string, unknown>)[name];
-  return value === 'true' || value === '1';
+function pathOf(request: TusRequest): string {
+  return `/${request.params['*']}`;
 }
 
 function stateHeaders(reply: FastifyReply, state: UploadState): FastifyReply {

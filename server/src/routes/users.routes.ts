@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { UserIdParams } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { currentUser, requireAdmin, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
+import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import {
   createUserFromRequest,
   deleteUserFromRequest,
@@ -11,12 +13,12 @@ import {
   updateUserFromRequest,
 } from '../services/users.service.ts';
 
-interface IdParams {
-  id: string;
-}
-
 /** /api/users (API.md section 3c): list and create for admins; read, update, delete self or admin. */
-export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function usersRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  // Bodies are parsed by the service with the protocol's schemas, after its permission checks:
+  // validating them here would answer 400 before the guard's 401 and the service's 403.
+  const byId = { preHandler: requireUser(ctx), schema: { params: UserIdParams } };
   app.get('/users', { preHandler: requireAdmin(ctx) }, async () => listUsers(ctx));
 
   app.post('/users', { preHandler: requireAdmin(ctx) }, async (request, reply) => {
@@ -25,27 +27,19 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return sendStatus(reply.header('location', `/settings/users/${id}`), 201);
   });
 
-  app.get<{ Params: IdParams }>('/users/:id', { preHandler: requireUser(ctx) }, async (request) =>
+  app.get('/users/:id', byId, async (request) =>
     getUser(ctx, currentUser(request), parseUserId(request.params.id)),
   );
 
-  app.put<{ Params: IdParams }>(
-    '/users/:id',
-    { preHandler: requireUser(ctx) },
-    async (request, reply) => {
-      const id = parseUserId(request.params.id);
-      await updateUserFromRequest(ctx, currentUser(request), request.sessionId, id, request.body);
-      return sendStatus(reply, 200);
-    },
-  );
+  app.put('/users/:id', byId, async (request, reply) => {
+    const id = parseUserId(request.params.id);
+    await updateUserFromRequest(ctx, currentUser(request), request.sessionId, id, request.body);
+    return sendStatus(reply, 200);
+  });
 
-  app.delete<{ Params: IdParams }>(
-    '/users/:id',
-    { preHandler: requireUser(ctx) },
-    async (request, reply) => {
-      const id = parseUserId(request.params.id);
-      await deleteUserFromRequest(ctx, currentUser(request), id, request.body);
-      return sendStatus(reply, 200);
-    },
-  );
+  app.delete('/users/:id', byId, async (request, reply) => {
+    const id = parseUserId(request.params.id);
+    await deleteUserFromRequest(ctx, currentUser(request), id, request.body);
+    return sendStatus(reply, 200);
+  });
 }

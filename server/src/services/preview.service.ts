@@ -31,10 +31,6 @@ interface Job {
 /** What GET /api/preview answers: 202 without download permission, else a file to send. */
 export type PreviewResult = { kind: 'accepted' } | { kind: 'file'; file: FileToSend };
 
-export function isPreviewSize(value: string): value is PreviewSize {
-  return value === 'thumb' || value === 'big';
-}
-
 /**
  * Image previews (API.md 3.8) made with sharp, at most `imageProcessors` at a time, cached on
  * disk (PreviewCache) and dropped through the ScopedFs change feed when a source changes.

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Resource } from '@cabinet/protocol';
+import type { PublicUploadReply, RawDownloadQuery, Resource } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import type { WriteSource } from '../fs/atomic-write.ts';
@@ -11,7 +11,7 @@ import { verifyPassword } from '../auth/password.ts';
 import type { ShareRecord } from '../store/shares.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { AttemptLimiter } from './auth/rate-limit.ts';
-import { fileDownload, type RawDownload, type RawQuery } from './raw.service.ts';
+import { fileDownload, type RawDownload } from './raw.service.ts';
 import { fileInfo } from './resources/file-info.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
@@ -136,7 +136,7 @@ export class PublicShareService {
   async download(
     wildcard: string,
     credentials: ShareCredentials,
-    query: RawQuery,
+    query: RawDownloadQuery,
     range: string | undefined,
     signal: AbortSignal,
     log: FastifyBaseLogger,
@@ -150,7 +150,7 @@ export class PublicShareService {
     if (!continuing && !(await this.ctx.store.shares.takeDownload(hash))) throw errors.notFound();
     if (!target.stat.isDirectory()) {
       const named = isFileLink ? { ...target, name: open.name } : target;
-      return { kind: 'file', file: await fileDownload(open.fs, named, query.inline === 'true') };
+      return { kind: 'file', file: await fileDownload(open.fs, named, query.inline) };
     }
     const archive = await archiveSelection(open.fs, target, {
       algo: query.algo,
@@ -170,7 +170,7 @@ export class PublicShareService {
     wildcard: string,
     credentials: ShareCredentials,
     body: WriteSource,
-  ): Promise<{ name: string }> {
+  ): Promise<PublicUploadReply> {
     const { hash, sub } = splitShareUrl(wildcard);
     const wanted = canonicalPath(sub);
     if (wanted.segments.length !== 1 || wanted.trailingSlash) {

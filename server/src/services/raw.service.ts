@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { RawDownloadQuery } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { archiveSelection, type ArchiveDownload } from '../archive/archive-selection.ts';
 import { ScopedFs, type Resolved, type Stats } from '../fs/scoped-fs.ts';
@@ -53,7 +54,7 @@ export class RawService {
   async download(
     user: UserRecord,
     virtual: string,
-    query: RawQuery,
+    query: RawDownloadQuery,
     signal: AbortSignal,
     log: FastifyBaseLogger,
   ): Promise<RawDownload> {
@@ -61,7 +62,7 @@ export class RawService {
     const fs = await ScopedFs.forUser(this.ctx, user);
     const target = await fs.stat(virtual);
     if (!target.stat.isDirectory()) {
-      return { kind: 'file', file: await fileDownload(fs, target, query.inline === 'true') };
+      return { kind: 'file', file: await fileDownload(fs, target, query.inline) };
     }
     const archive = await archiveSelection(fs, target, {
       algo: query.algo,

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { CHECKSUM_ALGORITHMS, type ChecksumAlgorithm, type Resource } from '@cabinet/protocol';
+import {
+  CHECKSUM_ALGORITHMS,
+  type ChecksumAlgorithm,
+  type RecursiveItem,
+  type Resource,
+  type TransferQuery,
+  type Usage,
+} from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { canonicalPath, virtualParent } from '../fs/canonical-path.ts';
@@ -22,15 +29,6 @@ export type ResourceReply =
   | { kind: 'listing'; listing: Listing }
   | { kind: 'raw'; stream: Readable; size: number }
   | { kind: 'accepted' };
-
-/** One entry of GET /api/resources/recursive. */
-export interface RecursiveItem {
-  path: string;
-  name: string;
-  size: number;
-  modified: string;
-  isDir: boolean;
-}
 
 /**
  * The files API (API.md sections 3.1-3.6 and 3.11): permissions first, then ScopedFs does rules,
@@ -186,11 +184,7 @@ export class ResourcesService {
    * PATCH: copy or rename (move) to `destination`, which arrives already decoded once and is
    * decoded once more (the reference client double-encodes it).
    */
-  async transfer(
-    user: UserRecord,
-    rawPath: string,
-    query: { action?: string; destination?: string; override?: string; rename?: string },
-  ): Promise<void> {
+  async transfer(user: UserRecord, rawPath: string, query: TransferQuery): Promise<void> {
     const action = query.action;
     if (action !== 'copy' && action !== 'rename') throw errors.badRequest('unsupported action');
     if (!(action === 'copy' ? canCreate(user) : canRename(user))) throw errors.forbidden();
@@ -200,8 +194,7 @@ export class ResourcesService {
     } catch {
       throw errors.badRequest('invalid destination');
     }
-    const override = query.override === 'true';
-    const renameOnClash = query.rename === 'true';
+    const { override, rename: renameOnClash } = query;
     const fs = await this.view(user);
     const source = await fs.resolve(rawPath);
     let destination = await fs.resolve(destinationPath);
@@ -241,7 +234,7 @@ export class ResourcesService {
   }
 
   /** GET usage: the volume's total and used bytes for a folder, zeros for a file. */
-  async usage(user: UserRecord, rawPath: string): Promise<{ total: number; used: number }> {
+  async usage(user: UserRecord, rawPath: string): Promise<Usage> {
     const fs = await this.view(user);
     return fs.usage(rawPath);
   }

@@ -1,16 +1,9 @@
 import path from 'node:path';
-import { HOOK_KEYS, Settings } from '@cabinet/protocol';
-import * as z from 'zod/mini';
+import { HOOK_KEYS, Settings, SettingsUpdate } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { describeZodError, errors } from '../errors.ts';
 import { validateRules } from './rules-validation.ts';
 import { checkLocale } from './users/user-records.ts';
-
-/**
- * Body of PUT /api/settings: the whole settings object. authMethod may be sent (clients echo what
- * they read) but is ignored, because the method is chosen by the server's configuration.
- */
-const SettingsUpdate = z.extend(Settings, { authMethod: z.optional(z.string()) });
 
 const THEMES = ['', 'light', 'dark'];
 const MAX_PASSWORD_LENGTH = 1024;

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { TusUploadState } from '@cabinet/protocol';
 
 /**
  * A creation request (POST), decoded by the route (http/tus-codec.ts). The header decoders that
@@ -31,15 +32,10 @@ export interface AppendRequest {
   body: Readable;
 }
 
-/** What the route needs to answer about an upload. */
-export interface UploadState {
+/** What the route needs to answer about an upload: its tus headers, and where it goes. */
+export interface UploadState extends TusUploadState {
   /** Canonical virtual path of the target (for Location). */
   path: string;
-  offset: number;
-  length: number;
-  metadata: string;
-  /** Milliseconds since the epoch (Upload-Expires). */
-  expiresAt: number;
 }
 
 /** A PATCH that could not be applied; the route answers with the status and this offset. */

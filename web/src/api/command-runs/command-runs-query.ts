@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { CommandRun } from '@cabinet/protocol';
-import * as z from 'zod/mini';
+import { CommandRunList } from '@cabinet/protocol';
 import { apiJson } from '../client.ts';
 
 /** Query keys of the recorded command runs. */
@@ -9,13 +8,11 @@ export const commandRunKeys = {
   latest: (limit: number) => ['command-runs', 'latest', limit] as const,
 };
 
-const CommandRuns = z.array(CommandRun);
-
 /** GET /api/command-runs (administrators): the latest runs of the shell panel and hooks. */
 export function useCommandRunsQuery(limit: number) {
   return useQuery({
     queryKey: commandRunKeys.latest(limit),
-    queryFn: ({ signal }) => apiJson(`/command-runs?limit=${limit}`, CommandRuns, { signal }),
+    queryFn: ({ signal }) => apiJson(`/command-runs?limit=${limit}`, CommandRunList, { signal }),
     staleTime: 0,
   });
 }

@@ -1,14 +1,8 @@
 import { useQueries } from '@tanstack/react-query';
-import { ResourceItem } from '@cabinet/protocol';
-import * as z from 'zod/mini';
+import { RecursiveListing, type ResourceItem } from '@cabinet/protocol';
 import { apiJson } from '../client.ts';
 import { encodePath } from '../encode-path.ts';
 import { resourceKeys } from './resource-keys.ts';
-
-/** Entries of GET /api/resources/recursive/{dir}: every visible descendant, flat. */
-const RecursiveListing = z.array(
-  z.pick(ResourceItem, { path: true, name: true, size: true, modified: true, isDir: true }),
-);
 
 /** Bytes held by the files under a folder, at any depth (folders themselves count nothing). */
 export async function fetchTreeSize(folder: string, signal?: AbortSignal): Promise<number> {

@@ -1,6 +1,7 @@
 import { SearchHit } from '@cabinet/protocol';
 import { apiRequest } from '../client.ts';
 import { encodePath } from '../encode-path.ts';
+import { parseReply } from '../parse-reply.ts';
 
 /**
  * Runs a search in a folder and yields its hits as they arrive, a batch per network chunk
@@ -31,21 +32,13 @@ export async function* streamSearch(
       const hits: SearchHit[] = [];
       for (const line of lines) {
         if (line.trim() === '') continue;
-        const parsed = SearchHit.safeParse(safeJson(line));
-        if (parsed.success) hits.push(parsed.data);
+        const hit = parseReply(SearchHit, line);
+        if (hit) hits.push(hit);
       }
       if (hits.length > 0) yield hits;
       if (done) return;
     }
   } finally {
     reader.cancel().catch(() => undefined);
-  }
-}
-
-function safeJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
   }
 }

@@ -1,5 +1,7 @@
+import { PublicUploadReply } from '@cabinet/protocol';
 import { ApiError } from '../api-error.ts';
 import { apiUrl } from '../client.ts';
+import { parseReply } from '../parse-reply.ts';
 
 /**
  * POST /api/public/upload/{hash}/{name}: one file into a file request, with progress (fetch
@@ -18,8 +20,9 @@ export function uploadToRequest(
     xhr.upload.onprogress = (event) => onProgress(event.loaded);
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) {
-        const reply = JSON.parse(xhr.responseText) as { name?: string };
-        resolve(reply.name ?? file.name);
+        const reply = parseReply(PublicUploadReply, xhr.responseText);
+        if (reply) resolve(reply.name);
+        else reject(new ApiError(xhr.status, 'The server sent an unexpected reply', 'bad-reply'));
       } else {
         reject(new ApiError(xhr.status, xhr.responseText.trim() || `${xhr.status}`));
       }

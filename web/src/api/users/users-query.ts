@@ -1,10 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { User } from '@cabinet/protocol';
-import * as z from 'zod/mini';
+import { UserList } from '@cabinet/protocol';
 import { apiJson } from '../client.ts';
 import { userKeys } from './user-keys.ts';
-
-const UserList = z.array(User);
 
 /** GET /api/users (administrators): every user, by id. */
 export function useUsersQuery() {
