@@ -41,7 +41,7 @@ describe(`a folder of ${COUNT} entries`, () => {
     expect(await files.table.getAttribute('aria-rowcount')).toBe(String(COUNT + 1));
     expect(await files.table.locator('[aria-selected]').count()).toBeLessThanOrEqual(50);
     const rounds = await scrollUntil(page, files, name(COUNT));
-    // Shown 50 at a time (SPEC.md section 9): many pages were needed to get there.
+    // Shown 50 at a time: many pages were needed to get there.
     expect(rounds).toBeGreaterThan(10);
     expect(await files.entry(name(COUNT)).isVisible()).toBe(true);
     const rendered = await files.table.locator('[aria-selected]').count();

@@ -32,7 +32,7 @@ async function shownActions(files: FilesPage): Promise<string[]> {
   return shown;
 }
 
-describe('toolbar gating (SPEC.md section 6)', () => {
+describe('toolbar gating', () => {
   it('offers selection actions by count: rename needs exactly one', async () => {
     const { files } = await login();
     expect(await shownActions(files)).toEqual([...GENERAL_ACTIONS, 'Upload']);

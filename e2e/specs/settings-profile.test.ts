@@ -89,7 +89,7 @@ describe('profile settings', { timeout: 180_000 }, () => {
       await update.click();
       await page.getByText('This is not your current password.').waitFor();
       expect(await current.getAttribute('aria-invalid')).toBe('true');
-      // The failure is also an error notification (SPEC.md section 8), which stays until closed.
+      // The failure is also an error notification, which stays until closed.
       const alert = new AppShell(page).notifications.getByRole('alert');
       await alert.getByRole('button', { name: 'Close' }).click();
 

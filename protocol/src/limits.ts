@@ -9,5 +9,5 @@ export const LIMITS = {
   shareDurationMax: 2147483647,
 } as const;
 
-/** Default resumable-upload settings (API.md section 10.1). */
+/** Default resumable-upload settings. */
 export const DEFAULT_TUS = { chunkSize: 10485760, retryCount: 5 } as const;

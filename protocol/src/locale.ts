@@ -1,4 +1,4 @@
-/** Locale codes offered in the settings (SPEC.md section 1); "" means the browser language. */
+/** Locale codes offered in the settings; "" means the browser language. */
 export const LOCALES = [
   'ar',
   'de',

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** The page configuration the server embeds as window.FileBrowser (API.md section 1.2). */
+/** The page configuration the server embeds as window.FileBrowser. */
 export const PageConfig = z.object({
   Name: z.string(),
   DisableExternal: z.boolean(),

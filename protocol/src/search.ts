@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { QueryText } from './query.ts';
 
 /**
- * One line of the NDJSON stream of `GET /api/search/<dir>?query=` (API.md section 3.10): a
+ * One line of the NDJSON stream of `GET /api/search/<dir>?query=`: a
  * matching entry, its path relative to the searched folder without a leading slash.
  */
 export const SearchHit = z.object({
@@ -13,7 +13,7 @@ export const SearchHit = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
-/** The `type:` shortcuts the search overlay offers (SPEC.md section 4, Search). */
+/** The `type:` shortcuts the search overlay offers. */
 export const SEARCH_TYPE_SHORTCUTS = ['image', 'audio', 'video', 'pdf'] as const;
 export type SearchTypeShortcut = (typeof SEARCH_TYPE_SHORTCUTS)[number];
 

@@ -36,7 +36,7 @@ export const TusSettings = z.object({
   retryCount: z.int().check(z.nonnegative()),
 });
 
-/** The global settings object of GET and PUT /api/settings (API.md section 3d). */
+/** The global settings object of GET and PUT /api/settings. */
 export const Settings = z.object({
   signup: z.boolean(),
   hideLoginButton: z.boolean(),

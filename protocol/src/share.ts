@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { RawDownloadQuery } from './download.ts';
 import { QueryText } from './query.ts';
 
-/** Units a share duration may be given in; anything else counts as hours (API.md section 3b). */
+/** Units a share duration may be given in; anything else counts as hours. */
 export const SHARE_UNITS = ['seconds', 'minutes', 'hours', 'days'] as const;
 export type ShareUnit = (typeof SHARE_UNITS)[number];
 

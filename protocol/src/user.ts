@@ -14,7 +14,7 @@ export const Perm = z.object({
 export type Perm = z.infer<typeof Perm>;
 export const PERM_NAMES = z.keyof(Perm).options;
 
-/** Listing order. Note the inverted flag for name sorting: asc:false means A→Z (API.md section 9). */
+/** Listing order. Note the inverted flag for name sorting: asc:false means A→Z. */
 export const Sorting = z.object({
   by: z.string().check(z.maxLength(32)),
   asc: z.boolean(),
@@ -54,7 +54,7 @@ export type User = z.infer<typeof User>;
 /** Reply of `GET /api/users` (administrators): every user, by id. */
 export const UserList = z.array(User);
 
-/** Write envelope for POST and PUT /api/users (API.md section 3c). Fields of `data` may be partial. */
+/** Write envelope for POST and PUT /api/users. Fields of `data` may be partial. */
 export const UserWriteRequest = z.object({
   what: z.string(),
   which: z._default(z.array(z.string()), []),
@@ -76,7 +76,7 @@ export const ADMIN_ONLY_USER_FIELDS = [
   'rules',
 ] as const;
 
-/** The `user` claim inside a token (API.md section 4.1): what clients decode for their session. */
+/** The `user` claim inside a token: what clients decode for their session. */
 export const TokenUser = z.object({
   id: z.number(),
   locale: z.string(),

@@ -10,7 +10,7 @@ import { redactUrl } from './logger.ts';
 import { API_ROUTES, ROOT_ROUTES } from './routes/index.ts';
 import { uncleanPathRedirect } from './site/clean-path.ts';
 
-/** API.md section 0.3: every API reply may load nothing from elsewhere and is never cached. */
+/** every API reply may load nothing from elsewhere and is never cached. */
 
 /** Strips the base URL when present; requests without it are served too (lenient, like filebrowser). */
 export function stripBaseURL(url: string, baseURL: string): string {
@@ -109,7 +109,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       const methods = createMethodGuard();
       methods.track(api, '/api/*');
       for (const routes of API_ROUTES) await api.register(async (scope) => routes(scope, ctx));
-      // Unknown API paths are a clean 404 rather than the SPA page (Cabinet's decision 1); a
+      // Unknown API paths are a clean 404 rather than the SPA page (docs/api.md); a
       // known path asked with another method is a 405.
       api.all('/*', async (request, reply) => methods.answer(request, reply));
     },

@@ -23,7 +23,7 @@ export interface CompressorSpec {
 
 /** One downloadable archive format. */
 export interface ArchiveFormat {
-  /** The `algo=` value that selects it (API.md 3.7). */
+  /** The `algo=` value that selects it. */
   algo: string;
   /** File name extension, with the leading dot. */
   extension: string;
@@ -135,7 +135,7 @@ export const ARCHIVE_FORMATS: ReadonlyMap<string, ArchiveFormat> = new Map(
 
 /**
  * The format for an `algo=` query value: `zip`, `true` or empty mean zip (the reference client's
- * values). Anything unknown is a 400 (Cabinet's decision 1; the reference answered 500).
+ * values). Anything unknown is a 400 (the reference answered 500).
  */
 export function archiveFormat(algo: string | undefined): ArchiveFormat {
   const key = !algo || algo === 'true' ? 'zip' : algo;

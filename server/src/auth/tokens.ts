@@ -10,7 +10,7 @@ export function generateSigningKey(): string {
   return randomBytes(64).toString('base64');
 }
 
-/** The `user` claim: what clients decode for their session (API.md section 4.1). */
+/** The `user` claim: what clients decode for their session. */
 export function tokenUser(user: UserRecord): TokenUser {
   return {
     id: user.id,

@@ -1,5 +1,5 @@
 /**
- * Cabinet's own reading of a command line (API.md decision 5). The reference handed user input to
+ * Cabinet's own reading of a command line. The reference handed user input to
  * a shell after checking only its first word, so `ls && rm -rf ~` passed an allow-list holding
  * `ls`. Here the line is parsed into argv lists joined by `|`, `&&`, `||` and `;`, and everything a
  * shell would expand or redirect is refused with a message naming it, so that what runs is exactly

@@ -133,7 +133,7 @@ export function looksBinary(head: Uint8Array): boolean {
 }
 
 /**
- * Types a file by name and, when given, its first bytes (API.md section 8): named pipes and other
+ * Types a file by name and, when given, its first bytes: named pipes and other
  * specials are blobs; video, audio, image and pdf by MIME; text when the MIME is textual or the
  * bytes are not binary, and the file is at most 10 MiB; blob otherwise.
  */

@@ -16,7 +16,7 @@ const baseName = (name: string) => {
 };
 
 /**
- * Finds subtitles for videos in one folder (API.md section 8): files beside the video whose name
+ * Finds subtitles for videos in one folder: files beside the video whose name
  * starts with the video's base name, every subtitle directly inside a `sub`/`subs`/`subtitles`
  * folder, and those one level deeper in sub-folders named after the video. Everything is read
  * through ScopedFs, so denied or hidden subtitles are never offered. Folder contents are read once

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { errors } from '../errors.ts';
 
-/** A user-visible path after canonicalisation (API.md section 0.1). */
+/** A user-visible path after canonicalisation. */
 export interface CanonicalPath {
   /** Leading `/`, no `.`/`..`/`//` segments, no trailing `/` (the root is `/`). */
   path: string;

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { FileChanges } from './changes.ts';
 import { TempJournal } from './temp-files.ts';
 
-/** Default modes of created files and folders (API.md section 10.1: effective 0640/0750). */
+/** Default modes of created files and folders (effective 0640/0750). */
 export const DEFAULT_FILE_MODE = 0o640;
 export const DEFAULT_DIR_MODE = 0o750;
 

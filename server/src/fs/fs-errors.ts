@@ -13,7 +13,7 @@ export function errorCode(error: unknown): string | undefined {
 }
 
 /**
- * Maps a file-system failure to the API's error catalogue (API.md section 0.3). Messages never carry
+ * Maps a file-system failure to the API's error catalogue. Messages never carry
  * real paths: a 500 is logged by the error handler with the cause, the client sees only the status.
  */
 export function toAppError(error: unknown): AppError {

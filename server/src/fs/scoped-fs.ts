@@ -46,7 +46,7 @@ export class ScopedFs {
 
   /**
    * One user's view: scope under the root, global rules then the user's, the user's hideDotfiles.
-   * `settings` is anything with `get()` returning the global settings (the SettingsStore).
+   * `settings` is anything with `get()` returning the global settings (the SettingsRepo).
    */
   static async forUser(
     ctx: { files: FileRoot; settings: { get(): Promise<{ rules: Rule[] }> } },

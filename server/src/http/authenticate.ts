@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
+import { isAdmin } from '../services/permissions.ts';
 import { authenticateToken, type SessionUser } from '../services/sessions.service.ts';
 import { tokenFromRequest, type TokenSources } from './token-source.ts';
 
@@ -48,7 +49,7 @@ export function requireUser(ctx: AppContext, sources: TokenSources = {}) {
 export function requireAdmin(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     await authenticateRequest(ctx, request, reply);
-    if (!request.user?.perm.admin) throw errors.forbidden();
+    if (!request.user || !isAdmin(request.user)) throw errors.forbidden();
   };
 }
 

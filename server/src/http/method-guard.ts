@@ -22,7 +22,7 @@ function patternOf(url: string): RegExp {
 
 /**
  * Tells a wrong method on a known route (405, with `Allow`) from an unknown path (404), as the
- * reference's router does (API.md section 0.1): `POST /api/settings` is 405, `GET /api/nope` 404.
+ * reference's router does: `POST /api/settings` is 405, `GET /api/nope` 404.
  * Call `track` on the scope before its routes are registered, and `answer` from its catch-all.
  */
 export function createMethodGuard() {

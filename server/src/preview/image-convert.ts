@@ -17,7 +17,7 @@ function loadSharp(): Promise<typeof SharpModule> {
   return loadedSharp;
 }
 
-/** The two preview sizes of API.md 3.8. */
+/** The two preview sizes */
 export type PreviewSize = 'thumb' | 'big';
 
 /** Longest side accepted (filebrowser d00b3ea8): bigger images answer 413 before decoding. */

@@ -59,7 +59,7 @@ function sendToken(reply: FastifyReply, token: string): FastifyReply {
     .send(token);
 }
 
-/** POST /api/login, /api/signup, /api/renew and /api/logout (API.md section 2 and docs/api.md). */
+/** POST /api/login, /api/signup, /api/renew and /api/logout (docs/api.md). */
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const limits = createAuthLimits(ctx.config);
   // Login and signup read any body as text (capped at 1 MiB) and decode it themselves, so a

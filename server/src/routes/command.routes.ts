@@ -67,7 +67,7 @@ function finish(socket: WebSocket, outcome: ShellOutcome, ctx: AppContext): void
 }
 
 /**
- * `GET /api/command/{dir}` (API.md section 7.2): a WebSocket authenticated before the upgrade (header,
+ * `GET /api/command/{dir}`: a WebSocket authenticated before the upgrade (header,
  * GET cookie or `?auth=`), same origin only. The first non-blank message is the command line;
  * output lines come back as messages while it runs; the close code says how it ended; closing the
  * socket kills the command. `GET /api/command-runs` lists the recorded runs for administrators.

@@ -9,7 +9,7 @@ import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { PreviewService } from '../services/preview.service.ts';
 
-/** GET /api/preview/{thumb|big}/{path} (API.md 3.8): resized images, cached on disk. */
+/** GET /api/preview/{thumb|big}/{path}: resized images, cached on disk. */
 export async function previewRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = new PreviewService(ctx);

@@ -27,7 +27,7 @@ function credentialsOf(request: {
   };
 }
 
-/** Public share routes (API.md section 3.13): no session, only the link. */
+/** Public share routes: no session, only the link. */
 export async function publicShareRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = new PublicShareService(ctx);

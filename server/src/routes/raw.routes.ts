@@ -8,7 +8,7 @@ import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { RawService } from '../services/raw.service.ts';
 
-/** GET /api/raw/{path} (API.md 3.7): file downloads with ranges, folders as archives. */
+/** GET /api/raw/{path}: file downloads with ranges, folders as archives. */
 export async function rawRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = new RawService(ctx);

@@ -43,7 +43,7 @@ async function readingBody<T>(request: FastifyRequest, operation: () => Promise<
 }
 
 /**
- * /api/resources and /api/usage (API.md sections 3.1-3.6, 3.11). Bodies are never parsed or
+ * /api/resources and /api/usage. Bodies are never parsed or
  * buffered here: every content type is left as the raw request stream for ScopedFs to write.
  */
 export async function resourcesRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {

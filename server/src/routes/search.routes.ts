@@ -8,7 +8,7 @@ import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { SearchService } from '../services/search.service.ts';
 
 /**
- * GET /api/search/<dir>?query=… (API.md section 3.10, docs/search.md): NDJSON lines streamed as
+ * GET /api/search/<dir>?query=… (docs/search.md): NDJSON lines streamed as
  * they are found; a client that goes away stops the search (the stream is destroyed, which closes
  * the result iterator).
  */

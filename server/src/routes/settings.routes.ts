@@ -4,7 +4,7 @@ import { requireAdmin } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
 import { getSettings, replaceSettings } from '../services/settings.service.ts';
 
-/** GET and PUT /api/settings (API.md section 3d), administrators only. */
+/** GET and PUT /api/settings, administrators only. */
 export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get('/settings', { preHandler: requireAdmin(ctx) }, async () => getSettings(ctx));
   app.put('/settings', { preHandler: requireAdmin(ctx) }, async (request, reply) => {

@@ -6,7 +6,7 @@ import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { ShareService } from '../services/share.service.ts';
 
-/** The owner's share routes (API.md section 3b): list, links of a path, create, delete. */
+/** The owner's share routes: list, links of a path, create, delete. */
 export async function shareRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = new ShareService(ctx);
@@ -14,7 +14,7 @@ export async function shareRoutes(scope: FastifyInstance, ctx: AppContext): Prom
   // The body of POST is parsed by the service with ShareCreateRequest, after its permission check.
   const byPath = { preHandler: guard, schema: { params: PathParams } };
 
-  // Exact `/shares` is matched before the `/share` prefix (API.md section 1).
+  // Exact `/shares` is matched before the `/share` prefix.
   app.get('/shares', { preHandler: guard }, async (request) => service.list(currentUser(request)));
 
   app.get('/share/*', byPath, async (request) =>

@@ -9,7 +9,7 @@ import { readIndexTemplate, renderIndex } from '../site/index-page.ts';
 import { buildPageConfig } from '../site/page-config.ts';
 import { resolveStatic } from '../site/static-files.ts';
 
-/** Same policy as the API (API.md section 0.3): assets may only load from this origin. */
+/** Same policy as the API: assets may only load from this origin. */
 const STATIC_CSP = "default-src 'self'; style-src 'unsafe-inline';";
 
 /**

@@ -7,7 +7,7 @@ import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { SubtitleService } from '../services/subtitle.service.ts';
 
-/** GET /api/subtitle/{path} (API.md 3.9): subtitles as WebVTT for <track>. */
+/** GET /api/subtitle/{path}: subtitles as WebVTT for <track>. */
 export async function subtitleRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = new SubtitleService(ctx);

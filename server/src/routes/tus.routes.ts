@@ -43,7 +43,7 @@ type TusRequest = FastifyRequest<
 const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /**
- * Resumable uploads, `/api/tus/<path>` (API.md section 3.12, Cabinet's decision 6): OPTIONS, POST
+ * Resumable uploads, `/api/tus/<path>` (docs/uploads.md): OPTIONS, POST
  * (create, optionally with data), HEAD/GET (offset), PATCH (append), DELETE (terminate), plus
  * POST with X-HTTP-Method-Override. Every reply carries Tus-Resumable. Bodies are never parsed or
  * buffered: the service streams them to disk.

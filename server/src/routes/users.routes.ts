@@ -13,7 +13,7 @@ import {
   updateUserFromRequest,
 } from '../services/users.service.ts';
 
-/** /api/users (API.md section 3c): list and create for admins; read, update, delete self or admin. */
+/** /api/users: list and create for admins; read, update, delete self or admin. */
 export async function usersRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   // Bodies are parsed by the service with the protocol's schemas, after its permission checks:

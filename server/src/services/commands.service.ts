@@ -26,7 +26,7 @@ export interface ShellRunOptions {
 export const MAX_LISTED_RUNS = 500;
 
 /**
- * The shell panel's commands (API.md section 7.2, Cabinet's decision 5): execution enabled, the
+ * The shell panel's commands (docs/commands.md): execution enabled, the
  * execute permission, a line Cabinet can parse, every command on the user's allow-list, a
  * working folder inside the scope that the rules allow; then the line runs without a shell (unless
  * the admin set one) with a minimal environment, a time limit and an output limit. Every attempt

@@ -8,7 +8,7 @@ import type { ScopedFs } from '../fs/scoped-fs.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { recordRun } from './command-runs.ts';
 
-/** An event hooks fire for (API.md section 7.1). */
+/** An event hooks fire for. */
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** What an operation acts on: the user-visible path and the real one of the file or folder. */
@@ -23,7 +23,7 @@ export interface HookSubject {
 type HookFailure = { line: string; reason: string };
 
 /**
- * The admin's event hooks (settings `commands`, API.md section 7.1), run only when execution is
+ * The admin's event hooks (settings `commands`), run only when execution is
  * enabled. Each line is parsed like a shell-panel line, except that `$FILE`, `$SCOPE`, `$TRIGGER`,
  * `$USERNAME` and `$DESTINATION` expand (each to exactly one argument, never re-split or globbed,
  * so a hostile file name stays a name) and a trailing `&` runs it in the background. The same

@@ -32,7 +32,7 @@ interface Job {
 export type PreviewResult = { kind: 'accepted' } | { kind: 'file'; file: FileToSend };
 
 /**
- * Image previews (API.md 3.8) made with sharp, at most `imageProcessors` at a time, cached on
+ * Image previews made with sharp, at most `imageProcessors` at a time, cached on
  * disk (PreviewCache) and dropped through the ScopedFs change feed when a source changes.
  */
 export class PreviewService {

@@ -49,7 +49,7 @@ interface OpenShare {
 const PASSWORD_ATTEMPTS = 10;
 const PASSWORD_WINDOW_MS = 15 * 60 * 1000;
 
-/** Public share order (API.md section 3.13). */
+/** Public share order. */
 const PUBLIC_SORTING = { by: 'name', asc: false };
 
 /** Splits `{hash}/{sub/path}` (the wildcard after /api/public/share/ or /dl/). */
@@ -70,7 +70,7 @@ function decodedPassword(header: string): string {
 }
 
 /**
- * The visitor's side of share links (API.md section 3.13): no account, only the link. Every
+ * The visitor's side of share links: no account, only the link. Every
  * request checks the link again (expiry, download limit, password, the owner's permissions, rules
  * and scope), so a link dies as soon as any of them says no.
  */

@@ -43,7 +43,7 @@ export async function fileDownload(
   };
 }
 
-/** Downloads (API.md 3.7): one file with ranges, or a folder / selection as a streamed archive. */
+/** Downloads: one file with ranges, or a folder / selection as a streamed archive. */
 export class RawService {
   constructor(private readonly ctx: AppContext) {}
 

@@ -31,7 +31,7 @@ export type ResourceReply =
   | { kind: 'accepted' };
 
 /**
- * The files API (API.md sections 3.1-3.6 and 3.11): permissions first, then ScopedFs does rules,
+ * The files API: permissions first, then ScopedFs does rules,
  * scope and symlink confinement. Never touches the reply; routes shape the HTTP answer.
  */
 export class ResourcesService {

@@ -17,7 +17,7 @@ const LINES_PER_CHUNK = 64;
 /** A scan holds the event loop at most about this long before letting other requests in. */
 const PAUSE_EVERY_MS = 10;
 
-/** One NDJSON line of API.md section 3.10: the path relative to the searched folder. */
+/** One NDJSON line: the path relative to the searched folder. */
 function line(relative: string, isDir: boolean): string {
   return `${JSON.stringify({ dir: isDir, path: relative })}\n`;
 }
@@ -28,7 +28,7 @@ function relativeTo(dir: Resolved, virtual: string): string {
 }
 
 /**
- * Search (API.md section 3.10, docs/search.md): answers from the name index, filtered per user
+ * Search (docs/search.md): answers from the name index, filtered per user
  * through ScopedFs exactly as browsing filters (rules, hideDotfiles and temp names on the entry and
  * every folder above it up to the searched one, symlinks only when their target stays in scope),
  * or by walking the folder while the index is not built yet.

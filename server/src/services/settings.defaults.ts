@@ -7,7 +7,7 @@ import {
   type UserDefaults,
 } from '@cabinet/protocol';
 
-/** Defaults applied to new users on a fresh install (API.md section 10.1). */
+/** Defaults applied to new users on a fresh install. */
 export function defaultUserDefaults(): UserDefaults {
   return {
     scope: '.',
@@ -33,7 +33,7 @@ export function defaultUserDefaults(): UserDefaults {
   };
 }
 
-/** Settings written on first start (API.md section 10.1). */
+/** Settings written on first start. */
 export function defaultSettings(authMethod = 'json'): Settings {
   return {
     signup: false,

@@ -48,7 +48,7 @@ function boundedInteger(value: string | number | undefined): number | undefined 
 }
 
 /**
- * The owner's side of share links (API.md section 3b): list, create, delete, and keeping links on
+ * The owner's side of share links: list, create, delete, and keeping links on
  * their item when it moves or is deleted. The public side is PublicShareService.
  */
 export class ShareService {

@@ -15,7 +15,7 @@ export type SubtitleResult =
 const SUBTITLE_EXTENSION = /\.(vtt|srt|ass|ssa)$/i;
 
 /**
- * Subtitles for the video player (API.md 3.9): SRT, ASS and SSA converted to WebVTT as they are
+ * Subtitles for the video player: SRT, ASS and SSA converted to WebVTT as they are
  * read, WebVTT passed through. Permission first (202), then rules and existence (403/404);
  * folders and other extensions are 400.
  */

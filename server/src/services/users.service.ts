@@ -70,7 +70,7 @@ export async function createUserFromRequest(
 }
 
 /**
- * PUT /api/users/{id}: self or admin, with the which-list rules of API.md section 3c. A password
+ * PUT /api/users/{id}: self or admin, with the which-list rulesc. A password
  * change revokes the user's other sessions (the acting session survives when it is theirs).
  */
 export async function updateUserFromRequest(

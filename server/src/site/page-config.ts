@@ -20,7 +20,7 @@ export function hasCustomCss(settings: Settings): boolean {
 }
 
 /**
- * The page configuration embedded in index.html as window.FileBrowser (API.md section 1.2), so
+ * The page configuration embedded in index.html as window.FileBrowser, so
  * that the web app boots without another request. Secrets never appear here: only the bot-check
  * site key, and only when the bot-check is on.
  */

@@ -41,7 +41,7 @@ function toRecord(row: Selectable<SharesTable>): ShareRecord {
 export class SharesRepo {
   constructor(private readonly db: Db) {}
 
-  /** Every share, by owner then expiry (API.md section 3b). */
+  /** Every share, by owner then expiry. */
   async all(): Promise<ShareRecord[]> {
     const rows = await this.db
       .selectFrom('shares')

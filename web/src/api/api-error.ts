@@ -1,6 +1,6 @@
 import { reasonOf, refusalMessage } from './refusal-message.ts';
 
-/** What went wrong with a call, as the interface needs to tell it apart (SPEC.md section 8). */
+/** What went wrong with a call, as the interface needs to tell it apart. */
 export type ApiErrorKind =
   | 'bad-request'
   | 'unauthorized'
@@ -56,7 +56,7 @@ export function kindOfStatus(status: number): ApiErrorKind {
 
 /**
  * Whether a failure is the product's fault rather than the user's input: a server failure, no
- * reply, or a reply we cannot read. Only these offer "Report issue" (SPEC.md section 8).
+ * reply, or a reply we cannot read. Only these offer "Report issue".
  */
 export function isUnexpected(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;

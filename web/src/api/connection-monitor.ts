@@ -72,7 +72,7 @@ function schedule(): void {
 
 /**
  * A call got no reply: show the banner and probe until the server answers, so the app recovers
- * by itself (SPEC.md says nothing of offline; issue 18 asks for it).
+ * by itself (docs/feedback-and-offline.md).
  */
 export function markUnreachable(): void {
   if (!link.isReachable()) return;

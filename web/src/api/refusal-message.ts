@@ -28,7 +28,7 @@ const REASONS: readonly (readonly [RegExp, string])[] = [
   [/^upload interrupted$/i, 'refusals.uploadInterrupted'],
 ];
 
-/** The sentence for a status when the server gave no reason we know (SPEC.md section 8). */
+/** The sentence for a status when the server gave no reason we know. */
 function statusKey(status: number): string {
   if (status === 0) return 'errors.network';
   if (status === 401) return 'refusals.sessionEnded';

@@ -4,7 +4,7 @@ import { UI_LIMITS } from '../config/ui-limits.ts';
 
 /**
  * Loads a part of the application on demand. A chunk that has not arrived after 120 s fails
- * (SPEC.md section 9), so a stalled network ends in an error instead of waiting for ever.
+ *, so a stalled network ends in an error instead of waiting for ever.
  */
 export async function loadChunk<Module>(load: () => Promise<Module>): Promise<Module> {
   let timer: ReturnType<typeof setTimeout> | undefined;

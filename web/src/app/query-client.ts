@@ -16,7 +16,7 @@ declare module '@tanstack/react-query' {
 /**
  * Server state lives here. Queries never retry a reply the server meant (4xx); page-level query
  * failures become error pages where they are rendered. Mutations show the failure in words for
- * people in an error notification unless the caller handles it (SPEC.md section 8).
+ * people in an error notification unless the caller handles it.
  */
 function createQueryClient(): QueryClient {
   return new QueryClient({

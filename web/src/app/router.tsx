@@ -49,7 +49,7 @@ const CommandRunsPage = lazyComponent(
 );
 
 /**
- * Routes, guards, titles and redirects of SPEC.md section 2. Login and files are in the entry
+ * Routes, guards, titles and redirects Login and files are in the entry
  * chunk (they are what a visit starts on); settings screens load on demand.
  */
 export const routes: RouteObject[] = [

@@ -7,7 +7,7 @@ import { isWellFormedToken } from './token-claims.ts';
 import { clearStoredToken, loadStoredToken } from './token-storage.ts';
 
 /**
- * Start-up: a stored token is renewed; if none is stored nothing happens (SPEC.md section 4). A
+ * Start-up: a stored token is renewed; if none is stored nothing happens. A
  * malformed token, or one the server refuses to renew, leaves the user logged out with a console
  * warning. Without a login page (proxy and noauth methods) the app logs in with empty credentials.
  */

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 
 declare global {
   interface Window {
-    /** Page configuration the server embeds in index.html (API.md section 1.2). */
+    /** Page configuration the server embeds in index.html. */
     FileBrowser?: unknown;
   }
 }

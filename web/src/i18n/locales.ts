@@ -1,6 +1,6 @@
 import { LOCALES, toLocaleCode } from '@cabinet/protocol';
 
-/** Locale codes offered in the settings (SPEC.md section 1), shared with the server. */
+/** Locale codes offered in the settings, shared with the server. */
 export { LOCALES };
 
 const RTL_LANGUAGES = new Set(['ar', 'fa', 'he', 'ur']);

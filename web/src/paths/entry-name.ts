@@ -1,4 +1,4 @@
-/** Why a trimmed name cannot be used, as an i18n key; null when it can (SPEC.md section 5). */
+/** Why a trimmed name cannot be used, as an i18n key; null when it can. */
 export function nameProblem(name: string): string | null {
   if (!name) return 'dialogs.nameRequired';
   if (name === '.' || name === '..' || name.includes('/') || name.includes('\\')) {
@@ -22,7 +22,7 @@ export function baseNameLength(name: string, isDir: boolean): number {
 }
 
 /**
- * The name the server picks for "rename on clash" (API.md section 3.5): the first
+ * The name the server picks for "rename on clash": the first
  * "base(N).ext", N = 1, 2, …, that is not among `taken`.
  */
 export function freeName(name: string, taken: ReadonlySet<string>): string {

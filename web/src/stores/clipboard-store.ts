@@ -16,7 +16,7 @@ interface ClipboardState {
   clear(): void;
 }
 
-/** The app's own clipboard for Ctrl+C, Ctrl+X and Ctrl+V (SPEC.md section 3, "Clipboard"). */
+/** The app's own clipboard for Ctrl+C, Ctrl+X and Ctrl+V. */
 export const useClipboardStore = create<ClipboardState>()((set) => ({
   key: null,
   items: [],

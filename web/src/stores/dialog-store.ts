@@ -2,7 +2,7 @@ import type { ResourceItem } from '@cabinet/protocol';
 import { create } from 'zustand';
 import { shownPathname } from '../app/history.ts';
 
-/** Dialogs of SPEC.md "Dialogs"; only one is open at a time. */
+/** Dialogs; only one is open at a time. */
 export type DialogName =
   | 'help'
   | 'newFile'
@@ -52,7 +52,7 @@ interface DialogState {
   close(): void;
 }
 
-/** The one open dialog. A route change closes it unless it is a success dialog (SPEC.md section 4). */
+/** The one open dialog. A route change closes it unless it is a success dialog. */
 export const useDialogStore = create<DialogState>()((set) => ({
   dialog: null,
   open(name, options) {

@@ -11,7 +11,7 @@ export interface Notification {
   message: string;
   /** Milliseconds until it hides by itself; null keeps it until closed (errors). */
   duration: number | null;
-  /** Offers "Report issue": only for failures that are not the user's doing (SPEC.md section 8). */
+  /** Offers "Report issue": only for failures that are not the user's doing. */
   canReport: boolean;
   /** Work under way (a big move or copy): how much of it is done, shown as a bar. */
   progress?: { done: number; total: number };
@@ -36,7 +36,7 @@ interface NotificationState {
 
 let nextId = 1;
 
-/** Toasts: success auto-hides after 1000 ms, errors stay until closed (SPEC.md sections 8 and 9). */
+/** Toasts: success auto-hides after 1000 ms, errors stay until closed. */
 export const useNotificationStore = create<NotificationState>()((set) => ({
   notifications: [],
   notify(kind, message, options = {}) {

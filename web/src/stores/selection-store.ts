@@ -13,7 +13,7 @@ interface SelectionState {
   clear(): void;
 }
 
-/** The listing's selection (SPEC.md section 4, "Selection"). */
+/** The listing's selection. */
 export const useSelectionStore = create<SelectionState>()((set) => ({
   items: [],
   multiple: false,

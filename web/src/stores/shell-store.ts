@@ -7,7 +7,7 @@ interface ShellState {
   toggle(): void;
 }
 
-/** Shell panel visibility (SPEC.md section 3, client state). */
+/** Shell panel visibility. */
 export const useShellStore = create<ShellState>()((set) => ({
   isOpen: false,
   setOpen(open) {

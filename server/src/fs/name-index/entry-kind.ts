@@ -1,6 +1,6 @@
 import mime from 'mime-types';
 
-/** Media kinds the search grammar filters on by MIME prefix (API.md section 3.10). */
+/** Media kinds the search grammar filters on by MIME prefix. */
 export const KIND_NONE = 0;
 export const KIND_IMAGE = 1;
 export const KIND_AUDIO = 2;

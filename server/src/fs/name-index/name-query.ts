@@ -1,7 +1,7 @@
 import { foldName } from './fold.ts';
 import { KIND_AUDIO, KIND_IMAGE, KIND_VIDEO, extensionOf, kindOfName } from './entry-kind.ts';
 
-/** A parsed search (API.md section 3.10): what a name must hold and which files qualify. */
+/** A parsed search: what a name must hold and which files qualify. */
 export interface NameQuery {
   /** OR-ed substrings of the base name, case-folded unless `caseSensitive`; empty = every name. */
   terms: string[];

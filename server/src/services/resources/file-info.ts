@@ -3,7 +3,7 @@ import { extensionOf } from '../../files/file-type.ts';
 import { FILE_TYPE } from '../../fs/entry-stat.ts';
 import type { EntryStat } from '../../fs/scoped-fs.ts';
 
-/** Go's os.FileMode type bits, as filebrowser clients receive them (API.md section 0.4). */
+/** Go's os.FileMode type bits, as filebrowser clients receive them. */
 const GO_MODE = {
   dir: 2 ** 31,
   symlink: 2 ** 27,

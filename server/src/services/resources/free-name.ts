@@ -8,7 +8,7 @@ const MAX_ATTEMPTS = 10_000;
 
 /**
  * The first free `base(N).ext` (N = 1, 2, …) next to a taken path, for "rename on clash"
- * (API.md section 3.5). Names the user may not see count as taken, so nothing is overwritten.
+ *. Names the user may not see count as taken, so nothing is overwritten.
  */
 export async function freeName(fs: ScopedFs, taken: string): Promise<string> {
   const name = virtualBaseName(taken);

@@ -53,7 +53,7 @@ const typeCode = new Map<string, number>(LISTED_TYPES.map((type, code) => [type,
 /** Listings of at least this many entries are followed by a full collection (listing-memory). */
 const COLLECT_AFTER_ENTRIES = 10_000;
 
-/** Reads, types and sorts one folder's visible children (API.md section 3.1). */
+/** Reads, types and sorts one folder's visible children. */
 export async function readListing(
   fs: ScopedFs,
   dir: Resolved & { stat: Stats },

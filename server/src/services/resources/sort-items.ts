@@ -58,7 +58,7 @@ export interface SortFields<T> {
 }
 
 /**
- * Sorts items by the user's sorting (API.md section 9) and returns them in a new array. Name order
+ * Sorts items by the user's sorting and returns them in a new array. Name order
  * keeps folders first in both directions and has the reference's inverted flag (`asc: false` is
  * A→Z); size puts folders first ascending, modified mixes them, and both reverse everything
  * descending. Keys are

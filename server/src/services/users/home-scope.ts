@@ -2,7 +2,7 @@ import path from 'node:path';
 import { errors } from '../../errors.ts';
 
 /**
- * The home scope derived from a username (API.md section 6): spaces trimmed, `..` dropped, any
+ * The home scope derived from a username: spaces trimmed, `..` dropped, any
  * character outside `[0-9A-Za-z@_.-]` replaced by `-`, runs of dashes collapsed, then joined under
  * the home base path. Names that would leave nothing usable are refused.
  */

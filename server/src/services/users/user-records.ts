@@ -35,7 +35,7 @@ export function toWireUser(user: UserRecord, options: { hideScope?: boolean } = 
   return { ...fields, password: '', scope: options.hideScope ? '' : user.scope };
 }
 
-/** Admin implies every other permission (API.md section 3c). */
+/** Admin implies every other permission. */
 export function normalisePerm(perm: Perm): Perm {
   if (!perm.admin) return perm;
   return Object.fromEntries(Object.keys(perm).map((k) => [k, true])) as Perm;

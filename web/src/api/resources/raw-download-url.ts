@@ -3,7 +3,7 @@ import { apiUrl } from '../client.ts';
 import { encodePath } from '../encode-path.ts';
 
 /**
- * The GET /api/raw URL that downloads entries (API.md section 3.7). One file comes as itself; a
+ * The GET /api/raw URL that downloads entries. One file comes as itself; a
  * folder, or several entries, as an archive in `format`. Several entries are named with `files=`,
  * whose items the server decodes once more after the query: each path is encoded, then the list.
  * No token goes into the URL: the auth cookie authorises the download.

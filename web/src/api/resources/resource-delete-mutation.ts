@@ -14,7 +14,7 @@ export interface ResourceDeleteResult {
 }
 
 /**
- * Deletes several entries in parallel (SPEC.md section 4, "Delete"). Every path is tried even
+ * Deletes several entries in parallel. Every path is tried even
  * when one fails, so the result says what is gone and what failed. The caller reloads the
  * listings once it has left any view of a deleted entry.
  */

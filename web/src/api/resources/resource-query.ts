@@ -14,7 +14,7 @@ export function useResourceQuery(path: string) {
   return useQuery({
     queryKey: resourceKeys.detail(path),
     queryFn: ({ signal }) => fetchResource(path, signal),
-    // Every visit re-reads the folder (cached data shows meanwhile): SPEC.md "Loading the files view".
+    // Every visit re-reads the folder (cached data shows meanwhile).
     staleTime: 0,
   });
 }

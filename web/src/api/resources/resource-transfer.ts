@@ -1,7 +1,7 @@
 import { apiRequest } from '../client.ts';
 import { encodePath } from '../encode-path.ts';
 
-/** One PATCH: copy, or rename/move, of one entry (API.md section 3.5). */
+/** One PATCH: copy, or rename/move, of one entry. */
 export interface ResourceTransferVariables {
   action: 'copy' | 'rename';
   /** Scope path of the entry. */

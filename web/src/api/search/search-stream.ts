@@ -5,7 +5,7 @@ import { parseReply } from '../parse-reply.ts';
 
 /**
  * Runs a search in a folder and yields its hits as they arrive, a batch per network chunk
- * (the server streams NDJSON, API.md section 3.10). Aborting the signal ends the request, which
+ * (the server streams NDJSON, docs/search.md). Aborting the signal ends the request, which
  * stops the search on the server too. Blank lines (the reference's heartbeat) and lines that do
  * not fit the protocol are skipped.
  */

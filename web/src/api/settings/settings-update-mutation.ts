@@ -3,7 +3,7 @@ import type { Settings } from '@cabinet/protocol';
 import { apiRequest } from '../client.ts';
 import { settingsKeys } from './settings-keys.ts';
 
-/** PUT /api/settings: every card saves the whole object (SPEC.md, Global settings screen). */
+/** PUT /api/settings: every card saves the whole object. */
 export function useSettingsUpdateMutation() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -11,7 +11,7 @@ import { renderBotCheck, type BotCheck } from './recaptcha.ts';
 import { safeRedirectTarget } from './redirect-target.ts';
 import './login.css';
 
-/** The message for a failed login or signup (SPEC.md sections 5 and 8). */
+/** The message for a failed login or signup. */
 function failureMessage(error: unknown, isSignup: boolean, t: (key: string) => string): string {
   if (error instanceof ApiError) {
     if (isSignup && error.kind === 'conflict') return t('login.usernameTaken');

@@ -6,7 +6,7 @@ import { useDialogStore } from '../../stores/dialog-store.ts';
 const DialogView = lazyComponent(loadDialogs, (m) => m.DialogView);
 
 /**
- * Renders the one open dialog (SPEC.md, "Dialogs": one at a time). The dialogs themselves are a
+ * Renders the one open dialog (one at a time). The dialogs themselves are a
  * chunk of their own (DialogView.tsx), fetched when the page is idle or at the first dialog.
  */
 export function DialogHost() {

@@ -13,7 +13,7 @@ const SHORTCUTS = [
   ['help.ctrlS', 'help.ctrlSAction'],
 ] as const;
 
-/** The help panel: mouse and keyboard shortcuts of the file manager (SPEC.md, File listing). */
+/** The help panel: mouse and keyboard shortcuts of the file manager. */
 export function HelpDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   return (

@@ -11,7 +11,7 @@ import { currentFolderOf, routeFromScopePath } from '../../paths/file-paths.ts';
 import { nameProblem } from '../../paths/entry-name.ts';
 
 /**
- * New file / new folder (SPEC.md section 4): the name is trimmed and created in the folder on
+ * New file / new folder: the name is trimmed and created in the folder on
  * screen, then the view opens the new item. An existing name is refused, never overwritten.
  */
 export function NewEntryDialog({ isDir, onClose }: { isDir: boolean; onClose: () => void }) {

@@ -9,7 +9,7 @@ const PAGES = {
   500: { icon: CircleAlert, title: 'errors.internalTitle', message: 'errors.internal' },
 } as const;
 
-/** The forbidden, not-found and internal error pages (SPEC.md section 8), also shown in place of a page whose data failed. */
+/** The forbidden, not-found and internal error pages, also shown in place of a page whose data failed. */
 export function ErrorPage({ code }: { code: 403 | 404 | 500 }) {
   const { t } = useTranslation();
   const page = PAGES[code];

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { pathSegments, routeFromScopePath } from '../../paths/file-paths.ts';
 
-/** Only the last segments are shown; an ellipsis stands for the rest (SPEC.md, Layout). */
+/** Only the last segments are shown; an ellipsis stands for the rest. */
 const MAX_SEGMENTS = 3;
 
 /** A home link and the path's segments, each a link to that folder. */

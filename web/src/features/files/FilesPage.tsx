@@ -20,8 +20,7 @@ import './files.css';
 /**
  * /files/{path}: the folder listing, or a single file. A reply whose path is not the route's
  * (a late answer for a folder the user already left) is ignored; the page titles itself with the
- * item's name. Any route change resets the selection and multiple-selection mode (SPEC.md
- * section 4).
+ * item's name. Any route change resets the selection and multiple-selection mode.
  */
 export function FilesPage() {
   const { t } = useTranslation();
@@ -41,7 +40,7 @@ export function FilesPage() {
   if (query.isError && !isNetworkFailure(query.error)) {
     return <ErrorPage code={errorPageCode(query.error)} />;
   }
-  // Folder URLs end with a slash (SPEC.md section 2).
+  // Folder URLs end with a slash.
   if (resource?.isDir && !path.endsWith('/')) {
     return <Navigate to={routeFromScopePath(path, true)} replace />;
   }

@@ -47,7 +47,7 @@ function ToolbarButton({ action }: { action: MenuAction }) {
 }
 
 /**
- * The listing's header actions, gated per SPEC.md section 6: rename (rename, exactly one
+ * The listing's header actions, gated: rename (rename, exactly one
  * selected), copy (create, at least one), move (rename, at least one), delete (delete, at least
  * one), info, download (download), upload (create), the view switch and multiple selection. Wide
  * screens show them as buttons (selection actions first); phones get a more-menu, with Upload

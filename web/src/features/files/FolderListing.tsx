@@ -24,7 +24,7 @@ const PAGE = UI_LIMITS.listingPageSize;
  * dropped anywhere on it upload into the folder.
  *
  * Entries are shown 50 at a time, 50 more whenever the last shown one comes near the viewport
- * (SPEC.md section 9), and only the rows near the viewport are rendered at all.
+ *, and only the rows near the viewport are rendered at all.
  */
 export function FolderListing({ folder }: { folder: Resource }) {
   const { t } = useTranslation();

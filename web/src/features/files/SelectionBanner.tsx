@@ -4,7 +4,7 @@ import { useSelectionStore } from '../../stores/selection-store.ts';
 
 /**
  * "N selected" with a button that clears the selection and leaves multiple-selection mode
- * (SPEC.md, File listing). The live region stays in place so that changes are announced.
+ *. The live region stays in place so that changes are announced.
  */
 export function SelectionBanner() {
   const { t } = useTranslation();

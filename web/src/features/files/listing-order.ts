@@ -1,6 +1,6 @@
 import type { ResourceItem } from '@cabinet/protocol';
 
-/** Folders first, then files, each group in the server's (sorted) order (SPEC.md, File listing). */
+/** Folders first, then files, each group in the server's (sorted) order. */
 export function orderEntries(items: readonly ResourceItem[]): ResourceItem[] {
   const folders: ResourceItem[] = [];
   const files: ResourceItem[] = [];

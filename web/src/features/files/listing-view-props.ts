@@ -9,7 +9,7 @@ export interface ListingViewProps {
   label: string;
   /** Every entry, folders first. */
   entries: ResourceItem[];
-  /** How many entries are shown so far (SPEC.md: 50, then 50 more at the bottom). */
+  /** How many entries are shown so far (50, then 50 more at the bottom). */
   shown: number;
   showMore(): void;
   /** Paths of the selected entries. */

@@ -1,5 +1,5 @@
 /**
- * Selection maths of the listing (SPEC.md section 4, "Selection"), kept free of React so that each
+ * Selection maths of the listing, kept free of React so that each
  * rule can be tested on its own. Entries are identified by their index in listing order.
  */
 

@@ -1,6 +1,6 @@
 import type { Sorting } from '@cabinet/protocol';
 
-/** Columns the listing sorts by (SPEC.md, File listing). */
+/** Columns the listing sorts by. */
 export const SORT_COLUMNS = ['name', 'size', 'modified'] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
 
@@ -15,8 +15,8 @@ function isSortColumn(value: string): value is SortColumn {
 }
 
 /**
- * Reads the server's `sorting`. The wire's `asc` flag is inverted for names (API.md section 9:
- * `asc: false` lists A→Z) and literal for size and modified; an unknown column is the server's
+ * Reads the server's `sorting`. The wire's `asc` flag is inverted for names (`asc: false`
+ * lists A→Z) and literal for size and modified; an unknown column is the server's
  * default, names A→Z.
  */
 export function sortStateFromWire(sorting: Sorting | undefined): SortState {

@@ -54,7 +54,7 @@ interface EntryActionsOptions {
 }
 
 /**
- * The selection and opening rules of SPEC.md section 4 wired to pointer and keyboard events:
+ * The selection and opening rules wired to pointer and keyboard events:
  * click selects, ctrl/cmd-click toggles, shift-click selects a range, double-click (or a double
  * tap within 300 ms) opens, single-click mode opens on click, and a long press on touch selects
  * and turns multiple-selection mode on (touch has no ctrl key).
@@ -140,7 +140,7 @@ export function useEntryActions(options: EntryActionsOptions): EntryActions {
         apply(clickSelection(current(), index, modifiers));
       },
       doubleClick(index) {
-        // Touch double taps are timed in click() with the 300 ms window of SPEC.md.
+        // Touch double taps are timed in click() within UI_LIMITS' double-tap window.
         if (pointerType.current !== 'touch' && !latest.current.singleClick) open(index);
       },
       pointerDown(index, event) {

@@ -14,7 +14,7 @@ import {
 } from './sorting.ts';
 
 /**
- * The view mode and sorting of the listing, both saved to the user (SPEC.md section 4, "Sorting"
+ * The view mode and sorting of the listing, both saved to the user ("Sorting"
  * and "View switch"). The choice shows at once; it is undone if the server refuses it (the failure
  * is notified by the mutation). The view mode comes back in the renewed token, the sorting with
  * the reloaded folder.

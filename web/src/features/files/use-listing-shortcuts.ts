@@ -26,7 +26,7 @@ function hasTextSelection(): boolean {
 }
 
 /**
- * The listing's keyboard shortcuts (SPEC.md, File listing): Delete, Esc, F1, F2, Ctrl+A, Ctrl+C,
+ * The listing's keyboard shortcuts: Delete, Esc, F1, F2, Ctrl+A, Ctrl+C,
  * Ctrl+X, Ctrl+V and Ctrl+S. They are off while a dialog is open and while focus is in a text
  * field, and each one obeys the same permission gating as its toolbar button.
  */

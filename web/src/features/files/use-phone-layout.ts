@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { UI_LIMITS } from '../../config/ui-limits.ts';
 
-/** The mobile breakpoint of SPEC.md section 9 (width at most 736 px), as in the stylesheets. */
+/** The mobile breakpoint (width at most 736 px), as in the stylesheets. */
 const PHONE_QUERY = `(max-width: ${UI_LIMITS.mobileBreakpointPx}px)`;
 
 function subscribe(onChange: () => void): () => void {

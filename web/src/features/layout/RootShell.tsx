@@ -8,7 +8,7 @@ import { Notifications } from '../notifications/index.ts';
 
 /**
  * Around every route: notifications and the dialog layer. A route change closes the
- * open dialog (unless it is a success message) and the mobile drawer (SPEC.md section 4).
+ * open dialog (unless it is a success message) and the mobile drawer.
  */
 export function RootShell() {
   const { pathname } = useLocation();

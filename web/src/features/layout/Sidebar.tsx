@@ -28,7 +28,7 @@ function SidebarButton(props: { icon: ReactNode; children: ReactNode; onClick: (
 }
 
 /**
- * Navigation by login state and permission (SPEC.md section 2, Layout): logged in, My files, New
+ * Navigation by login state and permission: logged in, My files, New
  * folder and New file (create permission), Settings and Logout (json method only); logged out,
  * Login and Signup (when allowed).
  */

@@ -11,7 +11,7 @@ import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
 import './operations.css';
 
 /**
- * Delete one entry or several (SPEC.md section 4, "Delete"): confirmed with the red button
+ * Delete one entry or several: confirmed with the red button
  * (Enter), removed in parallel, then the listing reloads. A deleted entry that was on screen
  * gives way to its folder unless the caller's `onDone` decides where to go.
  */

@@ -16,7 +16,7 @@ const FORMATS = Object.keys(ARCHIVE_FORMATS) as ArchiveFormat[];
 const downloaded = new WeakSet<OpenDialog>();
 
 /**
- * Download (SPEC.md, "Dialogs"): one file goes straight to the browser without asking; a folder
+ * Download: one file goes straight to the browser without asking; a folder
  * or several entries ask for the archive format, offering every format the server makes.
  */
 export function DownloadDialog({ dialog, onClose }: { dialog: OpenDialog; onClose: () => void }) {

@@ -13,7 +13,7 @@ import { useDialogTargets } from './use-dialog-targets.ts';
 import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
 import './operations.css';
 
-/** Words for the server's file types (SPEC.md section 3, Resource). */
+/** Words for the server's file types. */
 const TYPE_LABELS: Record<string, string> = {
   image: 'ops.typeImage',
   audio: 'ops.typeAudio',
@@ -57,7 +57,7 @@ function FolderCounts({ folder }: { folder: ResourceItem }) {
 }
 
 /**
- * Info (SPEC.md, "Dialogs"): for one entry its name, type, size, last modified and, for a folder,
+ * Info: for one entry its name, type, size, last modified and, for a folder,
  * how many folders and files it holds; a file's checksums are computed on demand. For several
  * entries: how many folders and files are selected and their total size.
  */

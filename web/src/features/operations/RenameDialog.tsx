@@ -9,7 +9,7 @@ import { useDialogTargets } from './use-dialog-targets.ts';
 import './operations.css';
 
 /**
- * Rename (SPEC.md sections 4 and 5): the name comes pre-filled with the part before the
+ * Rename: the name comes pre-filled with the part before the
  * extension selected, is trimmed, and must not be empty or hold a slash. The rename itself
  * (with its clash prompt) goes on after the dialog closes.
  */

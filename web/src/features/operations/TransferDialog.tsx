@@ -11,7 +11,7 @@ import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
 import './operations.css';
 
 /**
- * Move and copy (SPEC.md section 4): a folder picker starting at the entries' folder chooses the
+ * Move and copy: a folder picker starting at the entries' folder chooses the
  * destination (the chosen subfolder, else the folder being browsed); the entries themselves are
  * not offered, since a folder cannot go into itself. Move is disabled while the
  * destination is where the entries already are; the transfer itself (clash prompt, requests,

@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { notifySuccess, useNotificationStore } from '../../stores/notification-store.ts';
 
-// What an operation says when it is done (SPEC.md section 9: success notices hide after 1000 ms)
+// What an operation says when it is done (success notices hide after 1000 ms)
 // and, while a move or copy of many or big entries runs, how far it got, so the screen never
 // looks frozen.
 

@@ -16,7 +16,7 @@ import {
 } from './operation-context.ts';
 
 /**
- * Renames an entry within its folder (SPEC.md section 4, "Rename"). A clash asks whether to
+ * Renames an entry within its folder. A clash asks whether to
  * replace the other entry or take a free "name(N)" instead. Afterwards `onDone` gets the new
  * path; without it an entry on screen is reopened under its new name and a listing reloads.
  */

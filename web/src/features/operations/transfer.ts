@@ -14,7 +14,7 @@ import {
   showPath,
 } from './operation-context.ts';
 
-/** What happens after a transfer: open the destination (SPEC.md section 4) or reload in place. */
+/** What happens after a transfer: open the destination or reload in place. */
 export interface TransferOptions {
   /** "reload" keeps the view where it is (a paste, a drop onto a folder); default "navigate". */
   followUp?: 'navigate' | 'reload';
@@ -35,7 +35,7 @@ function asFolder(path: string): string {
 }
 
 /**
- * Moves or copies entries into a folder (scope path), as SPEC.md section 4 says: the destination
+ * Moves or copies entries into a folder (scope path): the destination
  * is listed first and a name clash asks replace-or-rename; a copy into the entries' own folder
  * always takes free names without asking; an entry moved to where it already is stays put. One
  * PATCH per entry, all at once. Afterwards a move opens the destination, a copy opens it unless

@@ -22,7 +22,7 @@ export interface PreviewBarProps {
 
 /**
  * The bar above a preview or the editor: close, the file's name, then the viewer's own buttons and
- * rename, delete, download and info, each shown only with its permission (SPEC.md section 6).
+ * rename, delete, download and info, each shown only with its permission.
  */
 export function PreviewBar({ file, navigation, status, children }: PreviewBarProps) {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 import type { ResourceItem } from '@cabinet/protocol';
 import { isSamePath } from '../../paths/file-paths.ts';
 
-/** Types that previous and next step through (SPEC.md "Preview"): text and PDF are skipped. */
+/** Types that previous and next step through: text and PDF are skipped. */
 const NAVIGABLE_TYPES = new Set(['image', 'video', 'audio', 'blob']);
 
 /** The items before and after a file that previous and next go to. */

@@ -22,7 +22,7 @@ export function isPreviewKey(event: KeyboardEvent): boolean {
 }
 
 /**
- * Preview keys of SPEC.md "Preview": Enter or Right for the next item, Left for the previous,
+ * Preview keys: Enter or Right for the next item, Left for the previous,
  * Esc back to the folder. Nothing happens while a dialog is open (its Esc closes it) or while a
  * field, the editor or a player has focus. The editor's page uses only Esc (`keys: 'escape'`).
  */

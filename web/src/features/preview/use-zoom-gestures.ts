@@ -17,7 +17,7 @@ interface Point {
 const distance = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y);
 
 /**
- * Zoom and pan of the image inside `stageRef` (SPEC.md section 9): wheel steps of 0.25 between
+ * Zoom and pan of the image inside `stageRef`: wheel steps of 0.25 between
  * 0.25 and 4, double-click cycling 1, 2, 4, 1, dragging with a mouse or one finger pans, two
  * fingers pinch. Pointer events cover mouse, pen and touch alike; the stage sets
  * `touch-action: none` so the browser leaves pinches to us. The keys +, - and 0 zoom too.

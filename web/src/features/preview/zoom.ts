@@ -1,4 +1,4 @@
-/** Image viewer constants of SPEC.md section 9. */
+/** Image viewer constants */
 export const ZOOM = {
   minScale: 0.25,
   maxScale: 4,

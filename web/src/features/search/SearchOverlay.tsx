@@ -20,7 +20,7 @@ export interface SearchOverlayProps {
 }
 
 /**
- * The search overlay (SPEC.md section 4, Search): Enter submits, typing clears the results, Esc
+ * The search overlay: Enter submits, typing clears the results, Esc
  * closes; type shortcuts fill the field; results 50 at a time, more on scrolling near the end;
  * arrow keys move between the field and the results, Enter or a click opens one.
  */

@@ -18,7 +18,7 @@ const IDLE: Progress = { status: 'idle', hits: [], count: 0, error: '' };
 
 /**
  * One search at a time in a folder: `run` starts it (ending the one before), `clear` ends it and
- * empties the results, as typing does (SPEC.md section 4). Hits arrive in batches as the server
+ * empties the results, as typing does. Hits arrive in batches as the server
  * streams them and are appended in place, so a search with a million hits costs no copying.
  * Leaving (unmount) ends the request, which stops the search on the server.
  */

@@ -3,7 +3,7 @@ import { LOCALE_NAMES } from '../../i18n/locale-names.ts';
 import { LOCALES } from '../../i18n/locales.ts';
 
 /**
- * The language select: "" for the browser's language, then every locale SPEC.md section 1 offers,
+ * The language select: "" for the browser's language, then every locale Cabinet offers,
  * each by its own name (missing catalogues fall back to English).
  */
 export function LanguageSelect({

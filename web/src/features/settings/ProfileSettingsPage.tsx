@@ -19,7 +19,7 @@ function passwordState(password: string, confirmation: string): 'match' | 'misma
 }
 
 /**
- * /settings/profile (SPEC.md, Profile settings screen): hide-dotfiles and language, a password
+ * /settings/profile: hide-dotfiles and language, a password
  * change that is hidden when the user's password is locked, and the user's sessions.
  */
 export function ProfileSettingsPage() {
@@ -45,7 +45,7 @@ export function ProfileSettingsPage() {
 
   const handlePassword = (event: FormEvent) => {
     event.preventDefault();
-    // Nothing is sent unless both fields are equal and filled (SPEC.md section 5).
+    // Nothing is sent unless both fields are equal and filled.
     if (!password || password !== confirmation) return;
     setError(undefined);
     passwordUpdate.mutate(

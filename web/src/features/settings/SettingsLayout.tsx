@@ -16,7 +16,7 @@ const TABS = [
     : []),
 ] as const;
 
-/** The settings area: a tab bar for administrators (SPEC.md, Layout), then the screen. */
+/** The settings area: a tab bar for administrators, then the screen. */
 export function SettingsLayout() {
   const { t } = useTranslation();
   const user = useCurrentUser();

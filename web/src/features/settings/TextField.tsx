@@ -12,7 +12,7 @@ interface TextFieldProps {
   placeholder?: string;
   autoComplete?: string;
   required?: boolean;
-  /** Green / red / neutral styling of the password pair (SPEC.md, Profile settings screen). */
+  /** Green / red / neutral styling of the password pair. */
   state?: 'match' | 'mismatch';
 }
 

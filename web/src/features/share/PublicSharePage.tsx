@@ -22,7 +22,7 @@ import { parseShareSplat, shareParent, shareRoute } from './share-route.ts';
 import './public-share.css';
 
 /**
- * The public page of a link, `/share/{hash}[/{path}]` (SPEC.md section 2): no login. It shows
+ * The public page of a link, `/share/{hash}[/{path}]`: no login. It shows
  * the shared file or folder with a download button and a QR code, lets visitors walk into
  * sub-folders and preview media, asks for the password of a protected link, and says plainly
  * when a link does not exist (or no longer does).

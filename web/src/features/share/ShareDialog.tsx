@@ -14,7 +14,7 @@ import { shareOrder } from './share-order.ts';
 import './share.css';
 
 /**
- * Share (SPEC.md, "Share dialog"): the item's links, permanent first, then by expiry; a new link
+ * Share: the item's links, permanent first, then by expiry; a new link
  * for a number of seconds to days (empty blocks it), with an optional password and download
  * limit; a permanent link only while none exists.
  */

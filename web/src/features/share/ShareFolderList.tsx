@@ -7,7 +7,7 @@ import { FileIcon } from '../../components/FileIcon.tsx';
 import { shareRoute } from './share-route.ts';
 import { UI_LIMITS } from '../../config/ui-limits.ts';
 
-/** A shared folder's contents: the first 500 entries, then "+ N more" (SPEC.md section 9). */
+/** A shared folder's contents: the first 500 entries, then "+ N more". */
 export function ShareFolderList({ hash, items }: { hash: string; items: ResourceItem[] }) {
   const { t, i18n } = useTranslation();
   if (items.length === 0) return <p className="public-share__muted">{t('share.emptyFolder')}</p>;

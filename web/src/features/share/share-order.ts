@@ -1,6 +1,6 @@
 import type { Share } from '@cabinet/protocol';
 
-/** Links as the share dialog lists them: permanent ones first, the rest by expiry (SPEC.md). */
+/** Links as the share dialog lists them: permanent ones first, the rest by expiry. */
 export function shareOrder(links: readonly Share[]): Share[] {
   return [...links].sort((a, b) => {
     if (a.expire === 0 || b.expire === 0)

@@ -24,7 +24,7 @@ const MAX_ENTRIES = 5000;
 let nextId = 0;
 
 /**
- * The shell panel (SPEC.md "Shell panel"): a prompt that runs commands in the folder on screen,
+ * The shell panel: a prompt that runs commands in the folder on screen,
  * output streamed as it comes, history with Up and Down (kept per user in this browser), `clear`
  * empties the panel, `exit` closes it, Ctrl+C or Stop ends the running command. The listing
  * reloads after each command, which may have changed the folder.

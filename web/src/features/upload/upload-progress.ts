@@ -7,7 +7,7 @@ export interface ProgressShare {
 }
 
 /**
- * Total progress (SPEC.md section 4): loaded bytes over the total size, as a percentage rounded
+ * Total progress: loaded bytes over the total size, as a percentage rounded
  * up, so that 1 byte of 10 GB already reads 1 % and only a finished run reads 100 %.
  */
 export function totalPercent(jobs: readonly ProgressShare[]): number {

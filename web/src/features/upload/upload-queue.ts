@@ -28,7 +28,7 @@ interface RunningJob {
 }
 
 /*
- * The upload queue of SPEC.md section 4: jobs wait, at most five run at once, progress reaches the
+ * The upload queue: jobs wait, at most five run at once, progress reaches the
  * panel at most every 100 ms, and when nothing waits or runs the run ends (warning removed,
  * success notice, progress reset, listings reloaded). Module state, because uploads outlive the
  * components that start them.
@@ -137,7 +137,7 @@ function start(job: QueuedJob): void {
   );
 }
 
-/** Progress reaches the store in one batch per 100 ms (SPEC.md section 9). */
+/** Progress reaches the store in one batch per 100 ms. */
 function reportProgress(id: number, meter: SpeedMeter, loaded: number): void {
   progress.set(id, { loaded, speed: meter.sample(performance.now(), loaded) });
   flushTimer ??= setTimeout(flushProgress, UI_LIMITS.uploadProgressThrottleMs);
@@ -203,7 +203,7 @@ function stopRunning(id: number): void {
   });
 }
 
-/** Nothing waits or runs: end the run as SPEC.md section 4 says. */
+/** Nothing waits or runs: end the run. */
 function finishRun(): void {
   window.removeEventListener('beforeunload', warnBeforeLeaving);
   if (flushTimer) clearTimeout(flushTimer);

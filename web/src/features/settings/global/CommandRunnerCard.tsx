@@ -4,7 +4,7 @@ import { useTranslation } from '../../../i18n/use-translation.ts';
 import { CardFooter } from './CardFooter.tsx';
 import type { SettingsCardProps } from './GlobalSettingsPage.tsx';
 
-/** "before_copy" → "Before Copy": the event name capitalised (SPEC.md, Global settings screen). */
+/** "before_copy" → "Before Copy": the event name capitalised. */
 export function eventTitle(key: string): string {
   return key
     .split('_')
@@ -12,7 +12,7 @@ export function eventTitle(key: string): string {
     .join(' ');
 }
 
-/** One command per line, trimmed, empty lines dropped (SPEC.md sections 4 and 5). */
+/** One command per line, trimmed, empty lines dropped. */
 export function splitLines(text: string): string[] {
   return text
     .split('\n')

@@ -25,7 +25,7 @@ export interface SettingsCardProps {
 type CardName = 'general' | 'defaults' | 'commands';
 
 /**
- * /settings/global (administrators): three cards (SPEC.md, Global settings screen), each saving
+ * /settings/global (administrators): three cards, each saving
  * the whole settings object with its Update button. The command runner card shows only when the
  * server runs commands.
  */

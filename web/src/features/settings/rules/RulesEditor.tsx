@@ -12,13 +12,13 @@ interface RulesEditorProps {
   isGlobal?: boolean;
 }
 
-/** Enter in a rule's text would submit the whole form; SPEC.md says it does nothing here. */
+/** Enter in a rule's text would submit the whole form; here it does nothing. */
 function suppressEnter(event: KeyboardEvent<HTMLInputElement>) {
   if (event.key === 'Enter') event.preventDefault();
 }
 
 /**
- * The rules editor of SPEC.md section 2: rows with Regex and Allow checkboxes, the path or
+ * The rules editor: rows with Regex and Allow checkboxes, the path or
  * pattern, and a remove button; New adds a row. An invalid pattern is marked on its row as it is
  * typed, before anything is saved.
  */

@@ -1,6 +1,6 @@
 import { compileRulePattern, type Rule } from '@cabinet/protocol';
 
-/** A new row: allow, a path rule, empty path and pattern (SPEC.md section 3, Rule). */
+/** A new row: allow, a path rule, empty path and pattern. */
 export function newRule(): Rule {
   return { allow: true, regex: false, path: '', regexp: { raw: '' } };
 }

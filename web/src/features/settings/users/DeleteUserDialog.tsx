@@ -7,7 +7,7 @@ interface DeleteUserDialogProps {
   onClose: () => void;
 }
 
-/** "Are you sure you want to delete this user?" with Cancel and a red Delete (SPEC.md section 2). */
+/** "Are you sure you want to delete this user?" with Cancel and a red Delete. */
 export function DeleteUserDialog({ isPending, onConfirm, onClose }: DeleteUserDialogProps) {
   const { t } = useTranslation();
   return (

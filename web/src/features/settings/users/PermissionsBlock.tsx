@@ -22,7 +22,7 @@ interface PermissionsBlockProps {
 }
 
 /**
- * The permissions block (SPEC.md sections 3 and 4): Administrator turns on and locks every other
+ * The permissions block: Administrator turns on and locks every other
  * permission; the execute box shows only when the server runs commands.
  */
 export function PermissionsBlock({ perm, onChange, error, errorId }: PermissionsBlockProps) {

@@ -15,7 +15,7 @@ function userIdOf(tail: string | undefined): number | undefined {
 /**
  * /settings/users/{id} (administrators): edit a user; the literal tail "new" creates one from
  * the settings' defaults. A user that cannot be fetched sends the admin to the new-user screen
- * (SPEC.md section 4, User edit).
+ *.
  */
 export function UserEditPage() {
   const { t } = useTranslation();

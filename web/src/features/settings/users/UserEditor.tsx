@@ -26,7 +26,7 @@ interface UserEditorProps {
 /**
  * The form of the user screen: Save creates or replaces the whole user, Delete asks first. The
  * server's refusals land on the field they concern, in words for people, besides the error
- * notification every failed user change shows (SPEC.md section 8).
+ * notification every failed user change shows.
  */
 export function UserEditor({ id, initial }: UserEditorProps) {
   const { t } = useTranslation();

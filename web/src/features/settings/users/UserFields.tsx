@@ -17,7 +17,7 @@ interface UserFieldsProps {
   errors?: Partial<Record<ErrorField, string>>;
 }
 
-/** The user form of SPEC.md section 2 (User edit screen), also used for the defaults card. */
+/** The user form (User edit screen), also used for the defaults card. */
 export function UserFields({ value, onChange, mode, isNew = false, errors = {} }: UserFieldsProps) {
   const { t } = useTranslation();
   const id = useId();

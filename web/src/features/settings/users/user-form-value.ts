@@ -10,12 +10,12 @@ export interface UserFormValue {
   lockPassword: boolean;
   singleClick: boolean;
   perm: Perm;
-  /** The user's commands as a space-separated line (SPEC.md section 3). */
+  /** The user's commands as a space-separated line. */
   commands: string;
   rules: Rule[];
 }
 
-/** SPEC.md section 5: trimmed, split on spaces, empties dropped; empty gives an empty list. */
+/** trimmed, split on spaces, empties dropped; empty gives an empty list. */
 export function splitWords(line: string): string[] {
   return line.split(/\s+/).filter(Boolean);
 }
@@ -62,7 +62,7 @@ export function toDefaults(value: UserFormValue, previous: UserDefaults): UserDe
   };
 }
 
-/** Ticking Administrator turns on every permission (SPEC.md section 4, User edit). */
+/** Ticking Administrator turns on every permission. */
 export function withAdmin(perm: Perm, admin: boolean): Perm {
   if (!admin) return { ...perm, admin: false };
   return Object.fromEntries(Object.keys(perm).map((k) => [k, true])) as Perm;
