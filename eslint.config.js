@@ -176,6 +176,11 @@ export default tseslint.config(
   serverLayer('store', ['http', 'routes', 'services', 'fs'], { fsAllowed: true }),
   serverLayer('archive', ['http', 'routes', 'services', 'store']),
   serverLayer('streams', ['http', 'routes', 'services', 'store', 'fs', 'archive']),
+  serverLayer('files', ['http', 'routes', 'services', 'store']),
+  serverLayer('preview', ['http', 'routes', 'services', 'store', 'fs']),
+  serverLayer('commands', ['http', 'routes', 'services', 'store', 'fs']),
+  serverLayer('auth', ['http', 'routes', 'services', 'fs']),
+  serverLayer('config', ['http', 'routes', 'services', 'store', 'fs'], { fsAllowed: true }),
   {
     // The wire contract is shared by server and web, so it depends on neither.
     files: ['protocol/**/*.ts'],
