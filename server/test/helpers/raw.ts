@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
-import type { TestServer } from '../../testing/test-server.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 import { makeSampleTree } from './archive-tree.ts';
 
 /** The files the raw-download tests read: a sample tree, odd names, rules' targets, a pipe. */
@@ -80,4 +82,26 @@ export async function download(
   const response = await server.fetch(url, { token });
   await writeFile(file, Buffer.from(await response.arrayBuffer()));
   return response;
+}
+
+/** What a raw-download test file shares: the server, a scratch folder for downloads, random bytes. */
+export interface RawFixture {
+  server: TestServer;
+  scratch: string;
+  random: Buffer;
+}
+
+/** Starts a server over the seeded files before the file's tests and stops it after them. */
+export function rawFixture(): RawFixture {
+  const fixture = { random: randomBytes(200_000) } as RawFixture;
+  beforeAll(async () => {
+    fixture.server = await startTestServer();
+    fixture.scratch = await mkdtemp(path.join(os.tmpdir(), 'cabinet-raw-'));
+    await seedRawFiles(fixture.server.root, fixture.random);
+  });
+  afterAll(async () => {
+    await fixture.server.close();
+    await rm(fixture.scratch, { recursive: true, force: true });
+  });
+  return fixture;
 }
