@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { png, silentMp3, webmClip } from '../fixtures/preview-fixtures.ts';
 import { PreviewPage } from '../pages/preview.ts';
-import { loginThroughForm } from '../support/session.ts';
 import { withCabinet } from '../support/cabinet.ts';
+import { openPreview } from '../support/open-preview.ts';
 
 let page: Page;
 
@@ -20,11 +20,8 @@ const cabinet = withCabinet({
 });
 
 async function open(encodedPath: string, name: string, width = 1280): Promise<PreviewPage> {
-  ({ page } = await cabinet.newPage({ width }));
-  await loginThroughForm(page, cabinet.server.url, 'admin', cabinet.server.admin.password);
-  const preview = new PreviewPage(page);
-  await preview.goto(cabinet.server.url, encodedPath);
-  await preview.waitFor(name);
+  let preview: PreviewPage;
+  ({ page, preview } = await openPreview(cabinet, encodedPath, name, { width }));
   return preview;
 }
 

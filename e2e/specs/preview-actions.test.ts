@@ -6,8 +6,8 @@ import { png } from '../fixtures/preview-fixtures.ts';
 import { OperationDialogs } from '../pages/dialogs.ts';
 import { FilesPage } from '../pages/files-page.ts';
 import { PreviewPage } from '../pages/preview.ts';
-import { loginThroughForm } from '../support/session.ts';
 import { withCabinet } from '../support/cabinet.ts';
+import { openPreview } from '../support/open-preview.ts';
 
 let page: Page;
 
@@ -26,11 +26,8 @@ const cabinet = withCabinet({
 });
 
 async function open(encodedPath: string, name: string): Promise<PreviewPage> {
-  ({ page } = await cabinet.newPage());
-  await loginThroughForm(page, cabinet.server.url, 'admin', cabinet.server.admin.password);
-  const preview = new PreviewPage(page);
-  await preview.goto(cabinet.server.url, encodedPath);
-  await preview.waitFor(name);
+  let preview: PreviewPage;
+  ({ page, preview } = await openPreview(cabinet, encodedPath, name));
   return preview;
 }
 

@@ -5,8 +5,8 @@ import type { Page } from 'playwright-core';
 import { png, silentMp3 } from '../fixtures/preview-fixtures.ts';
 import { FilesPage } from '../pages/files-page.ts';
 import { PreviewPage } from '../pages/preview.ts';
-import { loginThroughForm } from '../support/session.ts';
 import { withCabinet } from '../support/cabinet.ts';
+import { openPreview, type Credentials } from '../support/open-preview.ts';
 
 let page: Page;
 
@@ -26,16 +26,9 @@ const cabinet = withCabinet({
   },
 });
 
-async function open(
-  encodedPath: string,
-  name: string,
-  user = { username: 'admin', password: cabinet.server.admin.password },
-): Promise<PreviewPage> {
-  ({ page } = await cabinet.newPage());
-  await loginThroughForm(page, cabinet.server.url, user.username, user.password);
-  const preview = new PreviewPage(page);
-  await preview.goto(cabinet.server.url, encodedPath);
-  await preview.waitFor(name);
+async function open(encodedPath: string, name: string, user?: Credentials): Promise<PreviewPage> {
+  let preview: PreviewPage;
+  ({ page, preview } = await openPreview(cabinet, encodedPath, name, { user }));
   return preview;
 }
 

@@ -1,13 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { rotatedJpeg } from '../fixtures/preview-fixtures.ts';
 import { PreviewPage } from '../pages/preview.ts';
-import { loginThroughForm } from '../support/session.ts';
 import { withCabinet } from '../support/cabinet.ts';
-
-let page: Page;
+import { openPreview } from '../support/open-preview.ts';
 
 // A cabinet.server started with --no-resize-preview: there are no big previews to toggle from.
 const cabinet = withCabinet({
@@ -19,12 +16,7 @@ const cabinet = withCabinet({
 });
 
 async function open(encodedPath: string, name: string): Promise<PreviewPage> {
-  ({ page } = await cabinet.newPage());
-  await loginThroughForm(page, cabinet.server.url, 'admin', cabinet.server.admin.password);
-  const preview = new PreviewPage(page);
-  await preview.goto(cabinet.server.url, encodedPath);
-  await preview.waitFor(name);
-  return preview;
+  return (await openPreview(cabinet, encodedPath, name)).preview;
 }
 
 describe('images without resized previews', () => {
