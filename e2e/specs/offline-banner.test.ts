@@ -1,42 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { AppShell } from '../pages/app-shell.ts';
 import { PreviewPage } from '../pages/preview.ts';
-import { launchBrowser } from '../support/browser.ts';
-import { startRestartableServer, type RestartableServer } from '../support/restartable-server.ts';
-import { seedFiles } from '../support/servers.ts';
-import {
-  desktopFolder,
-  openFilesAs,
-  randomDesktopFile,
-  throttle,
-} from '../support/upload-fixtures.ts';
+import { withCabinet } from '../support/cabinet.ts';
+import { desktopFolder, onFiles, randomDesktopFile, throttle } from '../support/upload-fixtures.ts';
 
 const MiB = 1024 * 1024;
 // Probes back off to one every 8 s: give the recovery a few of them on a busy machine.
 const RECOVERY = { timeout: 60_000 };
 
-let browser: Browser;
-let server: RestartableServer;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startRestartableServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const cabinet = withCabinet({ restartable: true });
 
 afterEach(async () => {
-  await context?.close();
-  context = undefined;
   // A test that failed half-way must not leave the next one without a server.
-  await server.start();
+  await cabinet.restartable.start();
 });
 
 /** The offline banner (role alert, with its Retry button). */
@@ -49,19 +28,17 @@ const banner = (page: Page) =>
     });
 
 async function signIn() {
-  const session = await openFilesAs(browser, server.url, 'admin', server.adminPassword);
-  context = session.context;
-  return session;
+  return onFiles(await cabinet.loginPage());
 }
 
 describe('when the server cannot be reached (issue 18)', () => {
   it('shows a banner with Retry, keeps the listing, and recovers by itself', async () => {
-    await seedFiles(server.root, { 'o1/a.txt': 'a' });
+    await cabinet.seed({ 'o1/a.txt': 'a' });
     const { page, files } = await signIn();
-    await page.goto(`${server.url}/files/o1/`);
+    await page.goto(`${cabinet.server.url}/files/o1/`);
     await files.entry('a.txt').waitFor();
 
-    await server.stop();
+    await cabinet.restartable.stop();
     // Anything that needs the server now finds it gone: creating a folder here.
     await new AppShell(page).newFolder.click();
     const dialog = page.getByRole('dialog', { name: 'New folder' });
@@ -79,21 +56,21 @@ describe('when the server cannot be reached (issue 18)', () => {
     expect(await banner(page).isVisible()).toBe(true);
 
     // Back: the banner goes by itself, the listing catches up, and a notice says so.
-    await seedFiles(server.root, { 'o1/b.txt': 'b' });
-    await server.start();
+    await cabinet.seed({ 'o1/b.txt': 'b' });
+    await cabinet.restartable.start();
     await banner(page).waitFor({ state: 'detached', ...RECOVERY });
     await files.entry('b.txt').waitFor();
     await page.getByRole('status').filter({ hasText: 'Connected to the server again' }).waitFor();
   });
 
   it('a save that fails keeps the text and says so; it saves once the server is back', async () => {
-    await seedFiles(server.root, { 'o2/notes.txt': 'first\n' });
+    await cabinet.seed({ 'o2/notes.txt': 'first\n' });
     const { page } = await signIn();
     const preview = new PreviewPage(page);
-    await preview.goto(server.url, 'o2/notes.txt');
+    await preview.goto(cabinet.server.url, 'o2/notes.txt');
     await preview.editor.waitFor();
 
-    await server.stop();
+    await cabinet.restartable.stop();
     await preview.editor.click();
     await page.keyboard.press('ControlOrMeta+End');
     await page.keyboard.type('second');
@@ -108,16 +85,18 @@ describe('when the server cannot be reached (issue 18)', () => {
     await preview.unsavedMarker.waitFor();
     await banner(page).waitFor();
 
-    await server.start();
+    await cabinet.restartable.start();
     await banner(page).waitFor({ state: 'detached', ...RECOVERY });
     await preview.save.click();
     await page.getByRole('status').filter({ hasText: 'notes.txt saved' }).waitFor();
-    expect(await readFile(path.join(server.root, 'o2/notes.txt'), 'utf8')).toBe('first\nsecond');
+    expect(await readFile(path.join(cabinet.server.root, 'o2/notes.txt'), 'utf8')).toBe(
+      'first\nsecond',
+    );
   });
 
   it('an upload pauses while the server is away and goes on when it is back', async () => {
     // No retries of its own: the pause comes from the app, not from the upload library.
-    await server.updateSettings({ tus: { chunkSize: MiB, retryCount: 1 } });
+    await cabinet.server.updateSettings({ tus: { chunkSize: MiB, retryCount: 1 } });
     const desktop = await desktopFolder({});
     const movie = await randomDesktopFile(desktop, 'paused.bin', 6 * MiB);
     const { page, files, uploads } = await signIn();
@@ -129,16 +108,18 @@ describe('when the server cannot be reached (issue 18)', () => {
     await uploads.uploadFiles([movie.file]);
     await expect.poll(() => sent, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
 
-    await server.stop();
+    await cabinet.restartable.stop();
     await banner(page).waitFor(RECOVERY);
     // Paused, not failed: no error notice while the server is away.
     expect(
       await page.getByRole('region', { name: 'Notifications' }).getByRole('alert').count(),
     ).toBe(0);
 
-    await server.start();
+    await cabinet.restartable.start();
     await page.getByRole('status').filter({ hasText: 'Upload complete' }).waitFor(RECOVERY);
     await files.entry('paused.bin').waitFor();
-    expect((await readFile(path.join(server.root, 'paused.bin'))).equals(movie.content)).toBe(true);
+    expect(
+      (await readFile(path.join(cabinet.server.root, 'paused.bin'))).equals(movie.content),
+    ).toBe(true);
   });
 });

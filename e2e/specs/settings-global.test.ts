@@ -2,22 +2,20 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
 import type { TestServer } from '@cabinet/server/testing';
-import { launchBrowser, newPage } from '../support/browser.ts';
+import { withCabinet } from '../support/cabinet.ts';
 import { startAppServer } from '../support/servers.ts';
 import { loginThroughForm } from '../support/session.ts';
 import { AppShell } from '../pages/app-shell.ts';
 import { SettingsPages } from '../pages/settings-pages.ts';
 
-let browser: Browser;
-let server: TestServer;
+const cabinet = withCabinet();
+// A second server, with the command runner, for the screens it adds: the fixture's server runs
+// without it, which the first test checks.
 let execServer: TestServer;
 let branding: string;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
   execServer = await startAppServer({ config: { enableExec: true } });
   branding = await mkdtemp(path.join(os.tmpdir(), 'cabinet-branding-'));
   await mkdir(path.join(branding, 'img'));
@@ -29,21 +27,18 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
   await execServer?.close();
   if (branding) await rm(branding, { recursive: true, force: true });
 });
 
 describe('global settings', { timeout: 180_000 }, () => {
   it('saves theme, name and branding folder; every page shows them to other users', async () => {
-    const admin = await newPage(browser);
-    const visitor = await newPage(browser);
-    const user = await server.createUser();
-    const before = await server.ctx.settings.get();
+    const admin = await cabinet.loginPage();
+    const visitor = await cabinet.newPage();
+    const user = await cabinet.server.createUser();
+    const before = await cabinet.server.ctx.settings.get();
     try {
-      await loginThroughForm(admin.page, server.url, 'admin', server.admin.password);
-      await new SettingsPages(admin.page).goto(server.url, 'global');
+      await new SettingsPages(admin.page).goto(cabinet.server.url, 'global');
       const card = admin.page.getByRole('form', { name: 'Global settings' });
       await card.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Dark' });
       await card.getByRole('textbox', { name: 'Instance name' }).fill('Team Drive');
@@ -53,12 +48,12 @@ describe('global settings', { timeout: 180_000 }, () => {
       expect(await admin.page.getByRole('heading', { name: 'Command runner' }).count()).toBe(0);
       await card.getByRole('button', { name: 'Update' }).click();
       await new AppShell(admin.page).notifications.getByText('Settings updated!').waitFor();
-      const saved = await server.ctx.settings.get();
+      const saved = await cabinet.server.ctx.settings.get();
       expect(saved.branding).toMatchObject({ theme: 'dark', name: 'Team Drive', files: branding });
       expect(saved.defaults).toEqual(before.defaults);
 
       // Another visitor: the login page already has them, and so do the pages after it.
-      await visitor.page.goto(`${server.url}/login`);
+      await visitor.page.goto(`${cabinet.server.url}/login`);
       await visitor.page.getByRole('heading', { name: 'Team Drive' }).waitFor();
       const looks = () =>
         visitor.page.evaluate(() => ({
@@ -73,72 +68,61 @@ describe('global settings', { timeout: 180_000 }, () => {
         logo: '/static/img/logo.svg',
         title: 'Login - Team Drive',
       });
-      const logo = await visitor.page.request.get(`${server.url}/static/img/logo.svg`);
+      const logo = await visitor.page.request.get(`${cabinet.server.url}/static/img/logo.svg`);
       expect(await logo.text()).toContain('orange');
-      await loginThroughForm(visitor.page, server.url, user.user.username, user.password);
+      await loginThroughForm(visitor.page, cabinet.server.url, user.user.username, user.password);
       await visitor.page.getByRole('banner').locator('img.logo').waitFor();
       expect(await looks()).toMatchObject({ theme: 'dark', outline: 'rgb(255, 0, 0)' });
     } finally {
-      await visitor.context.close();
-      await admin.context.close();
-      await server.updateSettings({ branding: before.branding });
+      await cabinet.server.updateSettings({ branding: before.branding });
     }
   });
 
   it('saves the defaults for new users from the second card', async () => {
-    const { context, page } = await newPage(browser);
-    try {
-      await loginThroughForm(page, server.url, 'admin', server.admin.password);
-      await new SettingsPages(page).goto(server.url, 'global');
-      const card = page.getByRole('form', { name: 'User default settings' });
-      await card.getByRole('textbox', { name: 'Scope' }).fill('/shared');
-      await card.getByRole('checkbox', { name: 'Share files' }).uncheck();
-      await card.getByRole('checkbox', { name: 'Delete files and directories' }).uncheck();
-      expect(await card.getByRole('textbox', { name: 'Username' }).count()).toBe(0);
-      expect(await card.getByRole('checkbox', { name: /Prevent the user/ }).count()).toBe(0);
-      await card.getByRole('button', { name: 'Update' }).click();
-      await new AppShell(page).notifications.getByText('Settings updated!').waitFor();
-      const { defaults } = await server.ctx.settings.get();
-      expect(defaults.scope).toBe('/shared');
-      expect(defaults.perm).toMatchObject({ share: false, delete: false, create: true });
+    const { page } = await cabinet.loginPage();
+    await new SettingsPages(page).goto(cabinet.server.url, 'global');
+    const card = page.getByRole('form', { name: 'User default settings' });
+    await card.getByRole('textbox', { name: 'Scope' }).fill('/shared');
+    await card.getByRole('checkbox', { name: 'Share files' }).uncheck();
+    await card.getByRole('checkbox', { name: 'Delete files and directories' }).uncheck();
+    expect(await card.getByRole('textbox', { name: 'Username' }).count()).toBe(0);
+    expect(await card.getByRole('checkbox', { name: /Prevent the user/ }).count()).toBe(0);
+    await card.getByRole('button', { name: 'Update' }).click();
+    await new AppShell(page).notifications.getByText('Settings updated!').waitFor();
+    const { defaults } = await cabinet.server.ctx.settings.get();
+    expect(defaults.scope).toBe('/shared');
+    expect(defaults.perm).toMatchObject({ share: false, delete: false, create: true });
 
-      // The new-user screen starts from them.
-      await new SettingsPages(page).goto(server.url, 'users/new');
-      await expect.poll(() => new SettingsPages(page).scope.inputValue()).toBe('/shared');
-      expect(await new SettingsPages(page).perm('Share files').isChecked()).toBe(false);
-    } finally {
-      await context.close();
-    }
+    // The new-user screen starts from them.
+    await new SettingsPages(page).goto(cabinet.server.url, 'users/new');
+    await expect.poll(() => new SettingsPages(page).scope.inputValue()).toBe('/shared');
+    expect(await new SettingsPages(page).perm('Share files').isChecked()).toBe(false);
   });
 
   it('with the command runner: splits the shell on spaces and each event on lines', async () => {
-    const { context, page } = await newPage(browser);
-    try {
-      await loginThroughForm(page, execServer.url, 'admin', execServer.admin.password);
-      await new SettingsPages(page).goto(execServer.url, 'global');
-      const general = page.getByRole('form', { name: 'Global settings' });
-      await general.getByRole('textbox', { name: 'Shell' }).fill('  bash   -c ');
-      await general.getByRole('button', { name: 'Update' }).click();
-      await new AppShell(page).notifications.getByText('Settings updated!').waitFor();
-      await expect
-        .poll(async () => (await execServer.ctx.settings.get()).shell)
-        .toEqual(['bash', '-c']);
+    const { page } = await cabinet.newPage();
+    await loginThroughForm(page, execServer.url, 'admin', execServer.admin.password);
+    await new SettingsPages(page).goto(execServer.url, 'global');
+    const general = page.getByRole('form', { name: 'Global settings' });
+    await general.getByRole('textbox', { name: 'Shell' }).fill('  bash   -c ');
+    await general.getByRole('button', { name: 'Update' }).click();
+    await new AppShell(page).notifications.getByText('Settings updated!').waitFor();
+    await expect
+      .poll(async () => (await execServer.ctx.settings.get()).shell)
+      .toEqual(['bash', '-c']);
 
-      const runner = page.getByRole('form', { name: 'Command runner' });
-      await runner.getByText('Before Copy').click();
-      await runner.getByRole('textbox', { name: 'Before Copy' }).fill('  echo one \n\n echo two');
-      await runner.getByRole('button', { name: 'Update' }).click();
-      await expect
-        .poll(async () => (await execServer.ctx.settings.get()).commands.before_copy)
-        .toEqual(['echo one', 'echo two']);
+    const runner = page.getByRole('form', { name: 'Command runner' });
+    await runner.getByText('Before Copy').click();
+    await runner.getByRole('textbox', { name: 'Before Copy' }).fill('  echo one \n\n echo two');
+    await runner.getByRole('button', { name: 'Update' }).click();
+    await expect
+      .poll(async () => (await execServer.ctx.settings.get()).commands.before_copy)
+      .toEqual(['echo one', 'echo two']);
 
-      // The user form offers the execute box and the commands line.
-      const ui = new SettingsPages(page);
-      await ui.goto(execServer.url, 'users/new');
-      await ui.perm('Execute commands').waitFor();
-      await page.getByRole('textbox', { name: 'Commands' }).waitFor();
-    } finally {
-      await context.close();
-    }
+    // The user form offers the execute box and the commands line.
+    const ui = new SettingsPages(page);
+    await ui.goto(execServer.url, 'users/new');
+    await ui.perm('Execute commands').waitFor();
+    await page.getByRole('textbox', { name: 'Commands' }).waitFor();
   });
 });

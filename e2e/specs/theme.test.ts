@@ -1,25 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { startAppServer } from '../support/servers.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { withCabinet } from '../support/cabinet.ts';
 
-let browser: Browser;
-let server: TestServer;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const cabinet = withCabinet();
 
 async function setTheme(theme: string): Promise<void> {
-  const settings = await server.ctx.settings.get();
-  await server.updateSettings({ branding: { ...settings.branding, theme } });
+  const settings = await cabinet.server.ctx.settings.get();
+  await cabinet.server.updateSettings({ branding: { ...settings.branding, theme } });
 }
 
 async function looks(page: Page) {
@@ -32,10 +19,10 @@ async function looks(page: Page) {
 
 describe('theme', () => {
   it('applies the dark theme from the branding settings, and light otherwise', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await cabinet.newPage();
     try {
       await setTheme('');
-      await page.goto(`${server.url}/login`);
+      await page.goto(`${cabinet.server.url}/login`);
       await page.getByRole('button', { name: 'Login' }).waitFor();
       const light = await looks(page);
       expect(light.theme).toBe('light');
@@ -48,22 +35,22 @@ describe('theme', () => {
       expect(dark.background).not.toBe(light.background);
       expect(dark.text).not.toBe(light.text);
     } finally {
-      await context.close();
       await setTheme('');
     }
   });
 
   it('shows the branding name in the title and on the login card', async () => {
-    const { context, page } = await newPage(browser);
-    const settings = await server.ctx.settings.get();
+    const { page } = await cabinet.newPage();
+    const settings = await cabinet.server.ctx.settings.get();
     try {
-      await server.updateSettings({ branding: { ...settings.branding, name: 'Team Drive' } });
-      await page.goto(`${server.url}/login`);
+      await cabinet.server.updateSettings({
+        branding: { ...settings.branding, name: 'Team Drive' },
+      });
+      await page.goto(`${cabinet.server.url}/login`);
       await page.getByRole('heading', { name: 'Team Drive' }).waitFor();
       await expect.poll(() => page.title()).toBe('Login - Team Drive');
     } finally {
-      await context.close();
-      await server.updateSettings({ branding: settings.branding });
+      await cabinet.server.updateSettings({ branding: settings.branding });
     }
   });
 });

@@ -1,35 +1,16 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
-import { launchBrowser } from '../support/browser.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
+import { describe, expect, it } from 'vitest';
+import { withCabinet } from '../support/cabinet.ts';
+import { seedFiles } from '../support/servers.ts';
 import {
   desktopFolder,
-  openFilesAs,
+  onFiles,
   randomDesktopFile,
   type UploadSession,
 } from '../support/upload-fixtures.ts';
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
+const cabinet = withCabinet();
 
 /** A user (list view) whose scope is a fresh folder holding `entries`. */
 async function signIn(
@@ -37,12 +18,11 @@ async function signIn(
   perm: Record<string, boolean> = {},
 ): Promise<UploadSession & { root: string }> {
   const scope = `/scopes/${Math.random().toString(36).slice(2)}`;
-  const root = path.join(server.root, scope);
+  const root = path.join(cabinet.server.root, scope);
   await mkdir(root, { recursive: true });
   await seedFiles(root, entries);
-  const user = await server.createUser({ viewMode: 'list', scope, perm });
-  const session = await openFilesAs(browser, server.url, user.user.username, user.password);
-  context = session.context;
+  const user = await cabinet.server.createUser({ viewMode: 'list', scope, perm });
+  const session = await onFiles(await cabinet.loginPage({ user }));
   return { ...session, root };
 }
 

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Dialog } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
-import { launchBrowser } from '../support/browser.ts';
-import { startAppServer } from '../support/servers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Dialog } from 'playwright-core';
+import { withCabinet } from '../support/cabinet.ts';
 import {
   desktopFolder,
-  openFilesAs,
+  onFiles,
   randomDesktopFile,
   throttle,
   type UploadSession,
@@ -16,36 +14,21 @@ import {
 
 const MiB = 1024 * 1024;
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext | undefined;
+const cabinet = withCabinet();
 let desktop: string;
 let big: { file: string; content: Buffer };
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
   desktop = await desktopFolder({ 'small-a.txt': 'aaa', 'small-b.txt': 'bbbb' });
   big = await randomDesktopFile(desktop, 'big.bin', 64 * MiB);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
-
 async function signIn(): Promise<UploadSession & { root: string }> {
   const scope = `/scopes/${Math.random().toString(36).slice(2)}`;
-  const root = path.join(server.root, scope);
+  const root = path.join(cabinet.server.root, scope);
   await mkdir(root, { recursive: true });
-  const user = await server.createUser({ viewMode: 'list', scope });
-  const session = await openFilesAs(browser, server.url, user.user.username, user.password);
-  context = session.context;
+  const user = await cabinet.server.createUser({ viewMode: 'list', scope });
+  const session = await onFiles(await cabinet.loginPage({ user }));
   return { ...session, root };
 }
 

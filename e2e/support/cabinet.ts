@@ -4,6 +4,7 @@ import type { TestServer, TestServerOptions, TestUser } from '@cabinet/server/te
 import { OperationDialogs } from '../pages/dialogs.ts';
 import { launchBrowser, newPage, type PageOptions } from './browser.ts';
 import { seedFiles, startAppServer } from './servers.ts';
+import { startRestartableServer, type RestartableServer } from './restartable-server.ts';
 import { loginThroughForm } from './session.ts';
 import { pageWithToken } from './token-session.ts';
 
@@ -14,6 +15,8 @@ export interface CabinetOptions {
   server?: TestServerOptions;
   /** Runs once after the server is up and seeded: binary files, settings, users. */
   setup?: (server: TestServer) => Promise<void>;
+  /** A server on a fixed port that tests stop and start again (`cabinet.restartable`). */
+  restartable?: boolean;
 }
 
 /** A page of this test: its own context (cookies, storage), closed when the test ends. */
@@ -41,6 +44,8 @@ export interface Cabinet {
   open(encodedPath?: string, options?: PageOptions & { token?: string }): Promise<OperationDialogs>;
   /** Writes more files into the root (keys are scope paths; a trailing slash makes a folder). */
   seed(entries: Record<string, string>): Promise<void>;
+  /** With `restartable: true`: stops, starts or restarts the server on the same port and data. */
+  readonly restartable: RestartableServer;
 }
 
 /**
@@ -52,10 +57,14 @@ export interface Cabinet {
 export function withCabinet(options: CabinetOptions = {}): Cabinet {
   let browser: Browser | undefined;
   let server: TestServer | undefined;
+  let restartable: RestartableServer | undefined;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [browser, server] = await Promise.all([launchBrowser(), startAppServer(options.server)]);
+    const starting = options.restartable
+      ? startRestartableServer(options.server).then((r) => (restartable = r).instance())
+      : startAppServer(options.server);
+    [browser, server] = await Promise.all([launchBrowser(), starting]);
     await seedFiles(server.root, options.files ?? {});
     await options.setup?.(server);
   });
@@ -64,12 +73,12 @@ export function withCabinet(options: CabinetOptions = {}): Cabinet {
   });
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
+    await (restartable ?? server)?.close();
   });
 
   const running = () => {
     if (!browser || !server) throw new Error('withCabinet: use the cabinet inside a test');
-    return { browser, server };
+    return { browser, server: restartable?.instance() ?? server };
   };
   const track = (opened: OpenedPage) => {
     contexts.push(opened.context);
@@ -105,6 +114,10 @@ export function withCabinet(options: CabinetOptions = {}): Cabinet {
       return dialogs;
     },
     seed: (entries) => seedFiles(running().server.root, entries),
+    get restartable() {
+      if (!restartable) throw new Error('withCabinet: ask for `restartable: true`');
+      return restartable;
+    },
   };
   return cabinet;
 }

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Settings } from '@cabinet/protocol';
-import { ADMIN_PASSWORD, type TestServer } from '@cabinet/server/testing';
+import { ADMIN_PASSWORD, type TestServer, type TestServerOptions } from '@cabinet/server/testing';
 import { freePort, startAppServer } from './servers.ts';
 
 /** A real server in this process that can be stopped and started again, same port and data. */
@@ -11,6 +11,8 @@ export interface RestartableServer {
   url: string;
   root: string;
   adminPassword: string;
+  /** The instance started last (still there to read `url` and `root` from while stopped). */
+  instance(): TestServer;
   /** Replaces parts of the global settings of the running instance. */
   updateSettings(patch: Partial<Settings>): Promise<void>;
   /** Stops the instance (uploads in flight are cut) and starts a new one on the same folders. */
@@ -27,16 +29,25 @@ export interface RestartableServer {
  * Like startAppServer, but on a fixed port so that a browser page survives a restart: the
  * database (sessions, upload sessions) and the files stay, as after a real restart.
  */
-export async function startRestartableServer(): Promise<RestartableServer> {
+export async function startRestartableServer(
+  options: TestServerOptions = {},
+): Promise<RestartableServer> {
   const base = await mkdtemp(path.join(os.tmpdir(), 'cabinet-e2e-restart-'));
   const root = path.join(base, 'files');
   const dataDir = path.join(base, 'data');
   const port = await freePort();
 
   let instance: TestServer | null = null;
+  let last: TestServer | null = null;
   const start = async () => {
     if (instance) return;
-    instance = await startAppServer({ root, dataDir, config: { port } });
+    instance = await startAppServer({
+      ...options,
+      root,
+      dataDir,
+      config: { ...options.config, port },
+    });
+    last = instance;
   };
   const stop = async () => {
     if (!instance) return;
@@ -51,6 +62,7 @@ export async function startRestartableServer(): Promise<RestartableServer> {
     url: `http://127.0.0.1:${port}`,
     root,
     adminPassword: ADMIN_PASSWORD,
+    instance: () => last!,
     updateSettings: (patch) => instance!.updateSettings(patch),
     async restart() {
       await stop();

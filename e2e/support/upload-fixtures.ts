@@ -2,12 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { FilesPage } from '../pages/files-page.ts';
 import { UploadPanel } from '../pages/upload-panel.ts';
-import { newPage, type PageOptions } from './browser.ts';
 import { seedFiles } from './servers.ts';
-import { loginThroughForm } from './session.ts';
 
 /** A folder on "the user's computer" holding the given entries (keys as for seedFiles). */
 export async function desktopFolder(entries: Record<string, string>): Promise<string> {
@@ -36,16 +34,12 @@ export interface UploadSession {
   uploads: UploadPanel;
 }
 
-/** Logs a user in and waits for the listing of their home folder. */
-export async function openFilesAs(
-  browser: Browser,
-  serverUrl: string,
-  username: string,
-  password: string,
-  options: PageOptions = {},
-): Promise<UploadSession> {
-  const { context, page } = await newPage(browser, options);
-  await loginThroughForm(page, serverUrl, username, password);
+/** The files view of a page that has just signed in, once its listing (or empty folder) shows. */
+export async function onFiles(opened: {
+  context: BrowserContext;
+  page: Page;
+}): Promise<UploadSession> {
+  const { context, page } = opened;
   const files = new FilesPage(page);
   await files.listing.or(files.emptyMessage).waitFor();
   return { context, page, files, uploads: new UploadPanel(page) };
