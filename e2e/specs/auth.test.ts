@@ -1,38 +1,30 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { TestUser } from '@cabinet/server/testing';
 import { AppShell } from '../pages/app-shell.ts';
 import { FilesPage } from '../pages/files-page.ts';
 import { LoginPage } from '../pages/login-page.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { loginThroughForm, routeOf, storedToken } from '../support/session.ts';
-import { seedFiles, spawnCabinet, startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
+import { routeOf, storedToken } from '../support/session.ts';
+import { spawnCabinet } from '../support/servers.ts';
 
-let browser: Browser;
-let server: TestServer;
+const cabinet = withCabinet();
 let context: BrowserContext;
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-});
 
 function decodeUser(token: string | null): { hideDotfiles: boolean; username: string } {
   return JSON.parse(Buffer.from(token!.split('.')[1]!, 'base64url').toString()).user;
 }
 
+/** A fresh page, signed in to nothing; `context` is its context. */
 async function freshPage(): Promise<Page> {
-  ({ context, page } = await newPage(browser));
+  ({ context, page } = await cabinet.newPage());
+  return page;
+}
+
+/** A fresh page signed in through the login form (as the admin unless `user` is given). */
+async function signedInPage(user?: TestUser): Promise<Page> {
+  ({ context, page } = await cabinet.loginPage({ user }));
   return page;
 }
 
@@ -76,32 +68,32 @@ describe('without a login page', () => {
 describe('login', () => {
   it('sends a logged-out visitor of a deep link to /login with the redirect, and back after login', async () => {
     const page = await freshPage();
-    await page.goto(`${server.url}/settings/profile?tab=1`);
+    await page.goto(`${cabinet.server.url}/settings/profile?tab=1`);
     await page.waitForURL(/\/login\?/);
-    expect(routeOf(page, server.url)).toBe(
+    expect(routeOf(page, cabinet.server.url)).toBe(
       `/login?redirect=${encodeURIComponent('/settings/profile?tab=1')}`,
     );
     await expect.poll(() => page.title()).toBe('Login - Cabinet');
-    await new LoginPage(page).login('admin', server.admin.password);
-    await page.waitForURL(`${server.url}/settings/profile?tab=1`);
+    await new LoginPage(page).login('admin', cabinet.server.admin.password);
+    await page.waitForURL(`${cabinet.server.url}/settings/profile?tab=1`);
     await page.getByRole('heading', { name: 'Profile settings', level: 2 }).waitFor();
   });
 
   it('shows "Wrong credentials" for a wrong password and stays on the login page', async () => {
     const page = await freshPage();
     const login = new LoginPage(page);
-    await login.goto(server.url);
+    await login.goto(cabinet.server.url);
     await login.login('admin', 'not-the-password');
     await login.error.waitFor();
     expect(await login.error.textContent()).toBe('Wrong credentials');
-    expect(routeOf(page, server.url)).toBe('/login');
+    expect(routeOf(page, cabinet.server.url)).toBe('/login');
     expect(await storedToken(page)).toBeNull();
   });
 
   it('shows "Wrong credentials" for an unknown user', async () => {
     const page = await freshPage();
     const login = new LoginPage(page);
-    await login.goto(server.url);
+    await login.goto(cabinet.server.url);
     await login.login('nobody-here', 'whatever-password');
     await login.error.waitFor();
     expect(await login.error.textContent()).toBe('Wrong credentials');
@@ -110,35 +102,33 @@ describe('login', () => {
   it('ignores a redirect query that points to another site', async () => {
     const page = await freshPage();
     const login = new LoginPage(page);
-    await login.goto(server.url, `?redirect=${encodeURIComponent('//evil.example/x')}`);
-    await login.login('admin', server.admin.password);
-    await page.waitForURL(`${server.url}/files/`);
+    await login.goto(cabinet.server.url, `?redirect=${encodeURIComponent('//evil.example/x')}`);
+    await login.login('admin', cabinet.server.admin.password);
+    await page.waitForURL(`${cabinet.server.url}/files/`);
   });
 
   it('sends a logged-in user who opens /login to /files/', async () => {
-    const page = await freshPage();
-    await loginThroughForm(page, server.url, 'admin', server.admin.password);
-    await page.goto(`${server.url}/login`);
-    await page.waitForURL(`${server.url}/files/`);
+    const page = await signedInPage();
+    await page.goto(`${cabinet.server.url}/login`);
+    await page.waitForURL(`${cabinet.server.url}/files/`);
   });
 
   it('keeps the session across a reload (the stored token is renewed at start-up)', async () => {
-    const page = await freshPage();
-    await loginThroughForm(page, server.url, 'admin', server.admin.password);
+    const page = await signedInPage();
     const renewal = page.waitForRequest((r) => r.url().endsWith('/api/renew'));
     await page.reload();
     expect((await renewal).headers()['x-auth']).toBeTruthy();
     await new AppShell(page).logoutButton.waitFor();
     const after = await storedToken(page);
     expect(after).not.toBeNull();
-    const renewed = await server.fetch('/api/renew', { method: 'POST', token: after! });
+    const renewed = await cabinet.server.fetch('/api/renew', { method: 'POST', token: after! });
     expect(renewed.status).toBe(200);
   });
 
   it('treats a malformed stored token as logged out', async () => {
     const page = await freshPage();
     await context.addInitScript(() => localStorage.setItem('jwt', 'not-a-token'));
-    await page.goto(`${server.url}/files/`);
+    await page.goto(`${cabinet.server.url}/files/`);
     await page.waitForURL(/\/login\?redirect=/);
     expect(await storedToken(page)).toBeNull();
   });
@@ -146,9 +136,9 @@ describe('login', () => {
   it('treats a stored token the server refuses as logged out', async () => {
     const page = await freshPage();
     // Well-formed and decodable, but signed with another key.
-    const forged = server.admin.token.replace(/\.[^.]+$/, '.c2lnbmF0dXJl');
+    const forged = cabinet.server.admin.token.replace(/\.[^.]+$/, '.c2lnbmF0dXJl');
     await context.addInitScript((token) => localStorage.setItem('jwt', token), forged);
-    await page.goto(`${server.url}/files/`);
+    await page.goto(`${cabinet.server.url}/files/`);
     await page.waitForURL(/\/login\?redirect=/);
     expect(await storedToken(page)).toBeNull();
   });
@@ -156,21 +146,20 @@ describe('login', () => {
 
 describe('renewal', () => {
   it('renews the token when the server says X-Renew-Token, picking up the changed user', async () => {
-    await seedFiles(server.root, { 'renewer-folder/': '' });
-    const user = await server.createUser({ username: 'renewer', locale: 'en' });
-    const page = await freshPage();
-    await loginThroughForm(page, server.url, 'renewer', user.password);
+    await cabinet.seed({ 'renewer-folder/': '' });
+    const user = await cabinet.server.createUser({ username: 'renewer', locale: 'en' });
+    const page = await signedInPage(user);
     const files = new FilesPage(page);
     await files.entry('renewer-folder').waitFor();
-    const update = await server.fetch(`/api/users/${user.user.id}`, {
+    const update = await cabinet.server.fetch(`/api/users/${user.user.id}`, {
       method: 'PUT',
-      token: server.admin.token,
+      token: cabinet.server.admin.token,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         what: 'user',
         which: ['hideDotfiles'],
         data: { id: user.user.id, hideDotfiles: true },
-        current_password: server.admin.password,
+        current_password: cabinet.server.admin.password,
       }),
     });
     expect(update.status).toBe(200);
@@ -183,18 +172,17 @@ describe('renewal', () => {
 
 describe('logout', () => {
   it('revokes the session, forgets the token and goes to /login', async () => {
-    const page = await freshPage();
-    await loginThroughForm(page, server.url, 'admin', server.admin.password);
+    const page = await signedInPage();
     const token = await storedToken(page);
     const shell = new AppShell(page);
     await shell.logout();
-    await page.waitForURL(`${server.url}/login`);
+    await page.waitForURL(`${cabinet.server.url}/login`);
     expect(await storedToken(page)).toBeNull();
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'auth')).toBeUndefined();
-    const renewed = await server.fetch('/api/renew', { method: 'POST', token: token! });
+    const renewed = await cabinet.server.fetch('/api/renew', { method: 'POST', token: token! });
     expect(renewed.status).toBe(401);
-    await page.goto(`${server.url}/files/`);
+    await page.goto(`${cabinet.server.url}/files/`);
     await page.waitForURL(/\/login\?redirect=/);
   });
 });
@@ -203,24 +191,24 @@ describe('signup', () => {
   it('is not offered while signup is disabled', async () => {
     const page = await freshPage();
     const login = new LoginPage(page);
-    await login.goto(server.url);
+    await login.goto(cabinet.server.url);
     expect(await login.signupToggle.count()).toBe(0);
   });
 
   describe('when enabled', () => {
     beforeAll(async () => {
-      await server.updateSettings({ signup: true });
+      await cabinet.server.updateSettings({ signup: true });
     });
     afterAll(async () => {
-      await server.updateSettings({ signup: false });
+      await cabinet.server.updateSettings({ signup: false });
     });
 
     it('creates the account, logs in and lands on the files', async () => {
       const page = await freshPage();
       const login = new LoginPage(page);
-      await login.goto(server.url);
+      await login.goto(cabinet.server.url);
       await login.signup('newcomer', 'a-long-enough-password-1');
-      await page.waitForURL(`${server.url}/files/`);
+      await page.waitForURL(`${cabinet.server.url}/files/`);
       const shell = new AppShell(page);
       await shell.logoutButton.waitFor();
       const token = await storedToken(page);
@@ -232,17 +220,17 @@ describe('signup', () => {
     it('says "Passwords don\'t match" without creating anything', async () => {
       const page = await freshPage();
       const login = new LoginPage(page);
-      await login.goto(server.url);
+      await login.goto(cabinet.server.url);
       await login.signup('mismatch-user', 'a-long-enough-password-1', 'a-long-enough-password-2');
       await login.error.waitFor();
       expect(await login.error.textContent()).toBe("Passwords don't match");
-      expect(await server.ctx.store.users.byUsername('mismatch-user')).toBeFalsy();
+      expect(await cabinet.server.ctx.store.users.byUsername('mismatch-user')).toBeFalsy();
     });
 
     it('says "Username already taken" for a name in use', async () => {
       const page = await freshPage();
       const login = new LoginPage(page);
-      await login.goto(server.url);
+      await login.goto(cabinet.server.url);
       await login.signup('admin', 'a-long-enough-password-1');
       await login.error.waitFor();
       expect(await login.error.textContent()).toBe('Username already taken');
@@ -250,7 +238,7 @@ describe('signup', () => {
 
     it('offers Signup in the sidebar of logged-out pages', async () => {
       const page = await freshPage();
-      await page.goto(`${server.url}/403`);
+      await page.goto(`${cabinet.server.url}/403`);
       const shell = new AppShell(page);
       await shell.signupLink.click();
       await new LoginPage(page).passwordConfirmation.waitFor();

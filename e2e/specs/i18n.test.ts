@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
-import { launchBrowser, newPage } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { withCabinet } from '../support/cabinet.ts';
 import { ARTIFACTS, REPO_ROOT } from '../support/paths.ts';
-import { loginThroughForm } from '../support/session.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
 
 // The interface in other languages: switching, right to left, the quoted Portuguese strings, long
 // German and Russian words at phone and desktop widths, and the login page in the browser's
@@ -30,14 +27,8 @@ function text(cat: Catalogue, key: string): string {
 
 const en = catalogue('en');
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-  await seedFiles(server.root, {
+const cabinet = withCabinet({
+  files: {
     'Documents/': '',
     'Documents/reports/': '',
     'Documents/reports/q3-summary.txt': 'x'.repeat(4_300),
@@ -45,23 +36,20 @@ beforeAll(async () => {
     'holiday-photos-from-the-mountains-2026.jpg': 'x'.repeat(2_400_000),
     'meeting-notes.md': '# Notes\n',
     'presentation.pdf': 'x'.repeat(830_000),
-  });
-  await mkdir(ARTIFACTS, { recursive: true });
-}, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.close();
+  },
+  setup: async () => {
+    await mkdir(ARTIFACTS, { recursive: true });
+  },
 });
 
 async function signedIn(locale: string, width = 1280, admin = false): Promise<Page> {
-  await context?.close();
-  const user = await server.createUser({ locale, perm: { admin } });
-  const opened = await newPage(browser, { width, height: width > 736 ? 800 : 844 });
-  context = opened.context;
-  await loginThroughForm(opened.page, server.url, user.user.username, user.password);
-  return opened.page;
+  const user = await cabinet.server.createUser({ locale, perm: { admin } });
+  const { page } = await cabinet.loginPage({
+    user,
+    width,
+    height: width > 736 ? 800 : 844,
+  });
+  return page;
 }
 
 /** Waits until <html> says the page is in this language. */
@@ -124,7 +112,7 @@ describe('switching the language', { timeout: 120_000 }, () => {
   it('shows German after choosing Deutsch in the profile, and English again after English', async () => {
     const de = catalogue('de');
     const page = await signedIn('en');
-    await page.goto(`${server.url}/settings/profile`);
+    await page.goto(`${cabinet.server.url}/settings/profile`);
     const language = page.getByRole('combobox', { name: text(en, 'settings.language') });
     await language.selectOption({ label: 'Deutsch' });
     await page
@@ -157,7 +145,7 @@ describe('Arabic (ar catalogue)', { timeout: 120_000 }, () => {
     const page = await signedIn('ar');
     await inLanguage(page, 'ar');
     expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
-    await page.goto(`${server.url}/files/Documents/reports/`);
+    await page.goto(`${cabinet.server.url}/files/Documents/reports/`);
     await entry(page, 'q3-summary.txt').waitFor();
 
     const sidebar = await page.locator('.sidebar').boundingBox();
@@ -206,7 +194,7 @@ describe('Brazilian Portuguese (pt-br catalogue)', { timeout: 60_000 }, () => {
     expect(text(catalogue('pt-br'), 'files.empty')).toBe('Não existe nada aqui.');
     const page = await signedIn('pt-br');
     await inLanguage(page, 'pt-br');
-    await page.goto(`${server.url}/files/Empty/`);
+    await page.goto(`${cabinet.server.url}/files/Empty/`);
     try {
       await page.getByText('Não existe nada aqui.').waitFor();
     } finally {
@@ -235,7 +223,7 @@ describe.each(['de', 'ru'])('long words (%s catalogue)', (code) => {
       }
 
       for (const tab of ['profile', 'global', 'users']) {
-        await page.goto(`${server.url}/settings/${tab}`);
+        await page.goto(`${cabinet.server.url}/settings/${tab}`);
         await page.locator('.tabs').waitFor();
         await page.waitForLoadState('networkidle');
         await page.waitForTimeout(500);
@@ -248,7 +236,7 @@ describe.each(['de', 'ru'])('long words (%s catalogue)', (code) => {
         }
       }
 
-      await page.goto(`${server.url}/files/`);
+      await page.goto(`${cabinet.server.url}/files/`);
       await entry(page, 'Documents').waitFor();
       if (width > 736) {
         await page
@@ -272,10 +260,8 @@ describe.each(['de', 'ru'])('long words (%s catalogue)', (code) => {
 describe('the login page (fr catalogue)', { timeout: 60_000 }, () => {
   it('follows a French browser', async () => {
     const fr = catalogue('fr');
-    await context?.close();
-    context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    await page.goto(`${server.url}/login`);
+    const { page } = await cabinet.newPage({ locale: 'fr-FR' });
+    await page.goto(`${cabinet.server.url}/login`);
     await inLanguage(page, 'fr');
     await page.getByRole('textbox', { name: text(fr, 'login.username') }).waitFor();
     await page.getByRole('button', { name: text(fr, 'login.submit') }).waitFor();

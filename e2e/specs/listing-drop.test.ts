@@ -1,42 +1,21 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import { FilesPage } from '../pages/files-page.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { loginThroughForm } from '../support/session.ts';
-import { seedFiles, startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
+import { seedFiles } from '../support/servers.ts';
 
-let browser: Browser;
-let server: TestServer;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
+const cabinet = withCabinet();
 
 /** A user whose scope is a fresh folder holding `entries`; returns the scope on disk too. */
 async function login(
   entries: Record<string, string>,
 ): Promise<{ page: Page; files: FilesPage; root: string }> {
   const scope = `/scopes/${Math.random().toString(36).slice(2)}`;
-  const root = `${server.root}${scope}`;
+  const root = `${cabinet.server.root}${scope}`;
   await seedFiles(root, entries);
-  const user = await server.createUser({ viewMode: 'list', scope });
-  let page: Page;
-  ({ context, page } = await newPage(browser));
-  await loginThroughForm(page, server.url, user.user.username, user.password);
+  const user = await cabinet.server.createUser({ viewMode: 'list', scope });
+  const { page } = await cabinet.loginPage({ user });
   const files = new FilesPage(page);
   await files.listing.waitFor();
   return { page, files, root };

@@ -1,81 +1,56 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import type { TestServer } from '@cabinet/server/testing';
+import { describe, expect, it } from 'vitest';
 import { AppShell } from '../pages/app-shell.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { loginThroughForm } from '../support/session.ts';
-import { startAppServer } from '../support/servers.ts';
+import { withCabinet } from '../support/cabinet.ts';
 
-let browser: Browser;
-let server: TestServer;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startAppServer();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const cabinet = withCabinet();
 
 describe('notifications', () => {
   it('a success notice hides by itself; an error stays until closed', async () => {
-    const user = await server.createUser({ username: 'toaster' });
-    const { context, page } = await newPage(browser);
-    try {
-      await loginThroughForm(page, server.url, 'toaster', user.password);
-      await page.goto(`${server.url}/settings/profile`);
-      const shell = new AppShell(page);
+    const user = await cabinet.server.createUser({ username: 'toaster' });
+    const { page } = await cabinet.loginPage({ user });
+    await page.goto(`${cabinet.server.url}/settings/profile`);
+    const shell = new AppShell(page);
 
-      await page.getByRole('checkbox', { name: 'Hide dotfiles' }).check();
-      await page.getByRole('button', { name: 'Update' }).first().click();
-      const success = shell.notifications
-        .getByRole('status')
-        .filter({ hasText: 'Settings updated!' });
-      await success.waitFor();
-      await success.waitFor({ state: 'detached' });
-      expect((await server.ctx.store.users.byUsername('toaster'))?.hideDotfiles).toBe(true);
+    await page.getByRole('checkbox', { name: 'Hide dotfiles' }).check();
+    await page.getByRole('button', { name: 'Update' }).first().click();
+    const success = shell.notifications
+      .getByRole('status')
+      .filter({ hasText: 'Settings updated!' });
+    await success.waitFor();
+    await success.waitFor({ state: 'detached' });
+    expect((await cabinet.server.ctx.store.users.byUsername('toaster'))?.hideDotfiles).toBe(true);
 
-      await page.getByLabel('Your new password', { exact: true }).fill('another-long-password-9');
-      await page.getByLabel('Confirm your new password').fill('another-long-password-9');
-      await page.getByLabel('Your current password').fill('not-my-password');
-      await page.getByRole('button', { name: 'Update' }).nth(1).click();
-      const error = shell.notifications.getByRole('alert');
-      await error.waitFor();
-      expect(await error.getByRole('paragraph').textContent()).toBe(
-        'The current password is incorrect.',
-      );
-      // The user's own input was refused: nothing to report (issue 18).
-      expect(await error.getByRole('link', { name: 'Report issue' }).count()).toBe(0);
-      // Well past the success lifetime, the error is still there.
-      await page.waitForTimeout(1500);
-      expect(await error.isVisible()).toBe(true);
-      await error.getByRole('button', { name: 'Close' }).click();
-      await error.waitFor({ state: 'detached' });
-    } finally {
-      await context.close();
-    }
+    await page.getByLabel('Your new password', { exact: true }).fill('another-long-password-9');
+    await page.getByLabel('Confirm your new password').fill('another-long-password-9');
+    await page.getByLabel('Your current password').fill('not-my-password');
+    await page.getByRole('button', { name: 'Update' }).nth(1).click();
+    const error = shell.notifications.getByRole('alert');
+    await error.waitFor();
+    expect(await error.getByRole('paragraph').textContent()).toBe(
+      'The current password is incorrect.',
+    );
+    // The user's own input was refused: nothing to report (issue 18).
+    expect(await error.getByRole('link', { name: 'Report issue' }).count()).toBe(0);
+    // Well past the success lifetime, the error is still there.
+    await page.waitForTimeout(1500);
+    expect(await error.isVisible()).toBe(true);
+    await error.getByRole('button', { name: 'Close' }).click();
+    await error.waitFor({ state: 'detached' });
   });
 
   it('changes the password when both fields match and the current one is right', async () => {
-    const user = await server.createUser({ username: 'rotator' });
-    const { context, page } = await newPage(browser);
-    try {
-      await loginThroughForm(page, server.url, 'rotator', user.password);
-      await page.goto(`${server.url}/settings/profile`);
-      await page.getByLabel('Your new password', { exact: true }).fill('brand-new-password-77');
-      await page.getByLabel('Confirm your new password').fill('brand-new-password-77');
-      await page.getByLabel('Your current password').fill(user.password);
-      await page.getByRole('button', { name: 'Update' }).nth(1).click();
-      await new AppShell(page).notifications.getByText('Password updated!').waitFor();
-      const login = await server.fetch('/api/login', {
-        method: 'POST',
-        body: JSON.stringify({ username: 'rotator', password: 'brand-new-password-77' }),
-      });
-      expect(login.status).toBe(200);
-    } finally {
-      await context.close();
-    }
+    const user = await cabinet.server.createUser({ username: 'rotator' });
+    const { page } = await cabinet.loginPage({ user });
+    await page.goto(`${cabinet.server.url}/settings/profile`);
+    await page.getByLabel('Your new password', { exact: true }).fill('brand-new-password-77');
+    await page.getByLabel('Confirm your new password').fill('brand-new-password-77');
+    await page.getByLabel('Your current password').fill(user.password);
+    await page.getByRole('button', { name: 'Update' }).nth(1).click();
+    await new AppShell(page).notifications.getByText('Password updated!').waitFor();
+    const login = await cabinet.server.fetch('/api/login', {
+      method: 'POST',
+      body: JSON.stringify({ username: 'rotator', password: 'brand-new-password-77' }),
+    });
+    expect(login.status).toBe(200);
   });
 });

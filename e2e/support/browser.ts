@@ -26,6 +26,8 @@ export interface PageOptions {
   height?: number;
   colorScheme?: 'light' | 'dark';
   reducedMotion?: 'reduce' | 'no-preference';
+  /** The browser's language (default en-US). */
+  locale?: string;
 }
 
 /** A fresh context (own cookies and storage) and page; console errors are collected for asserts. */
@@ -37,7 +39,7 @@ export async function newPage(
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     colorScheme: options.colorScheme ?? 'light',
     reducedMotion: options.reducedMotion ?? 'reduce',
-    locale: 'en-US',
+    locale: options.locale ?? 'en-US',
   });
   const page = await context.newPage();
   const consoleErrors: string[] = [];
