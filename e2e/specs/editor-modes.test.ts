@@ -2,10 +2,10 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AppShell } from '../pages/app-shell.ts';
 import { PreviewPage } from '../pages/preview.ts';
 import { loginThroughForm } from '../support/session.ts';
 import { withCabinet } from '../support/cabinet.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 let page: Page;
 
@@ -64,7 +64,7 @@ describe('editor modes', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.type('More');
     await page.keyboard.press('Control+s');
-    await new AppShell(page).notifications.getByText('Saved').waitFor();
+    await waitForNotice(page, 'readme.md saved');
   });
 
   it('shows an HTML file as source and never runs it, in the page or opened directly', async () => {

@@ -8,6 +8,7 @@ import { PreviewPage } from '../pages/preview.ts';
 import { loginThroughForm } from '../support/session.ts';
 import { withCabinet } from '../support/cabinet.ts';
 import { openPreview, type Credentials } from '../support/open-preview.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 let page: Page;
 
@@ -42,7 +43,7 @@ describe('editing a text file', () => {
     await expect.poll(() => page.title()).toMatch(/^● app\.js/);
 
     await page.keyboard.press('Control+s');
-    await new AppShell(page).notifications.getByText('Saved').waitFor();
+    await waitForNotice(page, 'app.js saved');
     await preview.unsavedMarker.waitFor({ state: 'detached' });
     await expect.poll(() => page.title()).toBe('app.js - Cabinet');
     expect(await onDisk('code/app.js')).toBe('const answer = 42;\nconsole.log(answer);');

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Route } from 'playwright-core';
 import { withCabinet } from '../support/cabinet.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 const cabinet = withCabinet();
-
-/** The success notices (role status) whose text contains `text`. */
-const notice = (ops: Awaited<ReturnType<typeof cabinet.open>>, text: string) =>
-  ops.notifications.getByRole('status').filter({ hasText: text });
 
 describe('feedback for every action (issue 18)', () => {
   it('confirms copy and cut, dims cut items until pasted, and names what moved where', async () => {
@@ -14,13 +11,13 @@ describe('feedback for every action (issue 18)', () => {
     const ops = await cabinet.open('f1/from/');
     await ops.select('a.txt');
     await ops.page.keyboard.press('ControlOrMeta+c');
-    await notice(ops, '“a.txt” copied').waitFor();
+    await waitForNotice(ops.page, '“a.txt” copied');
     expect(await ops.files.item('a.txt').getAttribute('data-cut')).toBeNull();
 
     // b.txt first: a second click on a.txt right after the first would be a double-click.
     await ops.select('b.txt', 'a.txt');
     await ops.page.keyboard.press('ControlOrMeta+x');
-    await notice(ops, '2 items cut').waitFor();
+    await waitForNotice(ops.page, '2 items cut');
     // Cut entries look dimmed: faded icon, muted italic name.
     const name = ops.files.entry('a.txt');
     expect(await name.evaluate((el) => getComputedStyle(el).fontStyle)).toBe('italic');
@@ -29,7 +26,7 @@ describe('feedback for every action (issue 18)', () => {
     await ops.goToSibling('Photos');
     await ops.files.emptyMessage.waitFor();
     await ops.page.keyboard.press('ControlOrMeta+v');
-    await notice(ops, '2 items moved to Photos').waitFor();
+    await waitForNotice(ops.page, '2 items moved to Photos');
     await ops.files.entry('a.txt').waitFor();
     // Pasted: the clipboard is empty and nothing is dimmed any more.
     expect(await ops.files.item('a.txt').getAttribute('data-cut')).toBeNull();
@@ -57,7 +54,7 @@ describe('feedback for every action (issue 18)', () => {
     await ops.page.keyboard.press('F2');
     await ops.renameDialog.getByRole('textbox').fill('new.txt');
     await ops.page.keyboard.press('Enter');
-    await notice(ops, 'Renamed to “new.txt”').waitFor();
+    await waitForNotice(ops.page, 'Renamed to “new.txt”');
     await ops.files.entry('new.txt').waitFor();
   });
 
@@ -82,7 +79,7 @@ describe('feedback for every action (issue 18)', () => {
     await held[0]!.continue();
     await expect.poll(() => progress.getAttribute('aria-valuetext')).toBe('1 of 2 done');
     await held[1]!.continue();
-    await notice(ops, '2 items moved to Archive').waitFor();
+    await waitForNotice(ops.page, '2 items moved to Archive');
     await progress.waitFor({ state: 'detached' });
     await ops.page.waitForURL(`${cabinet.server.url}/files/f4/Archive/`);
   });
@@ -94,6 +91,6 @@ describe('feedback for every action (issue 18)', () => {
     await ops.action('Copy').click();
     await ops.folderOption(ops.copyDialog, 'Backup').click();
     await ops.button(ops.copyDialog, 'Copy').click();
-    await notice(ops, '“doc.txt” copied to Backup').waitFor();
+    await waitForNotice(ops.page, '“doc.txt” copied to Backup');
   });
 });

@@ -226,8 +226,9 @@ describe.each(['de', 'ru'])('long words (%s catalogue)', (code) => {
         await page.goto(`${cabinet.server.url}/settings/${tab}`);
         await page.locator('.tabs').waitFor();
         await page.waitForLoadState('networkidle');
-        await page.waitForTimeout(500);
-        expect(await overflowing(page), `settings ${tab}`).toEqual([]);
+        await page.evaluate(() => document.fonts.ready.then(() => undefined));
+        // Lazy parts may still settle after the network is idle: wait for a layout that fits.
+        await expect.poll(() => overflowing(page), { message: `settings ${tab}` }).toEqual([]);
         if (tab === 'global') {
           await page.screenshot({
             path: path.join(ARTIFACTS, `i18n-${code}-settings-${width}.png`),

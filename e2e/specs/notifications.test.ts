@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppShell } from '../pages/app-shell.ts';
 import { withCabinet } from '../support/cabinet.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 const cabinet = withCabinet();
 
@@ -16,7 +17,7 @@ describe('notifications', () => {
     const success = shell.notifications
       .getByRole('status')
       .filter({ hasText: 'Settings updated!' });
-    await success.waitFor();
+    await waitForNotice(page, 'Settings updated!');
     await success.waitFor({ state: 'detached' });
     expect((await cabinet.server.ctx.store.users.byUsername('toaster'))?.hideDotfiles).toBe(true);
 
@@ -31,8 +32,10 @@ describe('notifications', () => {
     );
     // The user's own input was refused: nothing to report (issue 18).
     expect(await error.getByRole('link', { name: 'Report issue' }).count()).toBe(0);
-    // Well past the success lifetime, the error is still there.
-    await page.waitForTimeout(1500);
+    // A success notice shown after it comes and goes; the error is still there.
+    await page.getByRole('button', { name: 'Update' }).first().click();
+    await waitForNotice(page, 'Settings updated!');
+    await success.waitFor({ state: 'detached' });
     expect(await error.isVisible()).toBe(true);
     await error.getByRole('button', { name: 'Close' }).click();
     await error.waitFor({ state: 'detached' });
@@ -46,7 +49,7 @@ describe('notifications', () => {
     await page.getByLabel('Confirm your new password').fill('brand-new-password-77');
     await page.getByLabel('Your current password').fill(user.password);
     await page.getByRole('button', { name: 'Update' }).nth(1).click();
-    await new AppShell(page).notifications.getByText('Password updated!').waitFor();
+    await waitForNotice(page, 'Password updated!');
     const login = await cabinet.server.fetch('/api/login', {
       method: 'POST',
       body: JSON.stringify({ username: 'rotator', password: 'brand-new-password-77' }),

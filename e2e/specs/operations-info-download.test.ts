@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withCabinet } from '../support/cabinet.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 const CONTENT = 'The quick brown fox jumps over the lazy dog\n';
 const cabinet = withCabinet({
@@ -40,7 +41,7 @@ describe('info', () => {
     const field = dialog.getByRole('textbox', { name: 'SHA-256' });
     await expect.poll(() => field.inputValue()).toBe(expected);
     await ops.button(dialog, 'Copy SHA-256').click();
-    await ops.notifications.getByText('SHA-256 copied to the clipboard').waitFor();
+    await waitForNotice(ops.page, 'SHA-256 copied to the clipboard');
   });
 
   it("counts a folder's folders and files and sums the files inside it", async () => {

@@ -6,8 +6,8 @@ import type { TestServer } from '@cabinet/server/testing';
 import { withCabinet } from '../support/cabinet.ts';
 import { startAppServer } from '../support/servers.ts';
 import { loginThroughForm } from '../support/session.ts';
-import { AppShell } from '../pages/app-shell.ts';
 import { SettingsPages } from '../pages/settings-pages.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 const cabinet = withCabinet();
 // A second server, with the command runner, for the screens it adds: the fixture's server runs
@@ -47,7 +47,7 @@ describe('global settings', { timeout: 180_000 }, () => {
       expect(await card.getByRole('textbox', { name: 'Shell' }).count()).toBe(0);
       expect(await admin.page.getByRole('heading', { name: 'Command runner' }).count()).toBe(0);
       await card.getByRole('button', { name: 'Update' }).click();
-      await new AppShell(admin.page).notifications.getByText('Settings updated!').waitFor();
+      await waitForNotice(admin.page, 'Settings updated!');
       const saved = await cabinet.server.ctx.settings.get();
       expect(saved.branding).toMatchObject({ theme: 'dark', name: 'Team Drive', files: branding });
       expect(saved.defaults).toEqual(before.defaults);
@@ -88,7 +88,7 @@ describe('global settings', { timeout: 180_000 }, () => {
     expect(await card.getByRole('textbox', { name: 'Username' }).count()).toBe(0);
     expect(await card.getByRole('checkbox', { name: /Prevent the user/ }).count()).toBe(0);
     await card.getByRole('button', { name: 'Update' }).click();
-    await new AppShell(page).notifications.getByText('Settings updated!').waitFor();
+    await waitForNotice(page, 'Settings updated!');
     const { defaults } = await cabinet.server.ctx.settings.get();
     expect(defaults.scope).toBe('/shared');
     expect(defaults.perm).toMatchObject({ share: false, delete: false, create: true });
@@ -106,7 +106,7 @@ describe('global settings', { timeout: 180_000 }, () => {
     const general = page.getByRole('form', { name: 'Global settings' });
     await general.getByRole('textbox', { name: 'Shell' }).fill('  bash   -c ');
     await general.getByRole('button', { name: 'Update' }).click();
-    await new AppShell(page).notifications.getByText('Settings updated!').waitFor();
+    await waitForNotice(page, 'Settings updated!');
     await expect
       .poll(async () => (await execServer.ctx.settings.get()).shell)
       .toEqual(['bash', '-c']);

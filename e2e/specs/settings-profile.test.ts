@@ -3,6 +3,7 @@ import { withCabinet } from '../support/cabinet.ts';
 import { loginThroughForm } from '../support/session.ts';
 import { AppShell } from '../pages/app-shell.ts';
 import { SettingsPages } from '../pages/settings-pages.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 const cabinet = withCabinet();
 
@@ -20,9 +21,7 @@ describe('profile settings', { timeout: 180_000 }, () => {
     await language.selectOption({ label: 'Deutsch' });
     await page.getByRole('button', { name: 'Update' }).first().click();
     // The interface switches at once, so the notice may already be in German.
-    await new AppShell(page).notifications
-      .getByText(/^(Settings updated!|Einstellungen aktualisiert!)$/)
-      .waitFor();
+    await waitForNotice(page, /^(Settings updated!|Einstellungen aktualisiert!)$/);
     await expect
       .poll(async () => (await cabinet.server.ctx.store.users.byId(user.user.id))?.locale)
       .toBe('de');
@@ -74,7 +73,7 @@ describe('profile settings', { timeout: 180_000 }, () => {
 
     await current.fill(user.password);
     await update.click();
-    await new AppShell(page).notifications.getByText('Password updated!').waitFor();
+    await waitForNotice(page, 'Password updated!');
     await expect.poll(() => fresh.inputValue()).toBe('');
 
     await loginThroughForm(
@@ -105,7 +104,7 @@ describe('profile settings', { timeout: 180_000 }, () => {
     const ends = sessions.getByRole('button', { name: /^End the session of Chromium/ });
     await expect.poll(() => ends.count()).toBe(1);
     await ends.click();
-    await new AppShell(mine.page).notifications.getByText('Session ended!').waitFor();
+    await waitForNotice(mine.page, 'Session ended!');
     await expect.poll(() => ends.count()).toBe(0);
 
     await other.page.reload();

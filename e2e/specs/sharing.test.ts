@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PublicSharePage } from '../pages/share-page.ts';
 import { ShareDialog } from '../pages/share-dialog.ts';
 import { withCabinet } from '../support/cabinet.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 const cabinet = withCabinet({
   files: {
@@ -60,7 +61,7 @@ describe('the share dialog', () => {
     const [permanentUrl] = await share.urls();
     expect(permanentUrl).toMatch(new RegExp(`^${cabinet.server.url}/share/[A-Za-z0-9_-]{16}$`));
     await share.links.first().getByRole('button', { name: 'Copy link' }).click();
-    await ops.notifications.getByText('Link copied!').waitFor();
+    await waitForNotice(ops.page, 'Link copied!');
     await share.links.first().getByRole('button', { name: 'Show QR code' }).click();
     await share.dialog.getByRole('img', { name: 'QR code of the link' }).waitFor();
     await share.links.first().getByRole('button', { name: 'Delete link' }).click();

@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { recordNoticesIn } from './notices.ts';
 
 /** Debian's Chromium; CHROMIUM_PATH overrides it. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -30,7 +31,10 @@ export interface PageOptions {
   locale?: string;
 }
 
-/** A fresh context (own cookies and storage) and page; console errors are collected for asserts. */
+/**
+ * A fresh context (own cookies and storage) and page; console errors are collected for asserts
+ * and notifications recorded for `waitForNotice`.
+ */
 export async function newPage(
   browser: Browser,
   options: PageOptions = {},
@@ -41,6 +45,7 @@ export async function newPage(
     reducedMotion: options.reducedMotion ?? 'reduce',
     locale: options.locale ?? 'en-US',
   });
+  await recordNoticesIn(context);
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on('console', (message) => {
