@@ -22,6 +22,23 @@ export function readMemory(pid: number): { rss: number; hwm: number } | undefine
   return { rss: field('VmRSS'), hwm: field('VmHWM') };
 }
 
+/**
+ * VmRSS once it has stopped falling: read every 500 ms until two readings are within 1 % of each
+ * other (at most `limitMs`). A burst of work (an index build) leaves garbage that the collector
+ * returns within a second or two; RSS read at the very end of the burst counts it as if it stayed.
+ */
+export async function settledRss(pid: number, limitMs = 20_000): Promise<number> {
+  const deadline = Date.now() + limitMs;
+  let last = readMemory(pid)?.rss ?? 0;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const next = readMemory(pid)?.rss ?? 0;
+    if (Math.abs(next - last) <= last * 0.01) return next;
+    last = next;
+  }
+  return last;
+}
+
 export interface PhaseMemory {
   /** Highest VmRSS seen by sampling. */
   sampledPeak: number;

@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BENCH_DIR } from './layout.ts';
-import { readMemory, RssSampler } from './rss.ts';
+import { readMemory, RssSampler, settledRss } from './rss.ts';
 import { ensureSearchTree, fileName, searchTree } from './search-tree.ts';
 import { login, startCabinet, type RunningServer } from './servers.ts';
 import { fmt, now, percentile } from './stats.ts';
@@ -114,7 +114,7 @@ async function main() {
   const empty = await startCabinet({ root: emptyRoot, password: PASSWORD, env });
   const startup = now() - emptyAt;
   await waitForLog(empty, 'search index ready', 60_000);
-  const baseRss = readMemory(empty.pid)!.rss;
+  const baseRss = await settledRss(empty.pid);
   await empty.stop();
   rmSync(emptyRoot, { recursive: true, force: true });
 
@@ -127,6 +127,7 @@ async function main() {
   const buildWall = now() - started;
   const buildPeak = sampler.stop().peak;
   const readyRss = readMemory(server.pid)!.rss;
+  const settled = await settledRss(server.pid);
   const token = await login(server.url, 'admin', PASSWORD);
 
   const timings: Record<string, Timing> = {
@@ -190,7 +191,7 @@ async function main() {
     '',
     `- First build: ${fmt(ready.ms / 1000, 2)} s in the server (${fmt(buildWall / 1000, 2)} s from spawn), ${ready.entries} entries, ${ready.folders} folders watched.`,
     `- Peak RSS during the build: ${fmt(buildPeak / MIB)} MiB; after queries (VmHWM): ${fmt(queryPeak / MIB)} MiB.`,
-    `- Memory per entry: RSS delta ${fmt((readyRss - baseRss) / entries)} B (${fmt(readyRss / MIB)} MiB vs ${fmt(baseRss / MIB)} MiB on an empty root); the table's own arrays ${fmt(ready.bytes / entries)} B.`,
+    `- Memory per entry: RSS delta ${fmt((settled - baseRss) / entries)} B once settled (${fmt(settled / MIB)} MiB vs ${fmt(baseRss / MIB)} MiB on an empty root), ${fmt((readyRss - baseRss) / entries)} B at the moment the build ended (${fmt(readyRss / MIB)} MiB, the build's garbage not yet collected); the table's own arrays ${fmt(ready.bytes / entries)} B.`,
     `- Restart: first search answered ${fmt(restartToAnswer / 1000, 2)} s after spawn, ${fmt(listenToAnswer / 1000, 2)} s after the server listened (${fmt(listening / 1000, 2)} s from spawn; login included), with ${firstAnswer.lines} result(s) (index loaded in ${loaded.ms} ms); reconciliation done ${fmt(reconciled.ms / 1000, 2)} s later. For scale: the same server on an empty root answers /health ${fmt(startup / 1000, 2)} s after spawn.`,
     updatedbMs !== undefined
       ? `- plocate's updatedb over the tree: ${fmt(updatedbMs / 1000, 2)} s.`
