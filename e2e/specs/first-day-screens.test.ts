@@ -6,6 +6,7 @@ import { PreviewPage } from '../pages/preview.ts';
 import { seriousAxeFindings } from '../support/axe.ts';
 import type { PageOptions } from '../support/browser.ts';
 import { withCabinet } from '../support/cabinet.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 const DOCUMENTS = Object.fromEntries(
   Array.from({ length: 40 }, (_, i) => [`docs/report-${String(i).padStart(2, '0')}.txt`, 'r']),
@@ -55,7 +56,7 @@ describe('opening what you just made (issue 18)', () => {
     await preview.editor.waitFor();
     expect(await preview.editorText()).toBe('# Plan\n\nFirst step');
     await page.keyboard.press('ControlOrMeta+s');
-    await page.getByRole('status').filter({ hasText: 'plan.md saved' }).waitFor();
+    await waitForNotice(page, 'plan.md saved');
   });
 
   it('an existing Markdown file opens rendered, with Edit one click away', async () => {

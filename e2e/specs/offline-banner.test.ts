@@ -6,6 +6,7 @@ import { AppShell } from '../pages/app-shell.ts';
 import { PreviewPage } from '../pages/preview.ts';
 import { withCabinet } from '../support/cabinet.ts';
 import { desktopFolder, onFiles, randomDesktopFile, throttle } from '../support/upload-fixtures.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 const MiB = 1024 * 1024;
 // Probes back off to one every 8 s: give the recovery a few of them on a busy machine.
@@ -60,7 +61,7 @@ describe('when the server cannot be reached (issue 18)', () => {
     await cabinet.restartable.start();
     await banner(page).waitFor({ state: 'detached', ...RECOVERY });
     await files.entry('b.txt').waitFor();
-    await page.getByRole('status').filter({ hasText: 'Connected to the server again' }).waitFor();
+    await waitForNotice(page, 'Connected to the server again');
   });
 
   it('a save that fails keeps the text and says so; it saves once the server is back', async () => {
@@ -88,7 +89,7 @@ describe('when the server cannot be reached (issue 18)', () => {
     await cabinet.restartable.start();
     await banner(page).waitFor({ state: 'detached', ...RECOVERY });
     await preview.save.click();
-    await page.getByRole('status').filter({ hasText: 'notes.txt saved' }).waitFor();
+    await waitForNotice(page, 'notes.txt saved');
     expect(await readFile(path.join(cabinet.server.root, 'o2/notes.txt'), 'utf8')).toBe(
       'first\nsecond',
     );
@@ -116,7 +117,7 @@ describe('when the server cannot be reached (issue 18)', () => {
     ).toBe(0);
 
     await cabinet.restartable.start();
-    await page.getByRole('status').filter({ hasText: 'Upload complete' }).waitFor(RECOVERY);
+    await waitForNotice(page, 'Upload complete', RECOVERY);
     await files.entry('paused.bin').waitFor();
     expect(
       (await readFile(path.join(cabinet.server.root, 'paused.bin'))).equals(movie.content),

@@ -9,6 +9,7 @@ import {
   onFiles,
   type UploadSession,
 } from '../support/upload-fixtures.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 const cabinet = withCabinet();
 
@@ -36,7 +37,7 @@ describe('uploading folders', () => {
     const desktop = await desktopFolder(ALBUM);
     await uploads.uploadFolder(path.join(desktop, 'album'));
 
-    await page.getByRole('status').filter({ hasText: 'Upload complete' }).waitFor();
+    await waitForNotice(page, 'Upload complete');
     await files.entry('album').waitFor();
     expect(await readFile(path.join(root, 'album/2024/summer/beach.txt'), 'utf8')).toBe('sand');
     expect(await readFile(path.join(root, 'album/cover.txt'), 'utf8')).toBe('cover');
@@ -54,7 +55,7 @@ describe('uploading folders', () => {
       path.join(desktop, 'loose.txt'),
     ]);
 
-    await page.getByRole('status').filter({ hasText: 'Upload complete' }).waitFor();
+    await waitForNotice(page, 'Upload complete');
     await files.entry('album').waitFor();
     expect((await readdir(path.join(root, 'album'))).sort()).toEqual([
       '2024',
@@ -82,7 +83,7 @@ describe('uploading folders', () => {
 
     await uploads.uploadFolder(path.join(desktop, 'album'));
     await replace.getByRole('button', { name: 'Replace' }).click();
-    await page.getByRole('status').filter({ hasText: 'Upload complete' }).waitFor();
+    await waitForNotice(page, 'Upload complete');
     expect(await readFile(path.join(root, 'album/cover.txt'), 'utf8')).toBe('cover');
     expect(await readFile(path.join(root, 'cover.txt'), 'utf8')).toBe('not in the way');
     await files.entry('album').waitFor();
@@ -103,7 +104,7 @@ describe('dropping desktop files', () => {
         );
       }
     });
-    await page.getByRole('status').filter({ hasText: 'Upload complete' }).waitFor();
+    await waitForNotice(page, 'Upload complete');
     await files.entry('dropped.txt').waitFor();
     expect(await readFile(path.join(root, 'dropped.txt'), 'utf8')).toBe('dropped bytes');
     expect((await stat(path.join(root, 'blank.txt'))).size).toBe(0);
@@ -113,7 +114,7 @@ describe('dropping desktop files', () => {
     const { page, files, root } = await signIn({ 'inbox/': '', 'top.txt': 't' });
     const desktop = await desktopFolder({ 'letter.txt': 'dear' });
     await dropFromDesktop(page, files.item('inbox'), [path.join(desktop, 'letter.txt')]);
-    await page.getByRole('status').filter({ hasText: 'Upload complete' }).waitFor();
+    await waitForNotice(page, 'Upload complete');
     expect(await readFile(path.join(root, 'inbox/letter.txt'), 'utf8')).toBe('dear');
     expect((await files.entryNames()).sort()).toEqual(['inbox', 'top.txt']);
   });

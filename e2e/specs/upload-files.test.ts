@@ -9,6 +9,7 @@ import {
   randomDesktopFile,
   type UploadSession,
 } from '../support/upload-fixtures.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 const cabinet = withCabinet();
 
@@ -37,7 +38,7 @@ describe('uploading files with the Upload button', () => {
       photo.file,
     ]);
 
-    await page.getByRole('status').filter({ hasText: 'Upload complete' }).waitFor();
+    await waitForNotice(page, 'Upload complete');
     await files.entry('photo.bin').waitFor();
     expect((await files.entryNames()).sort()).toEqual([
       'empty.txt',
@@ -88,7 +89,7 @@ describe('uploading files with the Upload button', () => {
 
     await uploads.uploadFiles([path.join(desktop, 'report.txt')]);
     await replace.getByRole('button', { name: 'Replace' }).click();
-    await page.getByRole('status').filter({ hasText: 'Upload complete' }).waitFor();
+    await waitForNotice(page, 'Upload complete');
     expect(await readFile(path.join(root, 'report.txt'), 'utf8')).toBe('the new version');
     await expect
       .poll(() => files.item('report.txt').getByRole('cell').nth(1).textContent())

@@ -11,6 +11,7 @@ import {
   throttle,
   type UploadSession,
 } from '../support/upload-fixtures.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 const MiB = 1024 * 1024;
 
@@ -46,10 +47,7 @@ describe('upload progress', () => {
     await row.filter({ hasText: / of 64\.0 MiB · .+\/s · .+ left$/ }).waitFor();
     expect(await uploads.percent(uploads.progress('big.bin'))).toBeLessThan(100);
 
-    await page
-      .getByRole('status')
-      .filter({ hasText: 'Upload complete' })
-      .waitFor({ timeout: 50_000 });
+    await waitForNotice(page, 'Upload complete', { timeout: 50_000 });
     await files.entry('big.bin').waitFor();
     expect(await files.item('big.bin').getByRole('cell').nth(1).textContent()).toBe('64.0 MiB');
     expect(sha256(await readFile(path.join(root, 'big.bin')))).toBe(sha256(big.content));
@@ -67,7 +65,7 @@ describe('upload progress', () => {
     await uploads.cancel('big.bin').click();
     await uploads.row('big.bin').waitFor({ state: 'detached' });
 
-    await page.getByRole('status').filter({ hasText: 'Upload complete' }).waitFor();
+    await waitForNotice(page, 'Upload complete');
     await files.entry('small-b.txt').waitFor();
     expect((await files.entryNames()).sort()).toEqual(['small-a.txt', 'small-b.txt']);
     // The server dropped the partial upload (DELETE): no file and no hidden staging file.

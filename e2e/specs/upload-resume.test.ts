@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withCabinet } from '../support/cabinet.ts';
 import { desktopFolder, onFiles, randomDesktopFile, throttle } from '../support/upload-fixtures.ts';
+import { waitForNotice } from '../support/notices.ts';
 
 const MiB = 1024 * 1024;
 
@@ -36,10 +37,7 @@ describe('resumable uploads', () => {
     await cabinet.restartable.restart();
     const sentBeforeRestart = offsets.length;
 
-    await page
-      .getByRole('status')
-      .filter({ hasText: 'Upload complete' })
-      .waitFor({ timeout: 60_000 });
+    await waitForNotice(page, 'Upload complete', { timeout: 60_000 });
     await files.entry('movie.bin').waitFor();
     expect(sha256(await readFile(path.join(cabinet.server.root, 'movie.bin')))).toBe(
       sha256(movie.content),

@@ -43,7 +43,7 @@ export async function recordNoticesIn(context: BrowserContext): Promise<void> {
 export async function waitForNotice(
   page: Page,
   text: string | RegExp,
-  kind: 'success' | 'error' | 'info' = 'success',
+  { kind = 'success', timeout }: { kind?: 'success' | 'error' | 'info'; timeout?: number } = {},
 ): Promise<void> {
   const pattern =
     typeof text === 'string'
@@ -59,5 +59,6 @@ export async function waitForNotice(
       return true;
     },
     { pattern, kind },
+    { timeout },
   );
 }
