@@ -24,8 +24,12 @@ export class ShellPanel {
     await this.input.waitFor();
   }
 
-  /** Types a line at the prompt and presses Enter. */
+  /**
+   * Types a line at the prompt and presses Enter, once the previous command has ended: the panel
+   * ignores Enter while one runs, and its last line can be on screen before its end arrives.
+   */
   async run(line: string): Promise<void> {
+    await this.stopButton.waitFor({ state: 'detached' });
     await this.input.fill(line);
     await this.input.press('Enter');
   }

@@ -32,7 +32,8 @@ async function signIn() {
   return onFiles(await cabinet.loginPage());
 }
 
-describe('when the server cannot be reached (issue 18)', () => {
+// Throttled transfers and server restarts, each wait bounded above: a budget for a busy machine.
+describe('when the server cannot be reached (issue 18)', { timeout: 180_000 }, () => {
   it('shows a banner with Retry, keeps the listing, and recovers by itself', async () => {
     await cabinet.seed({ 'o1/a.txt': 'a' });
     const { page, files } = await signIn();

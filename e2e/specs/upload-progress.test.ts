@@ -35,7 +35,8 @@ async function signIn(): Promise<UploadSession & { root: string }> {
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-describe('upload progress', () => {
+// Throttled transfers and server restarts, each wait bounded above: a budget for a busy machine.
+describe('upload progress', { timeout: 180_000 }, () => {
   it('shows total and per-file progress with speed and time left for a big file', async () => {
     const { page, files, uploads, root } = await signIn();
     await throttle(page, 24 * MiB);

@@ -16,7 +16,8 @@ const cabinet = withCabinet({
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-describe('resumable uploads', () => {
+// Throttled transfers and server restarts, each wait bounded above: a budget for a busy machine.
+describe('resumable uploads', { timeout: 180_000 }, () => {
   it('resumes from the server offset after the server restarts mid-upload', async () => {
     const desktop = await desktopFolder({});
     const movie = await randomDesktopFile(desktop, 'movie.bin', 8 * MiB);
