@@ -23,20 +23,19 @@ export function readMemory(pid: number): { rss: number; hwm: number } | undefine
 }
 
 /**
- * VmRSS once it has stopped falling: read every 500 ms until two readings are within 1 % of each
- * other (at most `limitMs`). A burst of work (an index build) leaves garbage that the collector
- * returns within a second or two; RSS read at the very end of the burst counts it as if it stayed.
+ * The lowest VmRSS over the next `windowMs` (read every 250 ms): what a process holds once the
+ * garbage of a burst of work (an index build) is collected, which V8 does on its own schedule,
+ * usually within a second or two. RSS read at the very end of the burst counts that garbage as
+ * if it stayed; the report gives both.
  */
-export async function settledRss(pid: number, limitMs = 20_000): Promise<number> {
-  const deadline = Date.now() + limitMs;
-  let last = readMemory(pid)?.rss ?? 0;
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const next = readMemory(pid)?.rss ?? 0;
-    if (Math.abs(next - last) <= last * 0.01) return next;
-    last = next;
+export async function settledRss(pid: number, windowMs = 5_000): Promise<number> {
+  let lowest = readMemory(pid)?.rss ?? 0;
+  for (let waited = 0; waited < windowMs; waited += 250) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const rss = readMemory(pid)?.rss;
+    if (rss !== undefined) lowest = Math.min(lowest, rss);
   }
-  return last;
+  return lowest;
 }
 
 export interface PhaseMemory {

@@ -191,7 +191,7 @@ async function main() {
     '',
     `- First build: ${fmt(ready.ms / 1000, 2)} s in the server (${fmt(buildWall / 1000, 2)} s from spawn), ${ready.entries} entries, ${ready.folders} folders watched.`,
     `- Peak RSS during the build: ${fmt(buildPeak / MIB)} MiB; after queries (VmHWM): ${fmt(queryPeak / MIB)} MiB.`,
-    `- Memory per entry: RSS delta ${fmt((settled - baseRss) / entries)} B once settled (${fmt(settled / MIB)} MiB vs ${fmt(baseRss / MIB)} MiB on an empty root), ${fmt((readyRss - baseRss) / entries)} B at the moment the build ended (${fmt(readyRss / MIB)} MiB, the build's garbage not yet collected); the table's own arrays ${fmt(ready.bytes / entries)} B.`,
+    `- Memory per entry: RSS delta ${fmt((settled - baseRss) / entries)} B once settled (${fmt(settled / MIB)} MiB vs ${fmt(baseRss / MIB)} MiB on an empty root), ${fmt((readyRss - baseRss) / entries)} B when the build ended (${fmt(readyRss / MIB)} MiB); the table's own arrays ${fmt(ready.bytes / entries)} B.`,
     `- Restart: first search answered ${fmt(restartToAnswer / 1000, 2)} s after spawn, ${fmt(listenToAnswer / 1000, 2)} s after the server listened (${fmt(listening / 1000, 2)} s from spawn; login included), with ${firstAnswer.lines} result(s) (index loaded in ${loaded.ms} ms); reconciliation done ${fmt(reconciled.ms / 1000, 2)} s later. For scale: the same server on an empty root answers /health ${fmt(startup / 1000, 2)} s after spawn.`,
     updatedbMs !== undefined
       ? `- plocate's updatedb over the tree: ${fmt(updatedbMs / 1000, 2)} s.`

@@ -2,6 +2,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileChanges } from '../changes.ts';
+import { collectGarbage } from './collect-garbage.ts';
 import { FolderWatcher } from './folder-watcher.ts';
 import { indexFilePath, loadIndexFile, saveIndexFile } from './index-file.ts';
 import { NameTable } from './name-table.ts';
@@ -175,6 +176,8 @@ export class NameIndex {
     table.trim();
     const first = this.table === null;
     this.table = table;
+    // The outgrown arrays and the replaced table are garbage now: give their memory back at once.
+    collectGarbage();
     this.options.log.info(
       {
         entries: table.live,
