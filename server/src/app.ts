@@ -1,5 +1,5 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import type { AppContext } from './context.ts';
+import type { Runtime } from './runtime.ts';
 import { applyApiHeaders } from './http/api-headers.ts';
 import { handleError } from './http/error-handler.ts';
 import { acceptJsonBodies } from './http/json-body.ts';
@@ -9,8 +9,6 @@ import { sendStatus } from './http/reply.ts';
 import { redactUrl } from './logger.ts';
 import { API_ROUTES, ROOT_ROUTES } from './routes/index.ts';
 import { uncleanPathRedirect } from './site/clean-path.ts';
-
-/** every API reply may load nothing from elsewhere and is never cached. */
 
 /** Strips the base URL when present; requests without it are served too (lenient, like filebrowser). */
 export function stripBaseURL(url: string, baseURL: string): string {
@@ -26,8 +24,13 @@ function isTusUrl(url: string): boolean {
   return /^\/api\/tus(?:[/?]|$)/.test(url);
 }
 
-/** Builds the Fastify instance with every route area; main.ts decides where it listens. */
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+/**
+ * Builds the Fastify instance with every route area over the runtime's services, and ties the
+ * runtime's timed work to the app: it starts when the app is ready and stops when it closes. The
+ * caller decides where the app listens.
+ */
+export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
+  const { ctx } = runtime;
   const app = Fastify({
     loggerInstance: ctx.log,
     // Fastify's own request log would print query tokens; onResponse below logs a redacted URL.
@@ -61,10 +64,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // which tus-js-client retries later, because a 503 to its HEAD makes it give the upload up and
   // start again from byte 0; every other request with 503. Either way the connection closes.
   let closing = false;
-  app.addHook('preClose', (done) => {
+  app.addHook('preClose', async () => {
     closing = true;
-    done();
+    // Uploads in flight are stopped (their data fsynced) so a shutdown does not wait for slow clients.
+    await runtime.abortRequests();
   });
+  app.addHook('onReady', () => runtime.start());
+  app.addHook('onClose', () => runtime.stop());
   app.addHook('onRequest', async (request, reply) => {
     if (!closing) return undefined;
     void reply.header('connection', 'close');
@@ -102,13 +108,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     );
   });
 
-  for (const routes of ROOT_ROUTES) await app.register(async (scope) => routes(scope, ctx));
+  for (const routes of ROOT_ROUTES) await app.register(async (scope) => routes(scope, runtime));
   await app.register(
     async (api) => {
       acceptJsonBodies(api);
       const methods = createMethodGuard();
       methods.track(api, '/api/*');
-      for (const routes of API_ROUTES) await api.register(async (scope) => routes(scope, ctx));
+      for (const routes of API_ROUTES) await api.register(async (scope) => routes(scope, runtime));
       // Unknown API paths are a clean 404 rather than the SPA page (docs/api.md); a
       // known path asked with another method is a 405.
       api.all('/*', async (request, reply) => methods.answer(request, reply));

@@ -22,7 +22,9 @@ describe('users API', () => {
 
     it('lets users change their own profile fields and marks them for renewal', async () => {
       const me = await server.createUser();
-      const res = await put(me.token, me.user.id, ['locale', 'hideDotfiles', 'singleClick'], {
+      // Issued-at claims have whole seconds: a token from an earlier second predates the change.
+      const token = await server.tokenFor(me.user, Date.now() - 1000);
+      const res = await put(token, me.user.id, ['locale', 'hideDotfiles', 'singleClick'], {
         locale: 'de',
         hideDotfiles: true,
         singleClick: true,
@@ -31,8 +33,12 @@ describe('users API', () => {
       expect(await res.text()).toBe('200 OK\n');
       const after = (await server.ctx.store.users.byId(me.user.id))!;
       expect(after).toMatchObject({ locale: 'de', hideDotfiles: true, singleClick: true });
-      const next = await server.fetch(`/api/users/${me.user.id}`, { token: me.token });
+      const next = await server.fetch(`/api/users/${me.user.id}`, { token });
       expect(next.headers.get('x-renew-token')).toBe('true');
+      // The renewed token carries the change, so it is not asked to renew again.
+      const renewed = await (await server.fetch('/api/renew', { method: 'POST', token })).text();
+      const again = await server.fetch(`/api/users/${me.user.id}`, { token: renewed });
+      expect(again.headers.get('x-renew-token')).toBeNull();
     });
 
     it('matches which entries case-insensitively', async () => {

@@ -8,6 +8,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/load-config.ts';
 import type { ServerConfig } from '../src/config/options.ts';
 import { closeContext, createContext, type AppContext } from '../src/context.ts';
+import { createRuntime, type Runtime } from '../src/runtime.ts';
 import { hashPassword } from '../src/auth/password.ts';
 import { signToken } from '../src/auth/tokens.ts';
 import type { UserRecord } from '../src/store/users.repo.ts';
@@ -28,14 +29,16 @@ export interface TestServer {
   dataDir: string;
   config: ServerConfig;
   ctx: AppContext;
+  /** The services and long-lived parts the app runs on. */
+  runtime: Runtime;
   app: FastifyInstance;
   admin: TestUser;
   /** Creates a user straight in the store (defaults applied) and signs a token for it. */
   createUser(
     overrides?: Partial<Omit<User, 'perm'>> & { perm?: Partial<Perm>; password?: string },
   ): Promise<TestUser>;
-  /** Signs a fresh token (new session) for an existing user. */
-  tokenFor(user: UserRecord): Promise<string>;
+  /** Signs a fresh token (new session) for an existing user, issued now or at `issuedAtMs`. */
+  tokenFor(user: UserRecord, issuedAtMs?: number): Promise<string>;
   /** Replaces parts of the global settings. */
   updateSettings(patch: Partial<Settings>): Promise<void>;
   /** fetch() against the server with the path appended to `url`. */
@@ -80,13 +83,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
   const log = options.log ?? pino({ level: config.logLevel });
   const ctx = await createContext(config, log, { searchGate: options.searchGate });
-  const app = await buildApp(ctx);
+  const runtime = createRuntime(ctx);
+  const app = await buildApp(runtime);
   // Port 0 (the default) lets the OS pick; a caller that restarts a server asks for its old port.
   const address = await app.listen({ host: '127.0.0.1', port: config.port });
   const url = `${address}${config.baseURL}`;
 
-  const tokenFor = async (user: UserRecord) => {
-    const signed = await signToken(ctx.signingKey, user, config.tokenExpiration);
+  const tokenFor = async (user: UserRecord, issuedAtMs?: number) => {
+    const signed = await signToken(
+      ctx.signingKey,
+      user,
+      config.tokenExpiration,
+      undefined,
+      issuedAtMs,
+    );
     await ctx.store.sessions.create({
       id: signed.sessionId,
       userId: user.id,
@@ -108,6 +118,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dataDir,
     config,
     ctx,
+    runtime,
     app,
     admin,
     tokenFor,

@@ -40,8 +40,9 @@ export async function signToken(
   user: UserRecord,
   lifetimeSeconds: number,
   sessionId: string = randomUUID(),
+  issuedAtMs: number = Date.now(),
 ): Promise<SignedToken> {
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(issuedAtMs / 1000);
   const exp = now + Math.max(1, Math.round(lifetimeSeconds));
   const token = await new SignJWT({ user: tokenUser(user) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

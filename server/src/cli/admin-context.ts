@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { pino } from 'pino';
 import { loadConfig, type FlagValues } from '../config/load-config.ts';
 import { closeContext, createContext, type AppContext } from '../context.ts';
+import { createRuntime, type Services } from '../runtime.ts';
 
 /** Where the administration commands write: stdout for results, stderr for notices. */
 export interface CliIO {
@@ -34,12 +35,13 @@ export function addStoreOptions(command: Command): Command {
 
 /**
  * Opens the same database the server uses (running migrations and first-start set-up, so a
- * first `cabinet users add` on a new install works too) and runs `task` with it.
+ * first `cabinet users add` on a new install works too) and runs `task` with it and the services
+ * (built as the server builds them, without its timed work).
  */
 export async function withAdminContext<T>(
   opts: Record<string, unknown>,
   io: CliIO,
-  task: (ctx: AppContext) => Promise<T>,
+  task: (ctx: AppContext, services: Services) => Promise<T>,
 ): Promise<T> {
   const flags: FlagValues = {};
   for (const key of ['data', 'database', 'root'] as const) {
@@ -54,7 +56,7 @@ export async function withAdminContext<T>(
   // Administration commands never search: no index load, walk or folder watches for them.
   const ctx = await createContext(config, log, { searchIndex: false });
   try {
-    return await task(ctx);
+    return await task(ctx, createRuntime(ctx).services);
   } finally {
     await closeContext(ctx);
   }

@@ -1,7 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Settings } from '@cabinet/protocol';
 import { PERM_NAMES } from '@cabinet/protocol';
-import { replaceSettings } from '../services/settings.service.ts';
 import { addStoreOptions, withAdminContext, type CliIO } from './admin-context.ts';
 
 function parseBool(value: string): boolean {
@@ -183,7 +182,7 @@ export function configCommand(io: CliIO): Command {
   }
   set.action(async (_opts, command: Command) => {
     const opts = command.opts();
-    await withAdminContext(opts, io, async (ctx) => {
+    await withAdminContext(opts, io, async (ctx, services) => {
       const settings = await ctx.settings.get();
       const changed: string[] = [];
       for (const spec of SETTING_FLAGS) {
@@ -194,7 +193,7 @@ export function configCommand(io: CliIO): Command {
       }
       if (changed.length === 0)
         throw new Error('nothing to change: give at least one setting flag');
-      await replaceSettings(ctx, settings);
+      await services.settings.replace(settings);
       io.out(`updated ${changed.join(', ')}`);
     });
   });

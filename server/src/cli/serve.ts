@@ -1,6 +1,7 @@
 import type { ServerConfig } from '../config/options.ts';
 import { buildApp } from '../app.ts';
 import { closeContext, createContext } from '../context.ts';
+import { createRuntime } from '../runtime.ts';
 import { stopStatWorker } from '../fs/child-stats.ts';
 import { createLogger } from '../logger.ts';
 
@@ -19,7 +20,7 @@ export async function serve(config: ServerConfig): Promise<void> {
       'signup is on, createUserDir is off and the default scope is the root: new users will see every file',
     );
   }
-  const app = await buildApp(ctx);
+  const app = await buildApp(createRuntime(ctx));
   const address = await app.listen({ host: config.address, port: config.port });
   log.info(`Cabinet serving ${config.root} at ${address}${config.baseURL}/`);
   let stopping = false;

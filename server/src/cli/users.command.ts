@@ -2,8 +2,8 @@ import { Command, Option } from 'commander';
 import { PERM_NAMES, type Perm } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import type { UserRecord } from '../store/users.repo.ts';
-import { deleteUser, findUser, updateUserFields } from '../services/users.service.ts';
-import { createUser, type UserInput } from '../services/users/user-records.ts';
+import type { UsersService } from '../services/users.service.ts';
+import type { UserInput } from '../services/users/user-records.ts';
 import { addStoreOptions, withAdminContext, type CliIO } from './admin-context.ts';
 
 /** Permissions other than admin, which has its own --admin flag. */
@@ -102,10 +102,10 @@ export function usersCommand(io: CliIO): Command {
     ),
   ).action(async (username: string, password: string, _opts: Opts, command: Command) => {
     const opts = givenOptions(command);
-    await withAdminContext(command.opts(), io, async (ctx) => {
+    await withAdminContext(command.opts(), io, async (ctx, services) => {
       const defaults = (await ctx.settings.get()).defaults;
       const input = fieldsFromOptions(opts, defaults.perm);
-      const user = await createUser(ctx, 'cli', { ...input, username, password });
+      const user = await services.users.create('cli', { ...input, username, password });
       io.out(`created user ${user.id} (${user.username})`);
     });
   });
@@ -121,15 +121,15 @@ export function usersCommand(io: CliIO): Command {
     ),
   ).action(async (idOrName: string, _opts: Opts, command: Command) => {
     const opts = givenOptions(command);
-    await withAdminContext(command.opts(), io, async (ctx) => {
-      const target = await findUser(ctx, idOrName);
+    await withAdminContext(command.opts(), io, async (_ctx, services) => {
+      const target = await services.users.find(idOrName);
       const data = { id: target.id, ...fieldsFromOptions(opts, target.perm) } as Parameters<
-        typeof updateUserFields
-      >[3];
+        UsersService['updateFields']
+      >[2];
       if (typeof opts.password === 'string') data.password = opts.password;
       if (typeof opts.username === 'string') data.username = opts.username;
       const fields = Object.keys(data).filter((k) => k !== 'id');
-      const user = await updateUserFields(ctx, target.id, fields, data);
+      const user = await services.users.updateFields(target.id, fields, data);
       io.out(fields.length ? `updated user ${user.id} (${user.username})` : 'nothing to change');
     });
   });
@@ -140,9 +140,9 @@ export function usersCommand(io: CliIO): Command {
       .description('Delete a user (never the last administrator)')
       .argument('<id|name>', 'user id or username'),
   ).action(async (idOrName: string, _opts: Opts, command: Command) => {
-    await withAdminContext(command.opts(), io, async (ctx) => {
-      const target = await findUser(ctx, idOrName);
-      await deleteUser(ctx, target.id);
+    await withAdminContext(command.opts(), io, async (_ctx, { users }) => {
+      const target = await users.find(idOrName);
+      await users.delete(target.id);
       io.out(`deleted user ${target.id} (${target.username})`);
     });
   });

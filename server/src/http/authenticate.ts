@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { isAdmin } from '../services/permissions.ts';
-import { authenticateToken, type SessionUser } from '../services/sessions.service.ts';
+import type { SessionUser, SessionsService } from '../services/sessions.service.ts';
 import { tokenFromRequest, type TokenSources } from './token-source.ts';
 
 declare module 'fastify' {
@@ -21,14 +20,14 @@ declare module 'fastify' {
  * Sets X-Renew-Token when the token expires within an hour or the user changed after it was issued.
  */
 export async function authenticateRequest(
-  ctx: AppContext,
+  sessions: SessionsService,
   request: FastifyRequest,
   reply: FastifyReply,
   sources: TokenSources = {},
 ): Promise<void> {
   const token = tokenFromRequest(request, sources);
   if (!token) throw errors.unauthorized();
-  const signedIn = await authenticateToken(ctx, token);
+  const signedIn = await sessions.authenticate(token);
   request.user = signedIn.user;
   request.sessionId = signedIn.sessionId;
   request.tokenExp = signedIn.tokenExp;
@@ -39,16 +38,16 @@ export async function authenticateRequest(
  * Fastify preHandler for routes that need a signed-in user. `sources.queryToken` lets a GET carry
  * its token in `?auth=` (downloads, previews, subtitles, the command socket only).
  */
-export function requireUser(ctx: AppContext, sources: TokenSources = {}) {
+export function requireUser(sessions: SessionsService, sources: TokenSources = {}) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    await authenticateRequest(ctx, request, reply, sources);
+    await authenticateRequest(sessions, request, reply, sources);
   };
 }
 
 /** Fastify preHandler for admin-only routes: 401 without a session, 403 for non-admins. */
-export function requireAdmin(ctx: AppContext) {
+export function requireAdmin(sessions: SessionsService) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    await authenticateRequest(ctx, request, reply);
+    await authenticateRequest(sessions, request, reply);
     if (!request.user || !isAdmin(request.user)) throw errors.forbidden();
   };
 }

@@ -1,19 +1,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { AppError } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
 import { RateLimitedError } from '../services/auth/rate-limit.ts';
-import {
-  createAuthLimits,
-  login,
-  logout,
-  renew,
-  signup,
-  type AuthAttempt,
-} from '../services/auth.service.ts';
+import type { AuthAttempt } from '../services/auth.service.ts';
 
 function attemptOf(request: FastifyRequest): AuthAttempt {
   return {
@@ -60,8 +53,9 @@ function sendToken(reply: FastifyReply, token: string): FastifyReply {
 }
 
 /** POST /api/login, /api/signup, /api/renew and /api/logout (docs/api.md). */
-export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const limits = createAuthLimits(ctx.config);
+export async function authRoutes(app: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { services } = runtime;
+  const auth = services.auth;
   // Login and signup read any body as text (capped at 1 MiB) and decode it themselves, so a
   // missing or odd content type gets the documented 403/400 rather than a parser error.
   app.removeAllContentTypeParsers();
@@ -72,23 +66,23 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
   );
 
   app.all('/login', async (request, reply) =>
-    withReasons(reply, async () => sendToken(reply, await login(ctx, limits, attemptOf(request)))),
+    withReasons(reply, async () => sendToken(reply, await auth.login(attemptOf(request)))),
   );
 
   app.all('/signup', async (request, reply) =>
     withReasons(reply, async () => {
-      await signup(ctx, limits, attemptOf(request));
+      await auth.signup(attemptOf(request));
       return sendStatus(reply, 200);
     }),
   );
 
-  app.all('/renew', { preHandler: requireUser(ctx) }, async (request, reply) => {
-    const token = await renew(ctx, currentUser(request), request.sessionId);
+  app.all('/renew', { preHandler: requireUser(services.sessions) }, async (request, reply) => {
+    const token = await auth.renew(currentUser(request), request.sessionId);
     return sendToken(reply.header('X-Renew-Token', 'false'), token);
   });
 
-  app.post('/logout', { preHandler: requireUser(ctx) }, async (request, reply) => {
-    await logout(ctx, request.sessionId);
+  app.post('/logout', { preHandler: requireUser(services.sessions) }, async (request, reply) => {
+    await auth.logout(request.sessionId);
     return sendStatus(reply, 200);
   });
 }

@@ -3,11 +3,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { COMMAND_CLOSE, CommandRunsQuery, PathParams } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { errors } from '../errors.ts';
 import { currentUser, requireAdmin, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
-import { CommandsService, type ShellOutcome } from '../services/commands.service.ts';
+import { type ShellOutcome } from '../services/commands.service.ts';
 
 /** A command line longer than this is not a command line. */
 const MAX_LINE_BYTES = 64 * 1024;
@@ -72,16 +73,17 @@ function finish(socket: WebSocket, outcome: ShellOutcome, ctx: AppContext): void
  * output lines come back as messages while it runs; the close code says how it ended; closing the
  * socket kills the command. `GET /api/command-runs` lists the recorded runs for administrators.
  */
-export async function commandRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function commandRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { ctx, services } = runtime;
   const app = scope.withTypeProvider<ZodTypeProvider>();
   await app.register(websocket, { options: { maxPayload: MAX_LINE_BYTES } });
-  const service = new CommandsService(ctx);
+  const service = services.commands;
 
   app.route({
     method: 'GET',
     url: '/command/*',
     schema: { params: PathParams },
-    preHandler: [requireUser(ctx, { queryToken: true }), requireSameOrigin],
+    preHandler: [requireUser(services.sessions, { queryToken: true }), requireSameOrigin],
     // A plain GET that did not ask to upgrade is told so.
     handler: async (_request, reply) => sendStatus(reply, 426),
     wsHandler: (socket: WebSocket, request) => {
@@ -122,7 +124,7 @@ export async function commandRoutes(scope: FastifyInstance, ctx: AppContext): Pr
 
   app.get(
     '/command-runs',
-    { preHandler: requireAdmin(ctx), schema: { querystring: CommandRunsQuery } },
+    { preHandler: requireAdmin(services.sessions), schema: { querystring: CommandRunsQuery } },
     async (request) => {
       const limit = request.query.limit === undefined ? 100 : Number(request.query.limit);
       if (!Number.isInteger(limit) || limit < 1) {

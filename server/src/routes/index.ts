@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { authRoutes } from './auth.routes.ts';
 import { commandRoutes } from './command.routes.ts';
 import { healthRoutes } from './health.routes.ts';
@@ -16,7 +16,7 @@ import { tusRoutes } from './tus.routes.ts';
 import { usersRoutes } from './users.routes.ts';
 import { searchRoutes } from './search.routes.ts';
 
-export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
+export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
 /**
  * Route areas outside /api, registered at the root (after base-URL stripping).

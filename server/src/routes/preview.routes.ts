@@ -1,24 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { InlineQuery, PreviewParams, PreviewSize } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { errors } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendFile } from '../http/file-reply.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
-import { PreviewService } from '../services/preview.service.ts';
 
 /** GET /api/preview/{thumb|big}/{path}: resized images, cached on disk. */
-export async function previewRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function previewRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { services } = runtime;
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const service = new PreviewService(ctx);
-  app.addHook('onClose', async () => service.close());
+  const service = services.preview;
 
   app.get(
     '/preview/:size/*',
     {
-      preHandler: requireUser(ctx, { queryToken: true }),
+      preHandler: requireUser(services.sessions, { queryToken: true }),
       exposeHeadRoute: false,
       schema: { params: PreviewParams, querystring: InlineQuery },
     },

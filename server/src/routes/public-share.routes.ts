@@ -2,13 +2,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { PathParams, PublicShareQuery } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { errors } from '../errors.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendArchive, sendFile } from '../http/file-reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { listingJson } from '../services/resources/listing.ts';
-import { PublicShareService, type ShareCredentials } from '../services/public-share.service.ts';
+import { type ShareCredentials } from '../services/public-share.service.ts';
 
 /**
  * What a visitor presents. The token may come in `?token=` (the reference client) or `?auth=`:
@@ -28,9 +28,10 @@ function credentialsOf(request: {
 }
 
 /** Public share routes: no session, only the link. */
-export async function publicShareRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function publicShareRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { services } = runtime;
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const service = new PublicShareService(ctx);
+  const service = services.publicShares;
 
   // Uploads into file requests stream the raw body to ScopedFs; nothing here reads JSON.
   app.removeAllContentTypeParsers();

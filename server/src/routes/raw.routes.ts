@@ -1,18 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { PathParams, RawDownloadQuery } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendArchive, sendFile } from '../http/file-reply.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
-import { RawService } from '../services/raw.service.ts';
 
 /** GET /api/raw/{path}: file downloads with ranges, folders as archives. */
-export async function rawRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function rawRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { ctx, services } = runtime;
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const service = new RawService(ctx);
-  const guard = requireUser(ctx, { queryToken: true });
+  const service = services.raw;
+  const guard = requireUser(services.sessions, { queryToken: true });
 
   app.get('/raw', async (_request, reply) => reply.redirect(`${ctx.config.baseURL}/api/raw/`, 301));
 

@@ -1,13 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PathParams, ResourceQuery, TransferQuery, UploadQuery } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { AppError, errors } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
-import { ResourcesService } from '../services/resources.service.ts';
 import { listingJson, type Listing } from '../services/resources/listing.ts';
 
 /** Listings this small are sent as one buffer with a Content-Length; bigger ones stream. */
@@ -46,10 +45,11 @@ async function readingBody<T>(request: FastifyRequest, operation: () => Promise<
  * /api/resources and /api/usage. Bodies are never parsed or
  * buffered here: every content type is left as the raw request stream for ScopedFs to write.
  */
-export async function resourcesRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { ctx, services } = runtime;
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const service = new ResourcesService(ctx);
-  const guard = requireUser(ctx);
+  const service = services.resources;
+  const guard = requireUser(services.sessions);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));

@@ -1,21 +1,21 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { PathParams, SearchQuery } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
-import { SearchService } from '../services/search.service.ts';
 
 /**
  * GET /api/search/<dir>?query=… (docs/search.md): NDJSON lines streamed as
  * they are found; a client that goes away stops the search (the stream is destroyed, which closes
  * the result iterator).
  */
-export async function searchRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function searchRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { ctx, services } = runtime;
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const service = new SearchService(ctx);
-  const guard = requireUser(ctx);
+  const service = services.search;
+  const guard = requireUser(services.sessions);
 
   app.all('/search', async (_request, reply) =>
     reply.redirect(`${ctx.config.baseURL}/api/search/`, 301),

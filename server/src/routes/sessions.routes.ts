@@ -1,32 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import { SessionParams, UserIdParams } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
-import { endOtherSessions, endSession, listSessions } from '../services/sessions.service.ts';
 import { parseUserId } from '../services/users.service.ts';
 
 /** /api/users/{id}/sessions (docs/api.md): list and end a user's sessions; self or admin. */
-export async function sessionsRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function sessionsRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { services } = runtime;
+  const sessions = services.sessions;
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const byUser = { preHandler: requireUser(ctx), schema: { params: UserIdParams } };
+  const byUser = { preHandler: requireUser(services.sessions), schema: { params: UserIdParams } };
   app.get('/users/:id/sessions', byUser, async (request) =>
-    listSessions(ctx, currentUser(request), request.sessionId, parseUserId(request.params.id)),
+    sessions.list(currentUser(request), request.sessionId, parseUserId(request.params.id)),
   );
 
   app.delete('/users/:id/sessions', byUser, async (request, reply) => {
     const id = parseUserId(request.params.id);
-    await endOtherSessions(ctx, currentUser(request), request.sessionId, id);
+    await sessions.endOthers(currentUser(request), request.sessionId, id);
     return sendStatus(reply, 200);
   });
 
   app.delete(
     '/users/:id/sessions/:sid',
-    { preHandler: requireUser(ctx), schema: { params: SessionParams } },
+    { preHandler: requireUser(services.sessions), schema: { params: SessionParams } },
     async (request, reply) => {
       const id = parseUserId(request.params.id);
-      await endSession(ctx, currentUser(request), id, request.params.sid);
+      await sessions.end(currentUser(request), id, request.params.sid);
       return sendStatus(reply, 200);
     },
   );

@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { PathParams } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
-import { ShareService } from '../services/share.service.ts';
 
 /** The owner's share routes: list, links of a path, create, delete. */
-export async function shareRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function shareRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { services } = runtime;
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const service = new ShareService(ctx);
-  const guard = requireUser(ctx);
+  const service = services.shares;
+  const guard = requireUser(services.sessions);
   // The body of POST is parsed by the service with ShareCreateRequest, after its permission check.
   const byPath = { preHandler: guard, schema: { params: PathParams } };
 

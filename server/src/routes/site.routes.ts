@@ -2,7 +2,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PathParams } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { readIndexTemplate, renderIndex } from '../site/index-page.ts';
@@ -16,7 +16,8 @@ const STATIC_CSP = "default-src 'self'; style-src 'unsafe-inline';";
  * The web app: `/static/*` serves the build (and branding overrides), and every other GET that
  * is not an API call renders index.html with the page configuration (the SPA fallback).
  */
-export async function siteRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function siteRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { ctx } = runtime;
   const app = scope.withTypeProvider<ZodTypeProvider>();
   // The web app's scripts and styles shrink to about a third with br/gzip; browsers then keep the
   // hashed assets for a year, so each is compressed about once per visitor.

@@ -1,21 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import { InlineQuery, PathParams } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { DOWNLOAD_CSP } from '../http/file-reply.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
-import { SubtitleService } from '../services/subtitle.service.ts';
 
 /** GET /api/subtitle/{path}: subtitles as WebVTT for <track>. */
-export async function subtitleRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function subtitleRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { services } = runtime;
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const service = new SubtitleService(ctx);
+  const service = services.subtitles;
 
   app.get(
     '/subtitle/*',
     {
-      preHandler: requireUser(ctx, { queryToken: true }),
+      preHandler: requireUser(services.sessions, { queryToken: true }),
       exposeHeadRoute: false,
       schema: { params: PathParams, querystring: InlineQuery },
     },

@@ -7,14 +7,12 @@ import type {
   RouteGenericInterface,
 } from 'fastify';
 import { PathParams, TusCreateQuery } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { errors } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
-import { TusService } from '../services/tus.service.ts';
 import { AppendRejected, type UploadState } from '../services/tus/upload-types.ts';
-import { ExpirySweeper, sweepInterval } from '../services/tus/expiry-sweeper.ts';
 import {
   TUS_EXTENSIONS,
   TUS_VERSION,
@@ -48,18 +46,10 @@ const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
  * POST with X-HTTP-Method-Override. Every reply carries Tus-Resumable. Bodies are never parsed or
  * buffered: the service streams them to disk.
  */
-export async function tusRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function tusRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { ctx, services } = runtime;
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const service = new TusService(ctx);
-  const sweeper = new ExpirySweeper(
-    () => service.sweep(),
-    sweepInterval(service.expiry),
-    ctx.log.child({ area: 'tus' }),
-  );
-  app.addHook('onReady', () => sweeper.start());
-  // Uploads in flight are stopped (their data fsynced) so a shutdown does not wait for slow clients.
-  app.addHook('preClose', () => service.locks.abortAll());
-  app.addHook('onClose', () => sweeper.stop());
+  const service = services.tus;
 
   // Any content type reaches the handlers unread; PATCH checks its own (415) and streams the body.
   app.removeAllContentTypeParsers();
@@ -85,7 +75,7 @@ export async function tusRoutes(scope: FastifyInstance, ctx: AppContext): Promis
   app.options('/tus', options);
   app.options('/tus/*', options);
 
-  const guard = { preHandler: requireUser(ctx), schema: TUS_SCHEMA };
+  const guard = { preHandler: requireUser(services.sessions), schema: TUS_SCHEMA };
 
   const create = async (request: TusRequest, reply: FastifyReply) => {
     const state = await service.create(currentUser(request), pathOf(request), {

@@ -1,45 +1,40 @@
 import type { FastifyInstance } from 'fastify';
 import { UserIdParams } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Runtime } from '../runtime.ts';
 import { currentUser, requireAdmin, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
-import {
-  createUserFromRequest,
-  deleteUserFromRequest,
-  getUser,
-  listUsers,
-  parseUserId,
-  updateUserFromRequest,
-} from '../services/users.service.ts';
+import { parseUserId } from '../services/users.service.ts';
 
 /** /api/users: list and create for admins; read, update, delete self or admin. */
-export async function usersRoutes(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function usersRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { services } = runtime;
+  const users = services.users;
   const app = scope.withTypeProvider<ZodTypeProvider>();
   // Bodies are parsed by the service with the protocol's schemas, after its permission checks:
   // validating them here would answer 400 before the guard's 401 and the service's 403.
-  const byId = { preHandler: requireUser(ctx), schema: { params: UserIdParams } };
-  app.get('/users', { preHandler: requireAdmin(ctx) }, async () => listUsers(ctx));
+  const byId = { preHandler: requireUser(services.sessions), schema: { params: UserIdParams } };
+  app.get('/users', { preHandler: requireAdmin(services.sessions) }, async () => users.list());
 
-  app.post('/users', { preHandler: requireAdmin(ctx) }, async (request, reply) => {
-    const id = await createUserFromRequest(ctx, currentUser(request), request.body);
+  app.post('/users', { preHandler: requireAdmin(services.sessions) }, async (request, reply) => {
+    const id = await users.createFromRequest(currentUser(request), request.body);
     // The SPA path of the new user, without the base URL, as filebrowser clients expect.
     return sendStatus(reply.header('location', `/settings/users/${id}`), 201);
   });
 
   app.get('/users/:id', byId, async (request) =>
-    getUser(ctx, currentUser(request), parseUserId(request.params.id)),
+    users.get(currentUser(request), parseUserId(request.params.id)),
   );
 
   app.put('/users/:id', byId, async (request, reply) => {
     const id = parseUserId(request.params.id);
-    await updateUserFromRequest(ctx, currentUser(request), request.sessionId, id, request.body);
+    await users.updateFromRequest(currentUser(request), request.sessionId, id, request.body);
     return sendStatus(reply, 200);
   });
 
   app.delete('/users/:id', byId, async (request, reply) => {
     const id = parseUserId(request.params.id);
-    await deleteUserFromRequest(ctx, currentUser(request), id, request.body);
+    await users.deleteFromRequest(currentUser(request), id, request.body);
     return sendStatus(reply, 200);
   });
 }

@@ -10,13 +10,13 @@ import { ScopedFs, type Resolved, type Stats } from '../fs/scoped-fs.ts';
 import { verifyPassword } from '../auth/password.ts';
 import type { ShareRecord } from '../store/shares.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
-import { AttemptLimiter } from './auth/rate-limit.ts';
+import type { AttemptCounter } from '../coordination-ports.ts';
 import { fileDownload, type RawDownload } from './raw.service.ts';
 import { fileInfo } from './resources/file-info.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
 import { freeName } from './resources/free-name.ts';
-import { isExpired, ShareService } from './share.service.ts';
+import { isExpired, type ShareService } from './share.service.ts';
 import { isValidDownloadToken, issueDownloadToken } from './share/download-token.ts';
 import { canCreate, canShare } from './permissions.ts';
 
@@ -45,9 +45,8 @@ interface OpenShare {
   item: Resolved & { stat: Stats };
 }
 
-/** Wrong passwords allowed per link and address in PASSWORD_WINDOW_MS. */
-const PASSWORD_ATTEMPTS = 10;
-const PASSWORD_WINDOW_MS = 15 * 60 * 1000;
+/** Wrong passwords allowed per link and address within the window. */
+export const SHARE_PASSWORD_LIMIT = { max: 10, windowMs: 15 * 60 * 1000 };
 
 /** Public share order. */
 const PUBLIC_SORTING = { by: 'name', asc: false };
@@ -75,13 +74,14 @@ function decodedPassword(header: string): string {
  * and scope), so a link dies as soon as any of them says no.
  */
 export class PublicShareService {
-  private readonly attempts = new AttemptLimiter(PASSWORD_ATTEMPTS, PASSWORD_WINDOW_MS);
   private readonly listingBudget = new EntryBudget(100_000, 1_000);
-  private readonly shares: ShareService;
 
-  constructor(private readonly ctx: AppContext) {
-    this.shares = new ShareService(ctx);
-  }
+  /** `passwordAttempts` counts wrong link passwords (SHARE_PASSWORD_LIMIT), on every instance. */
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly shares: ShareService,
+    private readonly passwordAttempts: AttemptCounter,
+  ) {}
 
   /** GET /api/public/share: the item's metadata, or the folder's listing. */
   async info(
@@ -250,9 +250,9 @@ export class PublicShareService {
     }
     if (!credentials.password) throw errors.unauthorized();
     const limitKey = `${share.hash}\n${credentials.address}`;
-    if (this.attempts.retryAfter(limitKey) > 0) throw errors.tooManyRequests();
+    if ((await this.passwordAttempts.retryAfter(limitKey)) > 0) throw errors.tooManyRequests();
     if (!(await verifyPassword(share.passwordHash, decodedPassword(credentials.password)))) {
-      this.attempts.hit(limitKey);
+      await this.passwordAttempts.hit(limitKey);
       throw errors.unauthorized();
     }
     return issueDownloadToken(key, share.hash, share.passwordHash);

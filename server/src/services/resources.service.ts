@@ -15,9 +15,9 @@ import { detectType, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../files/file-type.ts
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
 import { SubtitleFinder } from '../files/subtitles.ts';
 import type { UserRecord } from '../store/users.repo.ts';
-import { EventHooks } from './event-hooks.ts';
+import type { EventHooks } from './event-hooks.ts';
 import { etagOf, fileInfo, formatTime } from './resources/file-info.ts';
-import { ShareService } from './share.service.ts';
+import type { ShareService } from './share.service.ts';
 import { freeName } from './resources/free-name.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
@@ -38,12 +38,12 @@ export class ResourcesService {
   /** Big listings hold at most this many entries at once (see listing-memory.ts). */
   private readonly listingBudget = new EntryBudget(100_000, 1_000);
 
-  /** The admin's before/after hooks of uploads, saves, copies, renames and deletes. */
-  private readonly hooks: EventHooks;
-
-  constructor(private readonly ctx: AppContext) {
-    this.hooks = new EventHooks(ctx);
-  }
+  /** `hooks`: the admin's before/after hooks of uploads, saves, copies, renames and deletes. */
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly hooks: EventHooks,
+    private readonly shares: ShareService,
+  ) {}
 
   /** The user's view of the tree. */
   view(user: UserRecord): Promise<ScopedFs> {
@@ -213,7 +213,7 @@ export class ResourcesService {
       await fs.copy(source, destination, { override });
     } else {
       const moved = await fs.move(source, destination, { override });
-      await new ShareService(this.ctx).followMove(source, moved);
+      await this.shares.followMove(source, moved);
     }
     await this.hooks.after(action, user, fs, subject);
   }
@@ -228,7 +228,7 @@ export class ResourcesService {
     await this.hooks.before('delete', user, fs, target);
     const removed = await fs.remove(target);
     await this.hooks.after('delete', user, fs, target);
-    const shares = new ShareService(this.ctx);
+    const shares = this.shares;
     await shares.forgetOwnLinksAtOrUnder(user.id, removed.path, fs.caseInsensitive);
     await shares.forgetRemoved(removed);
   }

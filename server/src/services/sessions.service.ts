@@ -23,84 +23,81 @@ const RENEW_WINDOW_SECONDS = 3600;
 /** "Last used" is precise to a minute, so busy clients do not write to the database per request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-/**
- * Resolves a presented token to a live session and its user, or throws 401: the signature and
- * expiry, a session that exists, is not revoked and belongs to the token's user, and a user that
- * still exists. Marks the session used (at most once a minute).
- */
-export async function authenticateToken(ctx: AppContext, token: string): Promise<SignedIn> {
-  const check = await verifyToken(ctx.signingKey, token);
-  if (!check.ok) throw errors.unauthorized();
-  const { claims } = check;
-  if (!claims.jti) throw errors.unauthorized();
-  const session = await ctx.store.sessions.get(claims.jti);
-  if (!session || session.revokedAt !== null || session.userId !== claims.user.id)
-    throw errors.unauthorized();
-  const user = await ctx.store.users.byId(claims.user.id);
-  if (!user) throw errors.unauthorized();
-  if (Date.now() - session.lastUsedAt >= TOUCH_INTERVAL_MS)
-    await ctx.store.sessions.touch(session.id);
-  const now = Math.floor(Date.now() / 1000);
-  const renew = claims.exp - now < RENEW_WINDOW_SECONDS || user.updatedAt > claims.iat * 1000;
-  return { user, sessionId: claims.jti, tokenExp: claims.exp, renew };
-}
+/** Sessions: what a presented token stands for, and the Sessions card's list and revocations. */
+export class SessionsService {
+  constructor(private readonly ctx: AppContext) {}
 
-/** Users see and end their own sessions; administrators those of anyone. */
-async function checkAccess(ctx: AppContext, actor: UserRecord, userId: number): Promise<void> {
-  if (!canManageAccount(actor, userId)) throw errors.forbidden();
-  if (!(await ctx.store.users.byId(userId))) throw errors.notFound();
-}
-
-/** GET /api/users/{id}/sessions: the user's active sessions, most recently used first. */
-export async function listSessions(
-  ctx: AppContext,
-  actor: UserRecord,
-  actorSessionId: string | null,
-  userId: number,
-): Promise<SessionInfo[]> {
-  await checkAccess(ctx, actor, userId);
-  const sessions = await ctx.store.sessions.listActive(userId);
-  return sessions.map((s) => ({
-    id: s.id,
-    userAgent: s.userAgent,
-    address: s.address,
-    createdAt: s.createdAt,
-    lastUsedAt: s.lastUsedAt,
-    expiresAt: s.expiresAt,
-    current: s.id === actorSessionId,
-  }));
-}
-
-/**
- * DELETE /api/users/{id}/sessions/{sid}: ends one session; its token answers 401 from the next
- * request on. An id that is not an active session of that user is a 404, so ids of other users'
- * sessions cannot be probed.
- */
-export async function endSession(
-  ctx: AppContext,
-  actor: UserRecord,
-  userId: number,
-  sessionId: string,
-): Promise<void> {
-  await checkAccess(ctx, actor, userId);
-  const session = await ctx.store.sessions.get(sessionId);
-  if (!session || session.userId !== userId || session.revokedAt !== null) {
-    throw errors.notFound();
+  /**
+   * Resolves a presented token to a live session and its user, or throws 401: the signature and
+   * expiry, a session that exists, is not revoked and belongs to the token's user, and a user that
+   * still exists. Marks the session used (at most once a minute).
+   */
+  async authenticate(token: string): Promise<SignedIn> {
+    const check = await verifyToken(this.ctx.signingKey, token);
+    if (!check.ok) throw errors.unauthorized();
+    const { claims } = check;
+    if (!claims.jti) throw errors.unauthorized();
+    const session = await this.ctx.store.sessions.get(claims.jti);
+    if (!session || session.revokedAt !== null || session.userId !== claims.user.id)
+      throw errors.unauthorized();
+    const user = await this.ctx.store.users.byId(claims.user.id);
+    if (!user) throw errors.unauthorized();
+    if (Date.now() - session.lastUsedAt >= TOUCH_INTERVAL_MS)
+      await this.ctx.store.sessions.touch(session.id);
+    const now = Math.floor(Date.now() / 1000);
+    // The issued-at claim has whole seconds: a token issued in the same second as the change
+    // already carries it, so the comparison is in seconds too.
+    const renew =
+      claims.exp - now < RENEW_WINDOW_SECONDS || Math.floor(user.updatedAt / 1000) > claims.iat;
+    return { user, sessionId: claims.jti, tokenExp: claims.exp, renew };
   }
-  if (session.expiresAt <= Date.now()) throw errors.notFound();
-  await ctx.store.sessions.revoke(sessionId);
-}
 
-/**
- * DELETE /api/users/{id}/sessions: ends every session of the user but the caller's own (when
- * the caller is that user), the "log out everywhere else" of the Sessions card.
- */
-export async function endOtherSessions(
-  ctx: AppContext,
-  actor: UserRecord,
-  actorSessionId: string | null,
-  userId: number,
-): Promise<void> {
-  await checkAccess(ctx, actor, userId);
-  await ctx.store.sessions.revokeAllForUser(userId, actorSessionId ?? undefined);
+  /** Users see and end their own sessions; administrators those of anyone. */
+  private async checkAccess(actor: UserRecord, userId: number): Promise<void> {
+    if (!canManageAccount(actor, userId)) throw errors.forbidden();
+    if (!(await this.ctx.store.users.byId(userId))) throw errors.notFound();
+  }
+
+  /** GET /api/users/{id}/sessions: the user's active sessions, most recently used first. */
+  async list(
+    actor: UserRecord,
+    actorSessionId: string | null,
+    userId: number,
+  ): Promise<SessionInfo[]> {
+    await this.checkAccess(actor, userId);
+    const sessions = await this.ctx.store.sessions.listActive(userId);
+    return sessions.map((s) => ({
+      id: s.id,
+      userAgent: s.userAgent,
+      address: s.address,
+      createdAt: s.createdAt,
+      lastUsedAt: s.lastUsedAt,
+      expiresAt: s.expiresAt,
+      current: s.id === actorSessionId,
+    }));
+  }
+
+  /**
+   * DELETE /api/users/{id}/sessions/{sid}: ends one session; its token answers 401 from the next
+   * request on. An id that is not an active session of that user is a 404, so ids of other users'
+   * sessions cannot be probed.
+   */
+  async end(actor: UserRecord, userId: number, sessionId: string): Promise<void> {
+    await this.checkAccess(actor, userId);
+    const session = await this.ctx.store.sessions.get(sessionId);
+    if (!session || session.userId !== userId || session.revokedAt !== null) {
+      throw errors.notFound();
+    }
+    if (session.expiresAt <= Date.now()) throw errors.notFound();
+    await this.ctx.store.sessions.revoke(sessionId);
+  }
+
+  /**
+   * DELETE /api/users/{id}/sessions: ends every session of the user but the caller's own (when
+   * the caller is that user), the "log out everywhere else" of the Sessions card.
+   */
+  async endOthers(actor: UserRecord, actorSessionId: string | null, userId: number): Promise<void> {
+    await this.checkAccess(actor, userId);
+    await this.ctx.store.sessions.revokeAllForUser(userId, actorSessionId ?? undefined);
+  }
 }

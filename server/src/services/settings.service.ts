@@ -8,49 +8,54 @@ import { checkLocale } from './users/user-records.ts';
 const THEMES = ['', 'light', 'dark'];
 const MAX_PASSWORD_LENGTH = 1024;
 
-/** GET /api/settings (admins). */
-export async function getSettings(ctx: AppContext): Promise<Settings> {
-  return ctx.settings.get();
-}
+/** The global settings as administrators read and replace them (API and CLI). */
+export class SettingsService {
+  constructor(private readonly ctx: AppContext) {}
 
-/**
- * PUT /api/settings (admins): replaces the whole object. Every field is required (a missing one
- * is a 400 naming it); zero values are re-defaulted as filebrowser does (minimum password length
- * 0 → 12, home base "" → /users, tus {0,0} → defaults). Rules are compiled so an invalid regex
- * is a 400 now rather than a failure later.
- */
-export async function replaceSettings(ctx: AppContext, body: unknown): Promise<void> {
-  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw errors.badRequest('request body must be a JSON object');
+  /** GET /api/settings (admins). */
+  async get(): Promise<Settings> {
+    return this.ctx.settings.get();
   }
-  const parsed = SettingsUpdate.safeParse(body);
-  if (!parsed.success) throw errors.badRequest(describeZodError(parsed.error));
-  const next = parsed.data;
-  if (!THEMES.includes(next.branding.theme)) {
-    throw errors.badRequest('branding.theme must be "", "light" or "dark"');
+
+  /**
+   * PUT /api/settings (admins): replaces the whole object. Every field is required (a missing one
+   * is a 400 naming it); zero values are re-defaulted as filebrowser does (minimum password length
+   * 0 → 12, home base "" → /users, tus {0,0} → defaults). Rules are compiled so an invalid regex
+   * is a 400 now rather than a failure later.
+   */
+  async replace(body: unknown): Promise<void> {
+    if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw errors.badRequest('request body must be a JSON object');
+    }
+    const parsed = SettingsUpdate.safeParse(body);
+    if (!parsed.success) throw errors.badRequest(describeZodError(parsed.error));
+    const next = parsed.data;
+    if (!THEMES.includes(next.branding.theme)) {
+      throw errors.badRequest('branding.theme must be "", "light" or "dark"');
+    }
+    if (next.minimumPasswordLength > MAX_PASSWORD_LENGTH) {
+      throw errors.badRequest(`minimumPasswordLength must be at most ${MAX_PASSWORD_LENGTH}`);
+    }
+    for (const key of Object.keys(next.commands)) {
+      if (!HOOK_KEYS.includes(key)) throw errors.badRequest(`unknown hook event: ${key}`);
+    }
+    validateRules(next.rules);
+    const defaultLocale = checkLocale(next.defaults.locale, 'defaults.locale');
+    const current = await this.ctx.settings.get();
+    await this.ctx.settings.save({
+      ...next,
+      authMethod: current.authMethod,
+      userHomeBasePath:
+        next.userHomeBasePath &&
+        path.posix.normalize(`/${next.userHomeBasePath}`).replace(/(.)\/+$/, '$1'),
+      shell: next.shell.map((w) => w.trim()).filter(Boolean),
+      commands: Object.fromEntries(
+        HOOK_KEYS.map((key) => [
+          key,
+          (next.commands[key] ?? []).map((c) => c.trim()).filter(Boolean),
+        ]),
+      ),
+      defaults: { ...next.defaults, locale: defaultLocale, perm: { ...next.defaults.perm } },
+    });
   }
-  if (next.minimumPasswordLength > MAX_PASSWORD_LENGTH) {
-    throw errors.badRequest(`minimumPasswordLength must be at most ${MAX_PASSWORD_LENGTH}`);
-  }
-  for (const key of Object.keys(next.commands)) {
-    if (!HOOK_KEYS.includes(key)) throw errors.badRequest(`unknown hook event: ${key}`);
-  }
-  validateRules(next.rules);
-  const defaultLocale = checkLocale(next.defaults.locale, 'defaults.locale');
-  const current = await ctx.settings.get();
-  await ctx.settings.save({
-    ...next,
-    authMethod: current.authMethod,
-    userHomeBasePath:
-      next.userHomeBasePath &&
-      path.posix.normalize(`/${next.userHomeBasePath}`).replace(/(.)\/+$/, '$1'),
-    shell: next.shell.map((w) => w.trim()).filter(Boolean),
-    commands: Object.fromEntries(
-      HOOK_KEYS.map((key) => [
-        key,
-        (next.commands[key] ?? []).map((c) => c.trim()).filter(Boolean),
-      ]),
-    ),
-    defaults: { ...next.defaults, locale: defaultLocale, perm: { ...next.defaults.perm } },
-  });
 }

@@ -4,11 +4,11 @@ import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { virtualParent } from '../fs/canonical-path.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
-import { EventHooks } from './event-hooks.ts';
+import type { EventHooks } from './event-hooks.ts';
 import type { UploadSession } from '../store/uploads.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { sweepExpiredUploads } from './tus/expiry-sweeper.ts';
-import { UploadLocks, type UploadLease } from './tus/upload-locks.ts';
+import type { UploadLocks, UploadLease } from './tus/upload-locks.ts';
 import {
   AppendRejected,
   type AppendRequest,
@@ -28,13 +28,17 @@ const TOUCH_EVERY_MS = 60_000;
  * Sessions live in the database and offsets are staging sizes on disk, so uploads survive restarts.
  */
 export class TusService {
-  readonly locks = new UploadLocks();
   private readonly expiryMs: number;
-  /** before_upload runs at creation (before anything is written), after_upload at completion. */
-  private readonly hooks: EventHooks;
 
-  constructor(private readonly ctx: AppContext) {
-    this.hooks = new EventHooks(ctx);
+  /**
+   * `hooks`: before_upload runs at creation (before anything is written), after_upload at
+   * completion. `locks`: one request at a time per upload (docs/uploads.md).
+   */
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly hooks: EventHooks,
+    readonly locks: UploadLocks,
+  ) {
     this.expiryMs = Math.max(1000, Math.round(ctx.config.uploadExpiry * 1000));
   }
 

@@ -4,7 +4,14 @@ import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
 import { verifyPassword } from '../auth/password.ts';
 import { isUniqueViolation, type UserRecord } from '../store/users.repo.ts';
-import { createUser, countAdmins, toWireUser } from './users/user-records.ts';
+import {
+  createUser,
+  countAdmins,
+  toWireUser,
+  type CreationKind,
+  type UserInput,
+} from './users/user-records.ts';
+import type { NamedLock } from '../coordination-ports.ts';
 import { applyUserChanges, resolveWhich } from './users/user-update.ts';
 import { canManageAccount, isAdmin } from './permissions.ts';
 
@@ -15,6 +22,11 @@ export function parseUserId(raw: string): number {
   if (id < 1) throw errors.notFound();
   return id;
 }
+
+const DeleteRequest = z.object({ current_password: z.optional(z.string()) });
+
+/** The named lock that serialises user creation. */
+const PROVISIONING_LOCK = 'users:provision';
 
 /** Parses the what/which/data envelope of POST and PUT /api/users. */
 function parseEnvelope(body: unknown): UserWriteRequest {
@@ -41,142 +53,151 @@ async function checkCurrentPassword(
   }
 }
 
-/** GET /api/users: every user, by id, passwords blanked (admins only; the route guards it). */
-export async function listUsers(ctx: AppContext): Promise<User[]> {
-  return (await ctx.store.users.list()).map((u) => toWireUser(u));
-}
-
-/** GET /api/users/{id}: self or admin; non-admins see an empty scope. */
-export async function getUser(ctx: AppContext, actor: UserRecord, id: number): Promise<User> {
-  if (!canManageAccount(actor, id)) throw errors.forbidden();
-  const user = await ctx.store.users.byId(id);
-  if (!user) throw errors.notFound();
-  return toWireUser(user, { hideScope: !isAdmin(actor) });
-}
-
-/** POST /api/users (admins): returns the new user's id for the Location header. */
-export async function createUserFromRequest(
-  ctx: AppContext,
-  actor: UserRecord,
-  body: unknown,
-): Promise<number> {
-  const request = parseEnvelope(body);
-  await checkCurrentPassword(ctx, actor, request.current_password);
-  if (request.which.length > 0) throw errors.badRequest('which must be empty when creating');
-  const { id: _ignored, username, ...fields } = request.data;
-  if (!username) throw errors.badRequest('username is required');
-  const user = await createUser(ctx, 'admin', { ...fields, username });
-  return user.id;
-}
-
 /**
- * PUT /api/users/{id}: self or admin, with the which-list rulesc. A password
- * change revokes the user's other sessions (the acting session survives when it is theirs).
+ * Accounts: the users API and the CLI's user commands. Creating a user checks then inserts (a
+ * free name, a free home folder), so creations run one at a time through a named lock shared by
+ * every instance (docs/runtime.md).
  */
-export async function updateUserFromRequest(
-  ctx: AppContext,
-  actor: UserRecord,
-  actorSessionId: string | null,
-  id: number,
-  body: unknown,
-): Promise<void> {
-  if (!canManageAccount(actor, id)) throw errors.forbidden();
-  const request = parseEnvelope(body);
-  if (request.data.id !== id) throw errors.badRequest('data.id does not match the user in the URL');
-  const which = resolveWhich(request.which, isAdmin(actor));
-  if (which.needsCurrentPassword) await checkCurrentPassword(ctx, actor, request.current_password);
-  const target = await ctx.store.users.byId(id);
-  if (!target) throw errors.notFound();
-  const { record, passwordChanged } = await applyUserChanges(
-    ctx,
-    { isAdmin: isAdmin(actor) },
-    target,
-    which,
-    request.data,
-  );
-  try {
-    await ctx.store.users.update(record);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw errors.conflict('username already taken');
-    throw error;
+export class UsersService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly provisioning: NamedLock,
+  ) {}
+
+  /**
+   * Creates a user from the settings' defaults and the given fields with every policy applied
+   * (see createUser); one creation at a time across instances.
+   */
+  create(kind: CreationKind, input: UserInput & { username: string; password?: string }) {
+    return this.provisioning.run(PROVISIONING_LOCK, () => createUser(this.ctx, kind, input));
   }
-  if (passwordChanged) {
-    await ctx.store.sessions.revokeAllForUser(
-      id,
-      actor.id === id ? (actorSessionId ?? undefined) : undefined,
+
+  /** GET /api/users: every user, by id, passwords blanked (admins only; the route guards it). */
+  async list(): Promise<User[]> {
+    return (await this.ctx.store.users.list()).map((u) => toWireUser(u));
+  }
+
+  /** GET /api/users/{id}: self or admin; non-admins see an empty scope. */
+  async get(actor: UserRecord, id: number): Promise<User> {
+    if (!canManageAccount(actor, id)) throw errors.forbidden();
+    const user = await this.ctx.store.users.byId(id);
+    if (!user) throw errors.notFound();
+    return toWireUser(user, { hideScope: !isAdmin(actor) });
+  }
+
+  /** POST /api/users (admins): returns the new user's id for the Location header. */
+  async createFromRequest(actor: UserRecord, body: unknown): Promise<number> {
+    const request = parseEnvelope(body);
+    await checkCurrentPassword(this.ctx, actor, request.current_password);
+    if (request.which.length > 0) throw errors.badRequest('which must be empty when creating');
+    const { id: _ignored, username, ...fields } = request.data;
+    if (!username) throw errors.badRequest('username is required');
+    const user = await this.create('admin', { ...fields, username });
+    return user.id;
+  }
+
+  /**
+   * PUT /api/users/{id}: self or admin, with the which-list rules (user-update.ts). A password
+   * change revokes the user's other sessions (the acting session survives when it is theirs).
+   */
+  async updateFromRequest(
+    actor: UserRecord,
+    actorSessionId: string | null,
+    id: number,
+    body: unknown,
+  ): Promise<void> {
+    if (!canManageAccount(actor, id)) throw errors.forbidden();
+    const request = parseEnvelope(body);
+    if (request.data.id !== id)
+      throw errors.badRequest('data.id does not match the user in the URL');
+    const which = resolveWhich(request.which, isAdmin(actor));
+    if (which.needsCurrentPassword)
+      await checkCurrentPassword(this.ctx, actor, request.current_password);
+    const target = await this.ctx.store.users.byId(id);
+    if (!target) throw errors.notFound();
+    const { record, passwordChanged } = await applyUserChanges(
+      this.ctx,
+      { isAdmin: isAdmin(actor) },
+      target,
+      which,
+      request.data,
     );
+    try {
+      await this.ctx.store.users.update(record);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw errors.conflict('username already taken');
+      throw error;
+    }
+    if (passwordChanged) {
+      await this.ctx.store.sessions.revokeAllForUser(
+        id,
+        actor.id === id ? (actorSessionId ?? undefined) : undefined,
+      );
+    }
   }
-}
 
-const DeleteRequest = z.object({ current_password: z.optional(z.string()) });
-
-/**
- * DELETE /api/users/{id}: self or admin; a JSON body (at least `{}`) is required. The last
- * administrator cannot be deleted. Sessions and shares go with the user (foreign keys cascade).
- */
-export async function deleteUserFromRequest(
-  ctx: AppContext,
-  actor: UserRecord,
-  id: number,
-  body: unknown,
-): Promise<void> {
-  if (!canManageAccount(actor, id)) throw errors.forbidden();
-  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw errors.badRequest('request body must be a JSON object');
+  /**
+   * DELETE /api/users/{id}: self or admin; a JSON body (at least `{}`) is required. The last
+   * administrator cannot be deleted. Sessions and shares go with the user (foreign keys cascade).
+   */
+  async deleteFromRequest(actor: UserRecord, id: number, body: unknown): Promise<void> {
+    if (!canManageAccount(actor, id)) throw errors.forbidden();
+    if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw errors.badRequest('request body must be a JSON object');
+    }
+    const request = DeleteRequest.parse(body);
+    await checkCurrentPassword(this.ctx, actor, request.current_password);
+    await this.delete(id);
   }
-  const request = DeleteRequest.parse(body);
-  await checkCurrentPassword(ctx, actor, request.current_password);
-  await deleteUser(ctx, id);
-}
 
-/** Deletes a user unless it is the last administrator (403) or unknown (404). */
-export async function deleteUser(ctx: AppContext, id: number): Promise<void> {
-  const target = await ctx.store.users.byId(id);
-  if (!target) throw errors.notFound();
-  if (isAdmin(target) && (await countAdmins(ctx)) <= 1) {
-    throw errors.forbidden('the last administrator cannot be deleted');
+  /** Deletes a user unless it is the last administrator (403) or unknown (404). */
+  async delete(id: number): Promise<void> {
+    const target = await this.ctx.store.users.byId(id);
+    if (!target) throw errors.notFound();
+    if (isAdmin(target) && (await countAdmins(this.ctx)) <= 1) {
+      throw errors.forbidden('the last administrator cannot be deleted');
+    }
+    await this.ctx.store.sessions.revokeAllForUser(id);
+    await this.ctx.store.users.remove(id);
   }
-  await ctx.store.sessions.revokeAllForUser(id);
-  await ctx.store.users.remove(id);
-}
 
-/**
- * Changes the named fields of a user with administrator rights and the same checks as the API
- * (the CLI's `users update`). A new password revokes every session of the user.
- */
-export async function updateUserFields(
-  ctx: AppContext,
-  id: number,
-  fields: string[],
-  data: UserWriteRequest['data'],
-): Promise<UserRecord> {
-  const target = await ctx.store.users.byId(id);
-  if (!target) throw errors.notFound(`no user with id ${id}`);
-  if (fields.length === 0) return target;
-  const which = resolveWhich(fields, true);
-  const { record, passwordChanged } = await applyUserChanges(
-    ctx,
-    { isAdmin: true },
-    target,
-    which,
-    data,
-  );
-  try {
-    await ctx.store.users.update(record);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw errors.conflict('username already taken');
-    throw error;
+  /**
+   * Changes the named fields of a user with administrator rights and the same checks as the API
+   * (the CLI's `users update`). A new password revokes every session of the user.
+   */
+  async updateFields(
+    id: number,
+    fields: string[],
+    data: UserWriteRequest['data'],
+  ): Promise<UserRecord> {
+    const target = await this.ctx.store.users.byId(id);
+    if (!target) throw errors.notFound(`no user with id ${id}`);
+    if (fields.length === 0) return target;
+    const which = resolveWhich(fields, true);
+    const { record, passwordChanged } = await applyUserChanges(
+      this.ctx,
+      { isAdmin: true },
+      target,
+      which,
+      data,
+    );
+    try {
+      await this.ctx.store.users.update(record);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw errors.conflict('username already taken');
+      throw error;
+    }
+    if (passwordChanged) await this.ctx.store.sessions.revokeAllForUser(id);
+    return (await this.ctx.store.users.byId(id))!;
   }
-  if (passwordChanged) await ctx.store.sessions.revokeAllForUser(id);
-  return (await ctx.store.users.byId(id))!;
-}
 
-/** Finds a user by numeric id or by exact name (the CLI's `<id|name>` arguments). */
-export async function findUser(ctx: AppContext, idOrName: string): Promise<UserRecord> {
-  const user = /^\d+$/.test(idOrName)
-    ? await ctx.store.users.byId(Number(idOrName))
-    : await ctx.store.users.byUsername(idOrName);
-  const byName = user ?? (await ctx.store.users.byUsername(idOrName));
-  if (!byName) throw errors.notFound(`no user "${idOrName}"`);
-  return byName;
+  /** Finds a user by numeric id or by exact name (the CLI's `<id|name>` arguments). */
+  async find(idOrName: string): Promise<UserRecord> {
+    const user = /^\d+$/.test(idOrName)
+      ? await this.ctx.store.users.byId(Number(idOrName))
+      : await this.ctx.store.users.byUsername(idOrName);
+    const byName = user ?? (await this.ctx.store.users.byUsername(idOrName));
+    if (!byName) throw errors.notFound(`no user "${idOrName}"`);
+    return byName;
+  }
 }

@@ -3,8 +3,9 @@ import { completeEnglish } from '../i18n/i18n.ts';
 import { UI_LIMITS } from '../config/ui-limits.ts';
 
 /**
- * Loads a part of the application on demand. A chunk that has not arrived after 120 s fails
- *, so a stalled network ends in an error instead of waiting for ever.
+ * Loads a part of the application on demand. A chunk that has not arrived after
+ * UI_LIMITS.chunkLoadTimeoutMs (120 s) fails, so a stalled network ends in an error instead of
+ * waiting for ever.
  */
 export async function loadChunk<Module>(load: () => Promise<Module>): Promise<Module> {
   let timer: ReturnType<typeof setTimeout> | undefined;

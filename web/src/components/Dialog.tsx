@@ -4,7 +4,7 @@ import './dialog.css';
 export interface DialogProps {
   title: string;
   children: ReactNode;
-  /** Buttons, safe action first (DESIGN.md). */
+  /** Buttons, safe action first (docs/design.md). */
   actions: ReactNode;
   onClose: () => void;
   /** Makes the dialog a form: Enter in a field submits. */
@@ -13,7 +13,7 @@ export interface DialogProps {
 
 /**
  * A modal dialog on the native <dialog> element: the rest of the page is inert while it is open,
- * Esc closes it and focus returns to where it was (DESIGN.md, Components).
+ * Esc closes it and focus returns to where it was (docs/design.md, Components).
  */
 export function Dialog({ title, children, actions, onClose, onSubmit }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);

@@ -25,7 +25,7 @@ const ARCHIVE_EXTENSIONS = new Set([
   '.rar',
 ]);
 
-/** The kind of file an entry is, for its icon (DESIGN.md: folder, image, video, audio, pdf, text, archive, other). */
+/** The kind of file an entry is, for its icon (docs/design.md: folder, image, video, audio, pdf, text, archive, other). */
 export function iconKind(entry: { isDir: boolean; type: string; extension: string }): string {
   if (entry.isDir) return 'folder';
   if (ARCHIVE_EXTENSIONS.has(entry.extension.toLowerCase())) return 'archive';

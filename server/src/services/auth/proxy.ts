@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, errors } from '../../errors.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
-import { createUser } from '../users/user-records.ts';
+import type { UsersService } from '../users.service.ts';
 
 /**
  * proxy method: the reverse proxy names the user in the configured header and is trusted to
@@ -11,6 +11,7 @@ import { createUser } from '../users/user-records.ts';
  */
 export async function proxyUser(
   ctx: AppContext,
+  users: UsersService,
   headers: Record<string, string | string[] | undefined>,
 ): Promise<UserRecord> {
   const headerName = ctx.config.authHeader;
@@ -20,7 +21,7 @@ export async function proxyUser(
   const existing = await ctx.store.users.byUsername(username);
   if (existing) return existing;
   try {
-    const created = await createUser(ctx, 'proxy', { username });
+    const created = await users.create('proxy', { username });
     ctx.log.info({ username, id: created.id }, 'proxy user provisioned');
     return created;
   } catch (error) {

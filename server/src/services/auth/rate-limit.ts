@@ -1,3 +1,5 @@
+import type { AttemptCounter } from '../../coordination-ports.ts';
+
 interface Window {
   count: number;
   resetAt: number;
@@ -7,7 +9,7 @@ interface Window {
  * A fixed-window counter per key (an address or a username), kept in memory. It slows password
  * guessing and signup floods; each instance counts on its own, which is documented in docs/api.md.
  */
-export class AttemptLimiter {
+export class AttemptLimiter implements AttemptCounter {
   private readonly windows = new Map<string, Window>();
 
   constructor(
@@ -16,14 +18,14 @@ export class AttemptLimiter {
   ) {}
 
   /** Seconds until `key` may try again, or 0 when it is under the limit. */
-  retryAfter(key: string, now = Date.now()): number {
+  async retryAfter(key: string, now = Date.now()): Promise<number> {
     const window = this.windows.get(key);
     if (!window || window.resetAt <= now || window.count < this.max) return 0;
     return Math.max(1, Math.ceil((window.resetAt - now) / 1000));
   }
 
   /** Counts one attempt for `key`. */
-  hit(key: string, now = Date.now()): void {
+  async hit(key: string, now = Date.now()): Promise<void> {
     const window = this.windows.get(key);
     if (!window || window.resetAt <= now) {
       this.windows.set(key, { count: 1, resetAt: now + this.windowMs });
@@ -49,7 +51,8 @@ export class RateLimitedError extends Error {
  * Throws a 429 (through RateLimitedError) when any of the keys is over its limit. Keys are
  * prefixed by kind ("ip:", "user:") so the two counts never mix.
  */
-export function assertUnderLimit(limiter: AttemptLimiter, keys: string[]): void {
-  const wait = Math.max(0, ...keys.map((key) => limiter.retryAfter(key)));
+export async function assertUnderLimit(counter: AttemptCounter, keys: string[]): Promise<void> {
+  const waits = await Promise.all(keys.map((key) => counter.retryAfter(key)));
+  const wait = Math.max(0, ...waits);
   if (wait > 0) throw new RateLimitedError(wait);
 }

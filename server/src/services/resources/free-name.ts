@@ -7,8 +7,8 @@ import { errors } from '../../errors.ts';
 const MAX_ATTEMPTS = 10_000;
 
 /**
- * The first free `base(N).ext` (N = 1, 2, …) next to a taken path, for "rename on clash"
- *. Names the user may not see count as taken, so nothing is overwritten.
+ * The first free `base(N).ext` (N = 1, 2, …) next to a taken path, for "rename on clash" in
+ * uploads, copies and moves. Names the user may not see count as taken, so nothing is overwritten.
  */
 export async function freeName(fs: ScopedFs, taken: string): Promise<string> {
   const name = virtualBaseName(taken);

@@ -93,103 +93,91 @@ export async function countAdmins(ctx: AppContext): Promise<number> {
 }
 
 /**
- * Provisioning runs check-then-insert (free name, free home); this chain makes those steps
- * atomic within the process so two signups cannot claim the same home folder.
- */
-let provisioning: Promise<unknown> = Promise.resolve();
-function serialised<T>(task: () => Promise<T>): Promise<T> {
-  const run = provisioning.then(task, task);
-  provisioning = run.catch(() => undefined);
-  return run;
-}
-
-/**
  * Creates a user from the settings' defaults and the given fields, applying every policy:
  * password rules, permission consistency, valid rules, a unique name (409) and, with
- * createUserDir, a derived home folder that no other user owns (409), created on disk.
+ * createUserDir, a derived home folder that no other user owns (409), created on disk. It checks
+ * then inserts: callers serialise it (UsersService.create holds the provisioning lock).
  */
-export function createUser(
+export async function createUser(
   ctx: AppContext,
   kind: CreationKind,
   input: UserInput & { username: string; password?: string },
 ): Promise<UserRecord> {
-  return serialised(async () => {
-    const settings = await ctx.settings.get();
-    const { defaults } = settings;
-    const provisioned = kind === 'signup' || kind === 'proxy';
-    checkUsername(input.username);
-    if (await ctx.store.users.byUsername(input.username)) {
-      throw errors.conflict('username already taken');
-    }
+  const settings = await ctx.settings.get();
+  const { defaults } = settings;
+  const provisioned = kind === 'signup' || kind === 'proxy';
+  checkUsername(input.username);
+  if (await ctx.store.users.byUsername(input.username)) {
+    throw errors.conflict('username already taken');
+  }
 
-    let passwordHash: string;
-    if (kind === 'proxy') {
-      // The proxy vouches for the user; the random password can never be typed or changed.
-      passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
-    } else {
-      if (!input.password) throw errors.badRequest('password is required');
-      passwordHash = await hashNewPassword(ctx, input.password);
-    }
+  let passwordHash: string;
+  if (kind === 'proxy') {
+    // The proxy vouches for the user; the random password can never be typed or changed.
+    passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
+  } else {
+    if (!input.password) throw errors.badRequest('password is required');
+    passwordHash = await hashNewPassword(ctx, input.password);
+  }
 
-    let perm = normalisePerm({ ...defaults.perm, ...(provisioned ? {} : input.perm) });
-    if (provisioned) perm = { ...perm, admin: false, execute: false };
-    checkPermConsistency(perm);
+  let perm = normalisePerm({ ...defaults.perm, ...(provisioned ? {} : input.perm) });
+  if (provisioned) perm = { ...perm, admin: false, execute: false };
+  checkPermConsistency(perm);
 
-    const rules: Rule[] = provisioned ? [] : (input.rules ?? []);
-    validateRules(rules);
+  const rules: Rule[] = provisioned ? [] : (input.rules ?? []);
+  validateRules(rules);
 
-    let scope: string;
-    if (provisioned) {
-      scope = defaults.scope;
-      if (settings.createUserDir) {
-        scope = deriveHomeScope(settings.userHomeBasePath, input.username);
-        const owners = await ctx.store.users.list();
-        if (owners.some((u) => sameScope(u.scope, scope))) {
-          throw errors.conflict('home folder already belongs to another user');
-        }
-      }
-    } else {
-      // An admin's empty scope asks for a home folder (createUserDir) or the root; the CLI without
-      // --scope does the same with createUserDir and otherwise takes the default scope.
-      scope = input.scope ?? (kind === 'cli' && !settings.createUserDir ? defaults.scope : '');
-      if (!scope.trim()) {
-        scope = settings.createUserDir
-          ? deriveHomeScope(settings.userHomeBasePath, input.username)
-          : '/';
+  let scope: string;
+  if (provisioned) {
+    scope = defaults.scope;
+    if (settings.createUserDir) {
+      scope = deriveHomeScope(settings.userHomeBasePath, input.username);
+      const owners = await ctx.store.users.list();
+      if (owners.some((u) => sameScope(u.scope, scope))) {
+        throw errors.conflict('home folder already belongs to another user');
       }
     }
-    checkScope(scope);
-    if (settings.createUserDir) ensureHomeDir(ctx.config.root, scope);
-
-    // Self-provisioned users take only their name and password; everything else is the default.
-    const given: UserInput = provisioned ? {} : input;
-    const record: Omit<UserRecord, 'id' | 'updatedAt'> = {
-      username: input.username,
-      passwordHash,
-      scope,
-      locale: checkLocale(given.locale ?? '') || defaults.locale,
-      lockPassword: kind === 'proxy' ? true : perm.admin ? false : (given.lockPassword ?? false),
-      viewMode: given.viewMode || defaults.viewMode,
-      singleClick: given.singleClick ?? defaults.singleClick,
-      redirectAfterCopyMove: given.redirectAfterCopyMove ?? defaults.redirectAfterCopyMove,
-      perm,
-      commands: provisioned ? [] : (given.commands ?? defaults.commands),
-      sorting: {
-        by: given.sorting?.by || defaults.sorting.by || 'name',
-        asc: given.sorting?.asc ?? defaults.sorting.asc,
-      },
-      rules,
-      hideDotfiles: given.hideDotfiles ?? defaults.hideDotfiles,
-      dateFormat: given.dateFormat ?? defaults.dateFormat,
-      aceEditorTheme: given.aceEditorTheme || defaults.aceEditorTheme,
-    };
-    let id: number;
-    try {
-      id = await ctx.store.users.insert(record);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw errors.conflict('username already taken');
-      throw error;
+  } else {
+    // An admin's empty scope asks for a home folder (createUserDir) or the root; the CLI without
+    // --scope does the same with createUserDir and otherwise takes the default scope.
+    scope = input.scope ?? (kind === 'cli' && !settings.createUserDir ? defaults.scope : '');
+    if (!scope.trim()) {
+      scope = settings.createUserDir
+        ? deriveHomeScope(settings.userHomeBasePath, input.username)
+        : '/';
     }
-    return (await ctx.store.users.byId(id))!;
-  });
+  }
+  checkScope(scope);
+  if (settings.createUserDir) ensureHomeDir(ctx.config.root, scope);
+
+  // Self-provisioned users take only their name and password; everything else is the default.
+  const given: UserInput = provisioned ? {} : input;
+  const record: Omit<UserRecord, 'id' | 'updatedAt'> = {
+    username: input.username,
+    passwordHash,
+    scope,
+    locale: checkLocale(given.locale ?? '') || defaults.locale,
+    lockPassword: kind === 'proxy' ? true : perm.admin ? false : (given.lockPassword ?? false),
+    viewMode: given.viewMode || defaults.viewMode,
+    singleClick: given.singleClick ?? defaults.singleClick,
+    redirectAfterCopyMove: given.redirectAfterCopyMove ?? defaults.redirectAfterCopyMove,
+    perm,
+    commands: provisioned ? [] : (given.commands ?? defaults.commands),
+    sorting: {
+      by: given.sorting?.by || defaults.sorting.by || 'name',
+      asc: given.sorting?.asc ?? defaults.sorting.asc,
+    },
+    rules,
+    hideDotfiles: given.hideDotfiles ?? defaults.hideDotfiles,
+    dateFormat: given.dateFormat ?? defaults.dateFormat,
+    aceEditorTheme: given.aceEditorTheme || defaults.aceEditorTheme,
+  };
+  let id: number;
+  try {
+    id = await ctx.store.users.insert(record);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw errors.conflict('username already taken');
+    throw error;
+  }
+  return (await ctx.store.users.byId(id))!;
 }

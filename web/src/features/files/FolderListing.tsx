@@ -23,8 +23,8 @@ const PAGE = UI_LIMITS.listingPageSize;
  * selection, keyboard navigation and shortcuts, the header toolbar, and drops: desktop files
  * dropped anywhere on it upload into the folder.
  *
- * Entries are shown 50 at a time, 50 more whenever the last shown one comes near the viewport
- *, and only the rows near the viewport are rendered at all.
+ * Entries are shown 50 at a time, 50 more whenever the last shown one comes near the viewport,
+ * and only the rows near the viewport are rendered at all.
  */
 export function FolderListing({ folder }: { folder: Resource }) {
   const { t } = useTranslation();

@@ -3,7 +3,7 @@ import { ListingHeader } from './ListingHeader.tsx';
 
 const ROWS = 8;
 
-/** Placeholder rows while a folder loads, so the page never flashes blank or shifts (DESIGN.md). */
+/** Placeholder rows while a folder loads, so the page never flashes blank or shifts (docs/design.md). */
 export function ListingSkeleton() {
   const { t } = useTranslation();
   return (

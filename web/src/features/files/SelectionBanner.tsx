@@ -3,8 +3,8 @@ import { useTranslation } from '../../i18n/use-translation.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
 
 /**
- * "N selected" with a button that clears the selection and leaves multiple-selection mode
- *. The live region stays in place so that changes are announced.
+ * "N selected" with a button that clears the selection and leaves multiple-selection mode. The
+ * live region stays in place so that changes are announced.
  */
 export function SelectionBanner() {
   const { t } = useTranslation();

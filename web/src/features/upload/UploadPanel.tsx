@@ -35,7 +35,7 @@ function useToastStackHeight(): number {
 }
 
 /**
- * The upload panel (DESIGN.md): a bottom-right card with the total progress, one row per job
+ * The upload panel (docs/design.md): a bottom-right card with the total progress, one row per job
  * with its progress, speed and time left, a cancel button per job and "Cancel all";
  * collapsible to its summary. It also reloads the listings when a run ends.
  */
