@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { FileChanges } from './changes.ts';
 import { TempJournal } from './temp-files.ts';
+import { UploadStaging } from './upload-staging.ts';
 
 /** Default modes of created files and folders (effective 0640/0750). */
 export const DEFAULT_FILE_MODE = 0o640;
@@ -36,6 +37,17 @@ export class FileRoot {
     readonly fileMode: number,
     readonly dirMode: number,
   ) {}
+
+  private staging: UploadStaging | undefined;
+
+  /**
+   * The staging writer of resumable uploads (created on first use): its flush-behind state spans
+   * the requests of an upload, so every ScopedFs on this root shares it.
+   */
+  get uploadStaging(): UploadStaging {
+    this.staging ??= new UploadStaging(this);
+    return this.staging;
+  }
 
   /** Opens the root: creates it if missing, probes case folding, removes crash leftovers. */
   static async open(options: FileRootOptions): Promise<FileRoot> {

@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { errors } from '../errors.ts';
 import type { FileRoot } from './file-root.ts';
 import type { Resolved, ScopeResolver } from './scope-resolver.ts';
-import { UploadStaging, type AppendOutcome, type AppendRequest } from './upload-staging.ts';
+import type { AppendOutcome, AppendRequest, UploadStaging } from './upload-staging.ts';
 
 /**
  * Where a resumable upload lands, as its session record keeps it. Both fields are issued here and
@@ -17,22 +17,6 @@ export interface UploadPlace {
 }
 
 /**
- * One staging writer per tree: its flush-behind state spans the requests of an upload, so every
- * ScopedFs on the same root shares it.
- */
-const stagings = new WeakMap<FileRoot, UploadStaging>();
-
-/** The staging writer of a tree (created on first use). */
-function stagingOf(root: FileRoot): UploadStaging {
-  let staging = stagings.get(root);
-  if (!staging) {
-    staging = new UploadStaging(root);
-    stagings.set(root, staging);
-  }
-  return staging;
-}
-
-/**
  * Resumable uploads behind the same door as every other write: the service names the target by its
  * user path (a Resolved) and the upload by its id; the staging file beside the target, its appends
  * and the final rename happen here (see upload-staging.ts for the on-disk guarantees).
@@ -42,11 +26,11 @@ export class ScopedUploads {
 
   /** Removes a staging file by its recorded place, on no user's behalf (the expiry sweeper). */
   static discard(root: FileRoot, place: UploadPlace): Promise<boolean> {
-    return stagingOf(root).discard(place.staging);
+    return root.uploadStaging.discard(place.staging);
   }
 
   private get staging(): UploadStaging {
-    return stagingOf(this.scope.root);
+    return this.scope.root.uploadStaging;
   }
 
   /** Identity of the file an upload to `target` would land on (to find an upload in progress). */
