@@ -63,6 +63,11 @@ export interface ServerConfig {
   searchWatch: boolean;
   /** Seconds between full reconciliations of the search index when folders are not watched. */
   searchReconcileInterval: number;
+  /**
+   * Where attempt counters, locks and upload leases live: `process` (this instance only),
+   * `database` (shared by every instance on the database) or `auto` (database on PostgreSQL).
+   */
+  sharedState: string;
 }
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -336,5 +341,15 @@ export const OPTIONS: readonly OptionSpec[] = [
     default: '10m',
     description:
       'How often the search index is reconciled with the disk when folders cannot be watched',
+  },
+  {
+    key: 'sharedState',
+    flag: 'shared-state',
+    env: 'CABINET_SHARED_STATE',
+    type: 'string',
+    default: 'auto',
+    choices: ['auto', 'process', 'database'],
+    description:
+      'Where login counters, locks and upload leases live: process, database (several instances) or auto (database on PostgreSQL)',
   },
 ];
