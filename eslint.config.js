@@ -181,6 +181,23 @@ export default tseslint.config(
   serverLayer('commands', ['http', 'routes', 'services', 'store', 'fs']),
   serverLayer('auth', ['http', 'routes', 'services', 'fs']),
   serverLayer('config', ['http', 'routes', 'services', 'store', 'fs'], { fsAllowed: true }),
+  // Counters, locks, leases and the scheduler (docs/runtime.md): built on the store alone, so
+  // every service can depend on them.
+  serverLayer('coordination', [
+    'http',
+    'routes',
+    'services',
+    'fs',
+    'archive',
+    'streams',
+    'files',
+    'preview',
+    'commands',
+    'auth',
+    'cache',
+    'cli',
+    'site',
+  ]),
   {
     // The wire contract is shared by server and web, so it depends on neither.
     files: ['protocol/**/*.ts'],

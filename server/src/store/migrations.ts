@@ -140,6 +140,50 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('sessions').addColumn('last_used_at', 'bigint').execute();
     },
   },
+  '0006_coordination': {
+    async up(db: Kysely<unknown>) {
+      // What several instances over one database share so that they behave as one: attempt
+      // counts, leases (named locks, upload leases) and the scheduler's jobs (docs/runtime.md).
+      await db.schema
+        .createTable('attempts')
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('count', 'integer', (c) => c.notNull())
+        .addColumn('reset_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('attempts_pk', ['scope', 'key'])
+        .execute();
+      await db.schema.createIndex('attempts_reset').on('attempts').column('reset_at').execute();
+      await db.schema
+        .createTable('leases')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('takeover', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('leases_holder').on('leases').column('holder').execute();
+      await db.schema
+        .createTable('scheduled_jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        // Unique but nullable: both engines allow any number of NULL keys.
+        .addColumn('key', 'text', (c) => c.unique())
+        .addColumn('run_at', 'bigint', (c) => c.notNull())
+        .addColumn('interval_ms', 'bigint')
+        .addColumn('payload', 'text', (c) => c.notNull().defaultTo(sql`'null'`))
+        .addColumn('claimed_by', 'text')
+        .addColumn('claimed_until', 'bigint')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_error', 'text')
+        .addColumn('failed_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('scheduled_jobs_run_at')
+        .on('scheduled_jobs')
+        .column('run_at')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

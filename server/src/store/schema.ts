@@ -89,6 +89,61 @@ export interface CommandRunsTable {
   started_at: number;
 }
 
+/**
+ * Fixed-window attempt counts (login, signup, share passwords) shared by every instance: one row
+ * per counter scope and key, counted by one atomic upsert (docs/runtime.md, "Coordination").
+ */
+export interface AttemptsTable {
+  /** The counter's name (`login`, `signup`, …): keys of different counters never mix. */
+  scope: string;
+  /** What is counted: an address or a username, prefixed by kind (`ip:`, `user:`). */
+  key: string;
+  /** Attempts in the current window. */
+  count: number;
+  /** Milliseconds; the window ends (and the count restarts) at this time. */
+  reset_at: number;
+}
+
+/**
+ * Leases: the right to one named thing (a lock, an upload) held by one holder at a time across
+ * instances, until released or until `expires_at` passes without a refresh (a crashed holder).
+ */
+export interface LeasesTable {
+  /** `lock:<name>` for named locks, `upload:<id>` for upload leases. */
+  name: string;
+  /** The instance id and a random part: one acquisition. */
+  holder: string;
+  /** Milliseconds; pushed forward while the holder is alive. */
+  expires_at: number;
+  /** 1 when another instance asks the holder to give the lease up (a newer upload request). */
+  takeover: Generated<number>;
+}
+
+/** Timed work that must run once across instances and survive restarts (the scheduler). */
+export interface ScheduledJobsTable {
+  id: string;
+  /** Which handler runs it. */
+  kind: string;
+  /** Scheduling with the same key replaces the pending job (recurring jobs: `every:<kind>`). */
+  key: string | null;
+  /** Milliseconds; due from then on. */
+  run_at: number;
+  /** Milliseconds between runs of a recurring job; null for a one-off. */
+  interval_ms: number | null;
+  /** JSON handed to the handler. */
+  payload: string;
+  /** The claim (instance id and a random part) of the run in progress. */
+  claimed_by: string | null;
+  /** Milliseconds; the claim is extended while the handler runs and lapses when its instance dies. */
+  claimed_until: number | null;
+  /** Failed runs since the last success. */
+  attempts: Generated<number>;
+  last_error: string | null;
+  /** Milliseconds; set when the job used up its attempts (kept for administrators). */
+  failed_at: number | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   kv: KeyValueTable;
@@ -96,4 +151,7 @@ export interface Database {
   shares: SharesTable;
   upload_sessions: UploadSessionsTable;
   command_runs: CommandRunsTable;
+  attempts: AttemptsTable;
+  leases: LeasesTable;
+  scheduled_jobs: ScheduledJobsTable;
 }

@@ -1,6 +1,9 @@
+import { AttemptsRepo } from './attempts.repo.ts';
 import { CommandRunsRepo } from './command-runs.repo.ts';
 import type { Db } from './db.ts';
+import { JobsRepo } from './jobs.repo.ts';
 import { KvRepo } from './kv.repo.ts';
+import { LeasesRepo } from './leases.repo.ts';
 import { SessionsRepo } from './sessions.repo.ts';
 import { SharesRepo } from './shares.repo.ts';
 import { UploadsRepo } from './uploads.repo.ts';
@@ -15,6 +18,10 @@ export interface Store {
   uploads: UploadsRepo;
   shares: SharesRepo;
   commandRuns: CommandRunsRepo;
+  /** Coordination across instances (docs/runtime.md): attempt counts, leases, scheduled jobs. */
+  attempts: AttemptsRepo;
+  leases: LeasesRepo;
+  jobs: JobsRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -26,5 +33,8 @@ export function createStore(db: Db): Store {
     uploads: new UploadsRepo(db),
     shares: new SharesRepo(db),
     commandRuns: new CommandRunsRepo(db),
+    attempts: new AttemptsRepo(db),
+    leases: new LeasesRepo(db),
+    jobs: new JobsRepo(db),
   };
 }

@@ -1,0 +1,16 @@
+// What services depend on: the interfaces and the factory, not the implementations.
+export type { AttemptCounter } from './attempt-counter.ts';
+export type { NamedLock } from './named-lock.ts';
+export type { UploadLease, UploadLeases } from './upload-leases.ts';
+export type { EveryOptions, Job, JobHandler, ScheduleOptions, Scheduler } from './scheduler.ts';
+export type { CoordinationLog } from './log.ts';
+export type { Timers } from './timers.ts';
+export {
+  createCoordination,
+  newInstanceId,
+  PRUNE_INTERVAL_MS,
+  PRUNE_KIND,
+  type Coordination,
+  type CoordinationMode,
+  type CoordinationOptions,
+} from './coordination.ts';
