@@ -1,7 +1,12 @@
 import type { AppContext } from './context.ts';
-import { MemoryNamedLock } from './coordination-ports.ts';
+import {
+  createCoordination,
+  newInstanceId,
+  type Coordination,
+  type CoordinationMode,
+} from './coordination/index.ts';
+import { engineOf } from './store/db.ts';
 import { AuthService } from './services/auth.service.ts';
-import { AttemptLimiter } from './services/auth/rate-limit.ts';
 import { CommandsService } from './services/commands.service.ts';
 import { EventHooks } from './services/event-hooks.ts';
 import { PreviewService } from './services/preview.service.ts';
@@ -14,8 +19,7 @@ import { SettingsService } from './services/settings.service.ts';
 import { ShareService } from './services/share.service.ts';
 import { SubtitleService } from './services/subtitle.service.ts';
 import { TusService } from './services/tus.service.ts';
-import { ExpirySweeper, sweepInterval } from './services/tus/expiry-sweeper.ts';
-import { UploadLocks } from './services/tus/upload-locks.ts';
+import { sweepInterval } from './services/tus/expiry-sweeper.ts';
 import { UsersService } from './services/users.service.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
@@ -36,32 +40,61 @@ export interface Services {
 }
 
 /**
- * The composition root: the context, the services built from it, and the long-lived parts
- * (attempt counters, upload locks, timed work) whose start and stop follow the app's.
+ * The composition root: the context, the services built from it, and the long-lived parts they
+ * share (attempt counters, named locks, upload leases, the scheduler), whose start and stop follow
+ * the app's (docs/runtime.md).
  */
 export interface Runtime {
   readonly ctx: AppContext;
   readonly services: Services;
-  /** Starts timed work (the app is ready to serve). */
+  readonly coordination: Coordination;
+  /** Sweeps what expired while the server was down, then starts the timed work. */
   start(): Promise<void>;
   /** Stops uploads in flight so a shutdown does not wait for slow clients. */
   abortRequests(): Promise<void>;
-  /** Stops timed work and waits for what is running. */
+  /** Stops the timed work, waiting for what runs. */
   stop(): Promise<void>;
 }
 
+export interface RuntimeOptions {
+  /** Names this process in lease rows and job claims (default: host, pid and a random part). */
+  instanceId?: string;
+}
+
+/** Timed work of the runtime, one recurring scheduler job each (one run across instances). */
+export const JOBS = {
+  /** Abandoned resumable uploads: their staging files and records. */
+  sweepUploads: 'uploads.sweep',
+  /** Session rows that expired more than a day ago. */
+  pruneSessions: 'sessions.prune',
+} as const;
+
+const PRUNE_SESSIONS_EVERY_MS = 60 * 60 * 1000;
+
+/** `auto` shares state through the database on PostgreSQL (the several-instance engine). */
+export function coordinationMode(ctx: AppContext): CoordinationMode {
+  const chosen = ctx.config.sharedState;
+  if (chosen === 'process' || chosen === 'database') return chosen;
+  return engineOf(ctx.store.db) === 'postgres' ? 'database' : 'process';
+}
+
 /** Builds every service from the context; nothing runs until `start()`. */
-export function createRuntime(ctx: AppContext): Runtime {
+export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Runtime {
+  const coordination = createCoordination({
+    store: ctx.store,
+    mode: coordinationMode(ctx),
+    instanceId: options.instanceId ?? newInstanceId(),
+    log: ctx.log.child({ area: 'coordination' }),
+  });
   const windowMs = ctx.config.rateLimitWindow * 1000;
   const hooks = new EventHooks(ctx);
   const shares = new ShareService(ctx);
-  const users = new UsersService(ctx, new MemoryNamedLock());
-  const uploadLocks = new UploadLocks();
-  const tus = new TusService(ctx, hooks, uploadLocks);
+  const users = new UsersService(ctx, coordination.lock);
+  const tus = new TusService(ctx, hooks, coordination.uploadLeases);
   const services: Services = {
     auth: new AuthService(ctx, users, {
-      login: new AttemptLimiter(ctx.config.rateLimitMax, windowMs),
-      signup: new AttemptLimiter(ctx.config.rateLimitMax, windowMs),
+      login: coordination.attempts('login', ctx.config.rateLimitMax, windowMs),
+      signup: coordination.attempts('signup', ctx.config.rateLimitMax, windowMs),
     }),
     sessions: new SessionsService(ctx),
     users,
@@ -74,24 +107,40 @@ export function createRuntime(ctx: AppContext): Runtime {
     publicShares: new PublicShareService(
       ctx,
       shares,
-      new AttemptLimiter(SHARE_PASSWORD_LIMIT.max, SHARE_PASSWORD_LIMIT.windowMs),
+      coordination.attempts(
+        'share-password',
+        SHARE_PASSWORD_LIMIT.max,
+        SHARE_PASSWORD_LIMIT.windowMs,
+      ),
     ),
     tus,
     commands: new CommandsService(ctx),
     search: new SearchService(ctx),
   };
-  const sweeper = new ExpirySweeper(
-    () => tus.sweep(),
-    sweepInterval(tus.expiry),
-    ctx.log.child({ area: 'tus' }),
-  );
+
+  const log = ctx.log.child({ area: 'runtime' });
+  const { scheduler } = coordination;
+  scheduler.handle(JOBS.sweepUploads, async () => {
+    const removed = await tus.sweep();
+    if (removed > 0) log.info({ removed }, 'removed abandoned uploads');
+  });
+  scheduler.handle(JOBS.pruneSessions, () => ctx.store.sessions.prune());
+
   return {
     ctx,
     services,
-    start: () => sweeper.start(),
-    abortRequests: () => uploadLocks.abortAll(),
+    coordination,
+    async start() {
+      // Before the first request, so a restarted server starts clean; each session is claimed by
+      // a conditional delete, so instances starting together never both remove one.
+      await tus.sweep();
+      await scheduler.every(JOBS.sweepUploads, sweepInterval(tus.expiry));
+      await scheduler.every(JOBS.pruneSessions, PRUNE_SESSIONS_EVERY_MS);
+      await coordination.start();
+    },
+    abortRequests: () => coordination.uploadLeases.abortAll(),
     async stop() {
-      await sweeper.stop();
+      await coordination.close();
       services.preview.close();
     },
   };

@@ -9,21 +9,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { verifyPassword } from '../src/auth/password.ts';
 import { buildProgram } from '../src/cli/program.ts';
+import { testDatabaseFor, type TestDatabaseHandle } from '../testing/test-database.ts';
 import { startTestServer } from '../testing/test-server.ts';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/cabinet.js');
 const STRONG = 'a-long-enough-unusual-passphrase';
 
+/**
+ * The store options for a data folder: on PostgreSQL the test database's URL, since the default
+ * is the SQLite file `<data>/cabinet.db`.
+ */
+function storeFlags(dataDir: string, database: TestDatabaseHandle): string[] {
+  const flags = ['--data', dataDir, '--root', path.join(dataDir, 'files')];
+  return database.engine === 'postgres' ? [...flags, '--database', database.database] : flags;
+}
+
 /** Runs the CLI in-process on the given data folder; resolves with what it printed. */
-async function cli(dataDir: string, ...args: string[]) {
+async function cli(place: { dir: string; database: TestDatabaseHandle }, ...args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const program = buildProgram({ out: (t) => out.push(t), err: (t) => err.push(t) });
   program.exitOverride();
   for (const command of program.commands) command.exitOverride();
   let error: Error | undefined;
-  const extra =
-    args[0] === 'hash-password' ? [] : ['--data', dataDir, '--root', path.join(dataDir, 'files')];
+  const extra = args[0] === 'hash-password' ? [] : storeFlags(place.dir, place.database);
   try {
     await program.parseAsync(['node', 'cabinet', ...args, ...extra]);
   } catch (e) {
@@ -34,13 +43,18 @@ async function cli(dataDir: string, ...args: string[]) {
 
 describe('cabinet administration commands', () => {
   let dir: string;
+  let place: { dir: string; database: TestDatabaseHandle };
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-cli-'));
+    place = { dir, database: await testDatabaseFor(dir) };
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await place.database.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('creates the database on first use and prints the generated admin password to stderr', async () => {
-    const { out, err } = await cli(dir, 'users', 'ls');
+    const { out, err } = await cli(place, 'users', 'ls');
     expect(out).toMatch(/^ID\tUsername/);
     expect(out).toMatch(/\n1\tadmin\t\.\ten\tadmin,execute,/);
     expect(err).toMatch(/User 'admin' initialized with randomly generated password: \S{16}/);
@@ -48,7 +62,7 @@ describe('cabinet administration commands', () => {
 
   it('adds users with flags, under the password policy', async () => {
     const added = await cli(
-      dir,
+      place,
       'users',
       'add',
       'bob',
@@ -63,20 +77,20 @@ describe('cabinet administration commands', () => {
     );
     expect(added.error).toBeUndefined();
     expect(added.out).toBe('created user 2 (bob)');
-    const list = (await cli(dir, 'users', 'ls')).out;
+    const list = (await cli(place, 'users', 'ls')).out;
     expect(list).toContain('2\tbob\t/bob\tde\texecute,create,rename,modify,share,download');
-    const weak = await cli(dir, 'users', 'add', 'eve', 'short');
+    const weak = await cli(place, 'users', 'add', 'eve', 'short');
     expect(weak.error?.message).toBe('password is too short, minimum length is 12');
-    const common = await cli(dir, 'users', 'add', 'eve', 'qwertyuiop123');
+    const common = await cli(place, 'users', 'add', 'eve', 'qwertyuiop123');
     expect(common.error?.message).toBe('password is too easy');
-    expect((await cli(dir, 'users', 'add', 'bob', STRONG)).error?.message).toBe(
+    expect((await cli(place, 'users', 'add', 'bob', STRONG)).error?.message).toBe(
       'username already taken',
     );
   });
 
   it('updates only the given fields, by id or name', async () => {
     const res = await cli(
-      dir,
+      place,
       'users',
       'update',
       'bob',
@@ -88,30 +102,30 @@ describe('cabinet administration commands', () => {
     );
     expect(res.error).toBeUndefined();
     expect(res.out).toBe('updated user 2 (robert)');
-    const list = (await cli(dir, 'users', 'ls')).out;
+    const list = (await cli(place, 'users', 'ls')).out;
     expect(list).toContain(
       '2\trobert\t/bob\tde\tadmin,execute,create,rename,modify,delete,share,download',
     );
     expect(
-      (await cli(dir, 'users', 'update', '2', '--no-admin', '--locale', 'fr')).error,
+      (await cli(place, 'users', 'update', '2', '--no-admin', '--locale', 'fr')).error,
     ).toBeUndefined();
-    expect((await cli(dir, 'users', 'ls')).out).toContain('2\trobert\t/bob\tfr\texecute,');
-    expect((await cli(dir, 'users', 'update', 'nobody', '--admin')).error?.message).toBe(
+    expect((await cli(place, 'users', 'ls')).out).toContain('2\trobert\t/bob\tfr\texecute,');
+    expect((await cli(place, 'users', 'update', 'nobody', '--admin')).error?.message).toBe(
       'no user "nobody"',
     );
   });
 
   it('removes users but never the last administrator', async () => {
-    expect((await cli(dir, 'users', 'rm', 'admin')).error?.message).toBe(
+    expect((await cli(place, 'users', 'rm', 'admin')).error?.message).toBe(
       'the last administrator cannot be deleted',
     );
-    expect((await cli(dir, 'users', 'rm', 'robert')).out).toBe('deleted user 2 (robert)');
-    expect((await cli(dir, 'users', 'ls')).out).not.toContain('robert');
+    expect((await cli(place, 'users', 'rm', 'robert')).out).toBe('deleted user 2 (robert)');
+    expect((await cli(place, 'users', 'ls')).out).not.toContain('robert');
   });
 
   it('shows and changes settings with the same validation as the API', async () => {
     const set = await cli(
-      dir,
+      place,
       'config',
       'set',
       '--signup',
@@ -129,7 +143,10 @@ describe('cabinet administration commands', () => {
       'false',
     );
     expect(set.error).toBeUndefined();
-    const settings = JSON.parse((await cli(dir, 'config', 'show')).out) as Record<string, unknown>;
+    const settings = JSON.parse((await cli(place, 'config', 'show')).out) as Record<
+      string,
+      unknown
+    >;
     expect(settings).toMatchObject({
       signup: true,
       createUserDir: true,
@@ -138,19 +155,19 @@ describe('cabinet administration commands', () => {
       shell: ['/bin/sh', '-c'],
       defaults: { perm: { execute: false } },
     });
-    expect((await cli(dir, 'config', 'set', '--branding-theme', 'neon')).error?.message).toMatch(
+    expect((await cli(place, 'config', 'set', '--branding-theme', 'neon')).error?.message).toMatch(
       /branding.theme/,
     );
-    expect((await cli(dir, 'config', 'set', '--signup', 'maybe')).error).toBeDefined();
-    expect((await cli(dir, 'config', 'set')).error?.message).toMatch(/nothing to change/);
-    const carol = await cli(dir, 'users', 'add', 'carol', 'only-fifteen-ch');
+    expect((await cli(place, 'config', 'set', '--signup', 'maybe')).error).toBeDefined();
+    expect((await cli(place, 'config', 'set')).error?.message).toMatch(/nothing to change/);
+    const carol = await cli(place, 'users', 'add', 'carol', 'only-fifteen-ch');
     expect(carol.error?.message).toBe('password is too short, minimum length is 16');
-    expect((await cli(dir, 'users', 'add', 'carol', `${STRONG}-carol`)).error).toBeUndefined();
+    expect((await cli(place, 'users', 'add', 'carol', `${STRONG}-carol`)).error).toBeUndefined();
     expect(existsSync(path.join(dir, 'files/users/carol'))).toBe(true);
   });
 
   it('hashes a password that the server accepts as a hashed admin password', async () => {
-    const { out } = await cli(dir, 'hash-password', STRONG);
+    const { out } = await cli(place, 'hash-password', STRONG);
     expect(out).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword(out, STRONG)).toBe(true);
     const server = await startTestServer({ config: { adminPassword: out } });
@@ -197,14 +214,18 @@ describe('the cabinet binary', () => {
 
   it('exits non-zero with a one-line message on failure', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-cli-bin-'));
+    const database = await testDatabaseFor(dir);
     try {
       await expect(
-        run('node', [BIN, 'users', 'rm', 'nobody', '--data', dir], { env: { ...process.env } }),
+        run('node', [BIN, 'users', 'rm', 'nobody', ...storeFlags(dir, database)], {
+          env: { ...process.env },
+        }),
       ).rejects.toMatchObject({
         code: 1,
         stderr: expect.stringMatching(/cabinet: no user "nobody"\n/),
       });
     } finally {
+      await database.drop();
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -1,4 +1,6 @@
 // The server's test kit, `@cabinet/server/testing`: a real server over temp folders (for the
-// server's HTTP tests and the browser tests alike) and a client for the command socket.
+// server's HTTP tests and the browser tests alike), the database a test runs on (SQLite, or
+// PostgreSQL under CABINET_TEST_POSTGRES) and a client for the command socket.
 export * from './test-server.ts';
+export * from './test-database.ts';
 export * from './command-socket.ts';

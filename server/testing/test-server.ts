@@ -12,6 +12,7 @@ import { createRuntime, type Runtime } from '../src/runtime.ts';
 import { hashPassword } from '../src/auth/password.ts';
 import { signToken } from '../src/auth/tokens.ts';
 import type { UserRecord } from '../src/store/users.repo.ts';
+import { testDatabaseFor } from './test-database.ts';
 
 export const ADMIN_PASSWORD = 'correct-horse-battery-staple-42';
 
@@ -43,7 +44,11 @@ export interface TestServer {
   updateSettings(patch: Partial<Settings>): Promise<void>;
   /** fetch() against the server with the path appended to `url`. */
   fetch(pathAndQuery: string, init?: RequestInit & { token?: string }): Promise<Response>;
-  /** Stops the server and removes its temp folder (with root and data, unless the caller passed them in), unless `removeFiles` is false. */
+  /**
+   * Stops the server and removes its temp folder (with root and data, unless the caller passed them
+   * in) and its PostgreSQL database (unless another live server shares it), unless `removeFiles` is
+   * false.
+   */
   close(options?: { removeFiles?: boolean }): Promise<void>;
 }
 
@@ -61,18 +66,22 @@ export interface TestServerOptions {
 let userCounter = 0;
 
 /**
- * Starts a real server on 127.0.0.1, port 0, with a temp root and data folder and a real SQLite
- * file, as Fastify's testing guide suggests. The admin's password is ADMIN_PASSWORD.
+ * Starts a real server on 127.0.0.1, port 0, with a temp root and data folder and a real database,
+ * as Fastify's testing guide suggests: an SQLite file in the data folder, or a PostgreSQL database
+ * of its own under CABINET_TEST_POSTGRES (testing/test-database.ts). The admin's password is
+ * ADMIN_PASSWORD.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const base = await mkdtemp(path.join(os.tmpdir(), 'cabinet-test-'));
   const root = options.root ?? path.join(base, 'files');
   const dataDir = options.dataDir ?? path.join(base, 'data');
+  // A database named by the caller is the caller's to remove.
+  const testDatabase = options.config?.database ? undefined : await testDatabaseFor(dataDir);
   const config: ServerConfig = {
     ...loadConfig({}, {}, undefined, base),
     root,
     data: dataDir,
-    database: path.join(dataDir, 'cabinet.db'),
+    database: testDatabase?.database ?? '',
     address: '127.0.0.1',
     port: 0,
     logLevel: process.env.CABINET_TEST_LOG ?? 'silent',
@@ -82,7 +91,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.config,
   };
   const log = options.log ?? pino({ level: config.logLevel });
-  const ctx = await createContext(config, log, { searchGate: options.searchGate });
+  let ctx: AppContext;
+  try {
+    ctx = await createContext(config, log, { searchGate: options.searchGate });
+  } catch (error) {
+    await testDatabase?.release();
+    throw error;
+  }
   const runtime = createRuntime(ctx);
   const app = await buildApp(runtime);
   // Port 0 (the default) lets the OS pick; a caller that restarts a server asks for its old port.
@@ -156,7 +171,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       app.server.closeAllConnections();
       await closing;
       await closeContext(ctx);
-      if (removeFiles) await rm(base, { recursive: true, force: true });
+      if (removeFiles) {
+        await testDatabase?.drop();
+        await rm(base, { recursive: true, force: true });
+      } else {
+        await testDatabase?.release();
+      }
     },
   };
   return server;

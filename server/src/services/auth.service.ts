@@ -5,7 +5,7 @@ import { verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
 import { signToken } from '../auth/tokens.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { isRecaptchaEnabled, verifyRecaptcha } from './auth/recaptcha.ts';
-import type { AttemptCounter } from '../coordination-ports.ts';
+import type { AttemptCounter } from '../coordination/index.ts';
 import { assertUnderLimit } from './auth/rate-limit.ts';
 import { proxyUser } from './auth/proxy.ts';
 import type { UsersService } from './users.service.ts';

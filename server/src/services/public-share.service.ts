@@ -10,7 +10,7 @@ import { ScopedFs, type Resolved, type Stats } from '../fs/scoped-fs.ts';
 import { verifyPassword } from '../auth/password.ts';
 import type { ShareRecord } from '../store/shares.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
-import type { AttemptCounter } from '../coordination-ports.ts';
+import type { AttemptCounter } from '../coordination/index.ts';
 import { fileDownload, type RawDownload } from './raw.service.ts';
 import { fileInfo } from './resources/file-info.ts';
 import { readListing, type Listing } from './resources/listing.ts';

@@ -8,7 +8,7 @@ import type { EventHooks } from './event-hooks.ts';
 import type { UploadSession } from '../store/uploads.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { sweepExpiredUploads } from './tus/expiry-sweeper.ts';
-import type { UploadLocks, UploadLease } from './tus/upload-locks.ts';
+import type { UploadLease, UploadLeases } from '../coordination/index.ts';
 import {
   AppendRejected,
   type AppendRequest,
@@ -32,12 +32,12 @@ export class TusService {
 
   /**
    * `hooks`: before_upload runs at creation (before anything is written), after_upload at
-   * completion. `locks`: one request at a time per upload (docs/uploads.md).
+   * completion. `locks`: one request at a time per upload, on every instance (docs/runtime.md).
    */
   constructor(
     private readonly ctx: AppContext,
     private readonly hooks: EventHooks,
-    readonly locks: UploadLocks,
+    private readonly locks: UploadLeases,
   ) {
     this.expiryMs = Math.max(1000, Math.round(ctx.config.uploadExpiry * 1000));
   }

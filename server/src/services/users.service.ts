@@ -11,7 +11,7 @@ import {
   type CreationKind,
   type UserInput,
 } from './users/user-records.ts';
-import type { NamedLock } from '../coordination-ports.ts';
+import type { NamedLock } from '../coordination/index.ts';
 import { applyUserChanges, resolveWhich } from './users/user-update.ts';
 import { canManageAccount, isAdmin } from './permissions.ts';
 

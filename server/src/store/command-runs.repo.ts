@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { recordableText } from './engine.ts';
 
 /** A run to record: who ran what, where, how it ended and when. */
 export interface CommandRunRecord {
@@ -18,6 +19,7 @@ export interface CommandRunRecord {
 export class CommandRunsRepo {
   constructor(private readonly db: Db) {}
 
+  /** Records a run; a U+0000 in its line or path is kept as ␀ (U+2400) on either engine. */
   async insert(run: CommandRunRecord): Promise<void> {
     await this.db
       .insertInto('command_runs')
@@ -25,8 +27,8 @@ export class CommandRunsRepo {
         kind: run.kind,
         user_id: run.userId,
         username: run.username,
-        path: run.path,
-        line: run.line,
+        path: recordableText(run.path),
+        line: recordableText(run.line),
         outcome: run.outcome,
         exit_code: run.exitCode,
         duration_ms: run.durationMs,

@@ -1,19 +1,37 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { isPostgresUrl } from './engine.ts';
 import { migrationProvider } from './migrations.ts';
 import type { Database } from './schema.ts';
 
+export { engineOf, isPostgresUrl, type Engine } from './engine.ts';
+
 export type Db = Kysely<Database>;
 
-/** Opens the database named by `database` (an SQLite file path) and runs pending migrations. */
+/** Connections each instance keeps to PostgreSQL at most, unless the URL says `pool_size=N`. */
+export const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * Opens the database named by `database` and runs pending migrations: a `postgres://` or
+ * `postgresql://` URL opens PostgreSQL through a connection pool, anything else is an SQLite file.
+ */
 export async function openDatabase(database: string): Promise<Db> {
-  if (/^postgres(ql)?:\/\//.test(database)) {
-    throw new Error('PostgreSQL support is not in this build yet; use an SQLite file path');
+  const db = isPostgresUrl(database) ? await openPostgres(database) : openSqlite(database);
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw new Error(`database migration failed: ${(error as Error).message}`, { cause: error });
   }
-  mkdirSync(path.dirname(database), { recursive: true });
-  const sqlite = new SQLite(database);
+  return db;
+}
+
+function openSqlite(file: string): Db {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
   // WAL lets readers proceed during writes; busy_timeout covers the CLI and server sharing a file.
   sqlite.pragma('journal_mode = WAL');
   // In WAL mode NORMAL never corrupts the database; a power cut may lose the last commits (a
@@ -22,14 +40,65 @@ export async function openDatabase(database: string): Promise<Db> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/** The server and database a URL names, without its password, for error messages. */
+export function describeDatabase(database: string): string {
+  if (!isPostgresUrl(database)) return database;
+  try {
+    const url = new URL(database);
+    const user = url.username ? `${decodeURIComponent(url.username)}@` : '';
+    return `postgres://${user}${url.host}${url.pathname}`;
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+/** PostgreSQL's int8 (bigint, count(*)) as a JavaScript number while it is exact, else its digits. */
+function parseInt8(text: string): number | string {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : text;
+}
+
+/** A connection error's text; a refused connection to a name with several addresses has none. */
+function errorText(error: unknown): string {
+  const e = error as { message?: string; code?: string; errors?: unknown[] };
+  if (e?.message) return e.message;
+  if (e?.errors?.length) return errorText(e.errors[0]);
+  return e?.code ?? String(error);
+}
+
+async function openPostgres(url: string): Promise<Db> {
+  const parsed = new URL(url);
+  const poolSize = parsed.searchParams.get('pool_size');
+  const max = poolSize === null ? DEFAULT_POOL_SIZE : Number(poolSize);
+  if (!Number.isInteger(max) || max < 1) {
+    throw new Error(`pool_size must be a whole number of connections, not "${poolSize}"`);
+  }
+  parsed.searchParams.delete('pool_size');
+  const pool = new pg.Pool({
+    connectionString: poolSize === null ? url : parsed.toString(),
+    max,
+    // Per pool, never pg.types: int8 columns (times, sizes, counts) read as numbers as on SQLite.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === pg.types.builtins.INT8 && format !== 'binary'
+          ? parseInt8
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
   });
-  const migrator = new Migrator({ db, provider: migrationProvider });
-  const { error } = await migrator.migrateToLatest();
-  if (error) {
+  // A pooled connection that breaks while idle (a server restart, an administrator ending it) is
+  // dropped by the pool and replaced on the next query; without a listener it would end the process.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await sql`select 1`.execute(db);
+  } catch (error) {
     await db.destroy();
-    throw new Error(`database migration failed: ${(error as Error).message}`, { cause: error });
+    throw new Error(`cannot connect to ${describeDatabase(url)}: ${errorText(error)}`, {
+      cause: error,
+    });
   }
   return db;
 }

@@ -1,4 +1,24 @@
-import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import {
+  sql,
+  type ColumnDefinitionBuilder,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+} from 'kysely';
+import { engineOf } from './engine.ts';
+
+/**
+ * An integer primary key the database numbers. SQLite gets `integer primary key autoincrement`,
+ * exactly what these migrations made before PostgreSQL was supported (ids are never reused);
+ * PostgreSQL gets an identity column, which still accepts explicit ids (`cabinet db copy`).
+ */
+export function generatedId(
+  db: Kysely<unknown>,
+): (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder {
+  return engineOf(db) === 'postgres'
+    ? (column) => column.primaryKey().generatedByDefaultAsIdentity()
+    : (column) => column.primaryKey().autoIncrement();
+}
 
 /**
  * Migrations in code, run on every start for both engines. Append only: never edit a migration
@@ -9,7 +29,7 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('users')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', generatedId(db))
         .addColumn('username', 'text', (c) => c.notNull().unique())
         .addColumn('password_hash', 'text', (c) => c.notNull())
         .addColumn('profile', 'text', (c) => c.notNull())
@@ -107,7 +127,7 @@ const migrations: Record<string, Migration> = {
       // No foreign key to users: the record of what a deleted user ran is worth keeping.
       await db.schema
         .createTable('command_runs')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', generatedId(db))
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('user_id', 'integer', (c) => c.notNull())
         .addColumn('username', 'text', (c) => c.notNull())

@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { isStorableInteger, isStorableText } from './engine.ts';
 import type { SessionsTable } from './schema.ts';
 import type { Selectable } from 'kysely';
 
@@ -57,6 +58,7 @@ export class SessionsRepo {
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
+    if (!isStorableText(id)) return undefined;
     const row = await this.db
       .selectFrom('sessions')
       .selectAll()
@@ -67,6 +69,7 @@ export class SessionsRepo {
 
   /** A user's sessions that still work (not revoked, not expired), most recently used first. */
   async listActive(userId: number, now = Date.now()): Promise<SessionRecord[]> {
+    if (!isStorableInteger(userId)) return [];
     const rows = await this.db
       .selectFrom('sessions')
       .selectAll()
@@ -92,6 +95,7 @@ export class SessionsRepo {
   }
 
   async revoke(id: string): Promise<void> {
+    if (!isStorableText(id)) return;
     await this.db
       .updateTable('sessions')
       .set({ revoked_at: Date.now() })
@@ -101,12 +105,13 @@ export class SessionsRepo {
 
   /** Revokes every session of a user except `keepId` (a password change keeps the current one). */
   async revokeAllForUser(userId: number, keepId?: string): Promise<void> {
+    if (!isStorableInteger(userId)) return;
     let query = this.db
       .updateTable('sessions')
       .set({ revoked_at: Date.now() })
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null);
-    if (keepId) query = query.where('id', '!=', keepId);
+    if (keepId && isStorableText(keepId)) query = query.where('id', '!=', keepId);
     await query.execute();
   }
 

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from './db.ts';
+import { isStorableInteger, isStorableText } from './engine.ts';
 import type { SharesTable } from './schema.ts';
 
 /** A share link as stored (the password hash included; never sent out as is). */
@@ -54,6 +55,7 @@ export class SharesRepo {
 
   /** Every share of one user. */
   async byUser(userId: number): Promise<ShareRecord[]> {
+    if (!isStorableInteger(userId)) return [];
     const rows = await this.db
       .selectFrom('shares')
       .selectAll()
@@ -65,6 +67,7 @@ export class SharesRepo {
 
   /** One share by its hash. */
   async get(hash: string): Promise<ShareRecord | undefined> {
+    if (!isStorableText(hash)) return undefined;
     const row = await this.db
       .selectFrom('shares')
       .selectAll()
@@ -75,22 +78,19 @@ export class SharesRepo {
 
   /** Shares whose item is `target` or lies below it (root-relative real paths). */
   async atOrUnderTarget(target: string): Promise<ShareRecord[]> {
+    // Everything lies under the root. (No `where true`: SQLite cannot bind a boolean.)
+    if (target === '/') return this.all();
+    if (!isStorableText(target)) return [];
     const rows = await this.db
       .selectFrom('shares')
       .selectAll()
       .where((eb) =>
-        target === '/'
-          ? eb.val(true)
-          : eb.or([
-              eb('target', '=', target),
-              // Folder boundary: `/docs/` never matches `/docs-old` (GHSA-pp88-jhwj-5qh5). No LIKE:
-              // its wildcards and case folding differ between SQLite and PostgreSQL.
-              eb(
-                sql<string>`substr(target, 1, ${Array.from(target).length + 1})`,
-                '=',
-                `${target}/`,
-              ),
-            ]),
+        eb.or([
+          eb('target', '=', target),
+          // Folder boundary: `/docs/` never matches `/docs-old` (GHSA-pp88-jhwj-5qh5). No LIKE:
+          // its wildcards and case folding differ between SQLite and PostgreSQL.
+          eb(sql<string>`substr(target, 1, ${Array.from(target).length + 1})`, '=', `${target}/`),
+        ]),
       )
       .execute();
     return rows.map(toRecord);
@@ -137,6 +137,7 @@ export class SharesRepo {
   }
 
   async remove(hashes: string[]): Promise<number> {
+    hashes = hashes.filter(isStorableText);
     if (hashes.length === 0) return 0;
     const result = await this.db
       .deleteFrom('shares')

@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from './db.ts';
+import { openTestDatabase, type TestDatabase } from '../../testing/test-database.ts';
 import { UploadsRepo, type UploadSession } from './uploads.repo.ts';
 
 describe('upload sessions table', () => {
-  let dir: string;
-  let db: Db;
+  let database: TestDatabase;
   let repo: UploadsRepo;
   const session = (over: Partial<UploadSession> = {}): UploadSession => ({
     id: 'id-1',
@@ -25,14 +21,10 @@ describe('upload sessions table', () => {
   });
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-uploads-repo-'));
-    db = await openDatabase(path.join(dir, 'cabinet.db'));
-    repo = new UploadsRepo(db);
+    database = await openTestDatabase();
+    repo = new UploadsRepo(database.db);
   });
-  afterAll(async () => {
-    await db.destroy();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => database.close());
 
   it('stores and reads back a session, large lengths included', async () => {
     expect(await repo.insert(session())).toBe(true);
@@ -60,11 +52,9 @@ describe('upload sessions table', () => {
     expect(await repo.byId('id-4')).toMatchObject({ completed: true, expiresAt: 7000 });
   });
 
-  it('survives reopening the database file', async () => {
+  it('survives reopening the database', async () => {
     await repo.insert(session({ id: 'id-3', target: '/root/c' }));
-    await db.destroy();
-    db = await openDatabase(path.join(dir, 'cabinet.db'));
-    repo = new UploadsRepo(db);
+    repo = new UploadsRepo(await database.reopen());
     expect((await repo.byId('id-3'))?.target).toBe('/root/c');
   });
 });

@@ -1,5 +1,6 @@
 import { toLocaleCode, type User } from '@cabinet/protocol';
 import type { Db } from './db.ts';
+import { isStorableInteger, isStorableText } from './engine.ts';
 
 /** A user as the server holds it: the wire fields plus the password hash, never sent out. */
 export interface UserRecord extends Omit<User, 'password'> {
@@ -46,6 +47,7 @@ export class UsersRepo {
   }
 
   async byId(id: number): Promise<UserRecord | undefined> {
+    if (!isStorableInteger(id)) return undefined;
     const row = await this.db
       .selectFrom('users')
       .selectAll()
@@ -55,6 +57,7 @@ export class UsersRepo {
   }
 
   async byUsername(username: string): Promise<UserRecord | undefined> {
+    if (!isStorableText(username)) return undefined;
     const row = await this.db
       .selectFrom('users')
       .selectAll()
@@ -93,6 +96,7 @@ export class UsersRepo {
   }
 
   async remove(id: number): Promise<boolean> {
+    if (!isStorableInteger(id)) return false;
     const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
