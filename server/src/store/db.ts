@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -14,11 +14,20 @@ export type Db = Kysely<Database>;
 /** Connections each instance keeps to PostgreSQL at most, unless the URL says `pool_size=N`. */
 export const DEFAULT_POOL_SIZE = 10;
 
+export interface OpenOptions {
+  /** Refuse a missing SQLite file rather than create it (a PostgreSQL database is never created). */
+  mustExist?: boolean;
+}
+
 /**
  * Opens the database named by `database` and runs pending migrations: a `postgres://` or
- * `postgresql://` URL opens PostgreSQL through a connection pool, anything else is an SQLite file.
+ * `postgresql://` URL opens PostgreSQL through a connection pool, anything else is an SQLite file,
+ * created when missing unless `mustExist`.
  */
-export async function openDatabase(database: string): Promise<Db> {
+export async function openDatabase(database: string, options: OpenOptions = {}): Promise<Db> {
+  if (options.mustExist && !isPostgresUrl(database) && !existsSync(database)) {
+    throw new Error(`no SQLite database at ${database}`);
+  }
   const db = isPostgresUrl(database) ? await openPostgres(database) : openSqlite(database);
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error } = await migrator.migrateToLatest();
