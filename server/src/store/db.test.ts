@@ -53,6 +53,9 @@ describe('openDatabase', () => {
     expect(describeDatabase('postgres://ann:pw@db.example:5432/cabinet?sslmode=require')).toBe(
       'postgres://ann@db.example:5432/cabinet',
     );
+    expect(describeDatabase('postgresql://ann:pw@/cabinet?host=/run/postgresql')).toBe(
+      'postgresql://ann@/cabinet',
+    );
     expect(describeDatabase('/var/lib/cabinet/cabinet.db')).toBe('/var/lib/cabinet/cabinet.db');
   });
 });
