@@ -195,7 +195,7 @@ describe('the cabinet binary', () => {
 
   it('documents every command and option in --help', async () => {
     const { stdout } = await run('node', [BIN, '--help']);
-    for (const command of ['serve', 'users', 'config', 'hash-password']) {
+    for (const command of ['serve', 'users', 'config', 'db', 'hash-password']) {
       expect(stdout).toContain(command);
     }
     const serve = (await run('node', [BIN, 'serve', '--help'])).stdout;

@@ -26,7 +26,10 @@ export function addStoreOptions(command: Command): Command {
       'JSON config file (also CABINET_CONFIG; ./cabinet.json when present)',
     )
     .option('--data <dir>', 'data folder holding the database [env CABINET_DATA] (default: ./data)')
-    .option('--database <file>', 'SQLite file [env CABINET_DATABASE] (default: <data>/cabinet.db)')
+    .option(
+      '--database <file|url>',
+      'SQLite file or postgres:// URL [env CABINET_DATABASE] (default: <data>/cabinet.db)',
+    )
     .option(
       '--root <dir>',
       'served folder, for home folders [env CABINET_ROOT] (default: ./data/files)',

@@ -4,6 +4,7 @@ import { loadConfig, type FlagValues } from '../config/load-config.ts';
 import { VERSION } from '../config/version.ts';
 import { processIO, type CliIO } from './admin-context.ts';
 import { configCommand } from './config.command.ts';
+import { dbCommand } from './db.command.ts';
 import { hashPasswordCommand } from './hash-password.command.ts';
 import { serve } from './serve.ts';
 import { usersCommand } from './users.command.ts';
@@ -18,7 +19,11 @@ export function addConfigOptions(command: Command): Command {
   );
   for (const spec of OPTIONS) {
     const env = ` [env ${spec.env}]`;
-    const def = spec.default === undefined ? '' : ` (default: ${String(spec.default)})`;
+    // An empty default says nothing; the description tells what an unset option means.
+    const def =
+      spec.default === undefined || spec.default === ''
+        ? ''
+        : ` (default: ${String(spec.default)})`;
     if (spec.type === 'boolean') {
       command.addOption(new Option(`--${spec.flag} [bool]`, `${spec.description}${env}${def}`));
       command.addOption(new Option(`--no-${spec.flag}`, `Turn off --${spec.flag}`).hideHelp());
@@ -62,6 +67,7 @@ export function buildProgram(io: CliIO = processIO): Command {
   );
   program.addCommand(usersCommand(io));
   program.addCommand(configCommand(io));
+  program.addCommand(dbCommand(io));
   program.addCommand(hashPasswordCommand(io));
   return program;
 }

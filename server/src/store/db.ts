@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -14,11 +14,20 @@ export type Db = Kysely<Database>;
 /** Connections each instance keeps to PostgreSQL at most, unless the URL says `pool_size=N`. */
 export const DEFAULT_POOL_SIZE = 10;
 
+export interface OpenOptions {
+  /** Refuse a missing SQLite file rather than create it (a PostgreSQL database is never created). */
+  mustExist?: boolean;
+}
+
 /**
  * Opens the database named by `database` and runs pending migrations: a `postgres://` or
- * `postgresql://` URL opens PostgreSQL through a connection pool, anything else is an SQLite file.
+ * `postgresql://` URL opens PostgreSQL through a connection pool, anything else is an SQLite file,
+ * created when missing unless `mustExist`.
  */
-export async function openDatabase(database: string): Promise<Db> {
+export async function openDatabase(database: string, options: OpenOptions = {}): Promise<Db> {
+  if (options.mustExist && !isPostgresUrl(database) && !existsSync(database)) {
+    throw new Error(`no SQLite database at ${database}`);
+  }
   const db = isPostgresUrl(database) ? await openPostgres(database) : openSqlite(database);
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error } = await migrator.migrateToLatest();
@@ -43,16 +52,11 @@ function openSqlite(file: string): Db {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
-/** The server and database a URL names, without its password, for error messages. */
+/** The server and database a URL names, without its password or parameters, for messages. */
 export function describeDatabase(database: string): string {
   if (!isPostgresUrl(database)) return database;
-  try {
-    const url = new URL(database);
-    const user = url.username ? `${decodeURIComponent(url.username)}@` : '';
-    return `postgres://${user}${url.host}${url.pathname}`;
-  } catch {
-    return 'postgres://(unparsable URL)';
-  }
+  // Not WHATWG URL parsing: pg accepts forms it refuses, such as `postgres://user@/db?host=/run`.
+  return database.replace(/^(\w+:\/\/[^:@/]*):[^@/]*@/, '$1@').replace(/[?#].*$/, '');
 }
 
 /** PostgreSQL's int8 (bigint, count(*)) as a JavaScript number while it is exact, else its digits. */
@@ -70,15 +74,14 @@ function errorText(error: unknown): string {
 }
 
 async function openPostgres(url: string): Promise<Db> {
-  const parsed = new URL(url);
-  const poolSize = parsed.searchParams.get('pool_size');
-  const max = poolSize === null ? DEFAULT_POOL_SIZE : Number(poolSize);
-  if (!Number.isInteger(max) || max < 1) {
+  // pg ignores parameters it does not know, so `pool_size` can stay in the URL it is given.
+  const poolSize = /[?&]pool_size=([^&#]*)/.exec(url)?.[1];
+  const max = poolSize === undefined ? DEFAULT_POOL_SIZE : Number(poolSize);
+  if (!/^\d+$/.test(poolSize ?? '1') || max < 1) {
     throw new Error(`pool_size must be a whole number of connections, not "${poolSize}"`);
   }
-  parsed.searchParams.delete('pool_size');
   const pool = new pg.Pool({
-    connectionString: poolSize === null ? url : parsed.toString(),
+    connectionString: url,
     max,
     // Per pool, never pg.types: int8 columns (times, sizes, counts) read as numbers as on SQLite.
     types: {

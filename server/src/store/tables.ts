@@ -1,0 +1,28 @@
+import type { Database } from './schema.ts';
+
+/** How `cabinet db copy` reads and writes one table. */
+export interface TableCopySpec<Columns> {
+  /** The primary key: rows are read in its order, a page at a time. */
+  key: keyof Columns & string;
+  /** An integer id the database numbers: PostgreSQL's identity sequence is moved past the copy. */
+  identity?: keyof Columns & string;
+}
+
+/**
+ * Every table of Cabinet's state, parents before children (sessions and shares refer to users), as
+ * `cabinet db copy` copies them. The type asks for exactly the tables of `Database`: a table added
+ * to the schema fails the type check until it has its line here.
+ */
+export const STATE_TABLES = {
+  users: { key: 'id', identity: 'id' },
+  kv: { key: 'key' },
+  sessions: { key: 'id' },
+  shares: { key: 'hash' },
+  upload_sessions: { key: 'id' },
+  command_runs: { key: 'id', identity: 'id' },
+} as const satisfies { [T in keyof Database]: TableCopySpec<Database[T]> };
+
+export type StateTable = keyof typeof STATE_TABLES;
+
+/** The table names in copy order. */
+export const STATE_TABLE_NAMES = Object.keys(STATE_TABLES) as StateTable[];
