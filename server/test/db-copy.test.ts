@@ -62,6 +62,8 @@ describe('cabinet db copy', () => {
     shares: 1,
     upload_sessions: 1,
     command_runs: 1,
+    /** The recurring jobs: the upload sweep, session pruning and the coordination's prune. */
+    scheduled_jobs: 3,
   };
 
   beforeAll(async () => {

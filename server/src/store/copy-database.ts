@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db } from './db.ts';
 import { engineOf } from './engine.ts';
-import { STATE_TABLES, STATE_TABLE_NAMES, type StateTable } from './tables.ts';
+import { STATE_TABLES, STATE_TABLE_NAMES, TRANSIENT_TABLES, type StateTable } from './tables.ts';
 
 /** Rows per read and per insert: well under both engines' limits on bound parameters. */
 const PAGE_ROWS = 500;
@@ -125,6 +125,7 @@ export async function copyDatabase(
     await to.transaction().execute(async (writer) => {
       const users = await countRows(writer, 'users');
       if (users > 0 && !force) throw new TargetNotEmptyError(users);
+      for (const table of TRANSIENT_TABLES) await writer.deleteFrom(table).execute();
       for (const table of [...STATE_TABLE_NAMES].reverse())
         await writer.deleteFrom(table).execute();
       for (const table of STATE_TABLE_NAMES) await copyTable(reader, writer, table);

@@ -20,7 +20,18 @@ export const STATE_TABLES = {
   shares: { key: 'hash' },
   upload_sessions: { key: 'id' },
   command_runs: { key: 'id', identity: 'id' },
-} as const satisfies { [T in keyof Database]: TableCopySpec<Database[T]> };
+  scheduled_jobs: { key: 'id' },
+} as const satisfies {
+  [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
+};
+
+/**
+ * Tables whose rows are only true while instances run: attempt windows (a minute or so of failed
+ * logins) and leases held by running instances. A copy is made with the instances stopped, so
+ * these are emptied on the target instead of copied.
+ */
+export const TRANSIENT_TABLES = ['attempts', 'leases'] as const;
+type TransientTable = (typeof TRANSIENT_TABLES)[number];
 
 export type StateTable = keyof typeof STATE_TABLES;
 
