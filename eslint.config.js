@@ -163,6 +163,7 @@ export default tseslint.config(
       'server/src/store/**',
       'server/src/cache/**',
       'server/src/site/**',
+      'server/src/import/**',
       'server/src/**/*.test.ts',
     ],
     rules: {
@@ -181,6 +182,9 @@ export default tseslint.config(
   serverLayer('commands', ['http', 'routes', 'services', 'store', 'fs']),
   serverLayer('auth', ['http', 'routes', 'services', 'fs']),
   serverLayer('config', ['http', 'routes', 'services', 'store', 'fs'], { fsAllowed: true }),
+  // Importers read another product's files (never user files) and write through the store; the
+  // CLI hands them what they need of fs and services.
+  serverLayer('import', ['http', 'routes', 'services', 'fs', 'archive'], { fsAllowed: true }),
   {
     // The wire contract is shared by server and web, so it depends on neither.
     files: ['protocol/**/*.ts'],

@@ -5,6 +5,7 @@ import { VERSION } from '../config/version.ts';
 import { processIO, type CliIO } from './admin-context.ts';
 import { configCommand } from './config.command.ts';
 import { hashPasswordCommand } from './hash-password.command.ts';
+import { importCommand } from './import.command.ts';
 import { serve } from './serve.ts';
 import { usersCommand } from './users.command.ts';
 
@@ -63,5 +64,6 @@ export function buildProgram(io: CliIO = processIO): Command {
   program.addCommand(usersCommand(io));
   program.addCommand(configCommand(io));
   program.addCommand(hashPasswordCommand(io));
+  program.addCommand(importCommand(io));
   return program;
 }
