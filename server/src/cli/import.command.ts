@@ -12,6 +12,7 @@ import { importFilebrowser, type ImportTarget } from '../import/filebrowser-impo
 import { readFilebrowserDb } from '../import/filebrowser-source.ts';
 import { formatReport, type CabinetConfig, type ImportReport } from '../import/import-report.ts';
 import {
+  assertNewFile,
   databaseExists,
   folderExists,
   readSourceDatabase,
@@ -84,12 +85,13 @@ export function importCommand(io: CliIO): Command {
           'name the filebrowser database: cabinet import filebrowser path/to/filebrowser.db',
         );
       }
+      const write = typeof opts.writeConfig === 'string' ? opts.writeConfig : undefined;
+      if (write) assertNewFile(write);
       // The source is read and checked before Cabinet's database is opened, so a bad file
       // changes nothing at all.
       const source = readFilebrowserDb(await readSourceDatabase(sourceFile));
       const report = await runImport(io, opts, sourceFile, source, options);
       for (const line of formatReport(report)) io.out(line);
-      const write = typeof opts.writeConfig === 'string' ? opts.writeConfig : undefined;
       if (write && !report.dryRun) {
         await writeNewFile(write, `${JSON.stringify(report.cabinetConfig, null, 2)}\n`);
       }

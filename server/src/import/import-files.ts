@@ -65,17 +65,21 @@ export async function readTextFile(file: string): Promise<string> {
   }
 }
 
+function exists(file: string): Error {
+  return new Error(`${file} exists already; Cabinet never writes over a config: name another file`);
+}
+
+/** Fails when `file` exists, so that an import is refused before it changes anything. */
+export function assertNewFile(file: string): void {
+  if (existsSync(file)) throw exists(file);
+}
+
 /** Writes a new file; one that exists is never replaced (a Cabinet config is not overwritten). */
 export async function writeNewFile(file: string, content: string): Promise<void> {
   try {
     await writeFile(file, content, { flag: 'wx', mode: 0o600 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new Error(
-        `${file} exists already; Cabinet never writes over a config: name another file`,
-        { cause: error },
-      );
-    }
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists(file);
     throw new Error(`cannot write ${file}: ${(error as Error).message}`, { cause: error });
   }
 }

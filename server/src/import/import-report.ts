@@ -71,8 +71,8 @@ export function formatReport(report: ImportReport): string[] {
   for (const s of report.shares.skipped) lines.push(`skipped ${s.what}: ${s.reason}`);
   if (report.shares.unbound.length > 0) {
     lines.push(
-      `${plural(report.shares.unbound.length, 'share link')} point at items not found under this Cabinet's root ` +
-        `(${report.shares.unbound.join(', ')}): kept, they open by path once the item is there`,
+      `share links whose item is not under this Cabinet's root (${report.shares.unbound.join(', ')}): ` +
+        'kept; each opens by its path once the item is there',
     );
   }
   if (!report.settingsImported) {
