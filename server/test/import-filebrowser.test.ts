@@ -367,6 +367,65 @@ describe('cabinet import filebrowser', () => {
   });
 });
 
+describe('a large filebrowser database', () => {
+  it('imports hundreds of users and links spread over branch and overflow pages', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-import-large-'));
+    try {
+      const hash = await bcryptHash('same for everyone');
+      const users = Array.from({ length: 300 }, (_, i) =>
+        fbUser(i + 1, `user${String(i + 1).padStart(3, '0')}`, hash, {
+          perm: i === 0 ? { admin: true } : fbUser(0, '', '').perm,
+          // Long rule lists make some records larger than a page (overflow pages).
+          rules: Array.from({ length: i % 50 === 0 ? 200 : 1 }, (_, r) => ({
+            regex: false,
+            allow: false,
+            path: `/private-${r}`,
+            regexp: null,
+          })),
+        }),
+      );
+      const links = users.map((u, i) => fbLink(`link${String(i).padStart(4, '0')}`, '/', i + 1));
+      const file = path.join(dir, 'large.db');
+      await writeFile(
+        file,
+        filebrowserDb({ users, links }, { maxLeafEntries: 7, maxBranchEntries: 3 }),
+      );
+      const data = path.join(dir, 'data');
+      const { out, error } = await cabinet(
+        'import',
+        'filebrowser',
+        file,
+        '--data',
+        data,
+        '--root',
+        path.join(dir, 'srv'),
+      );
+      expect(error).toBeUndefined();
+      expect(out).toContain('imported 300 users, 300 share links and the settings');
+      expect(out).toContain('users: user001, user002');
+      expect(out).toContain('user020 and 280 more');
+      const running = await startTestServer({
+        root: path.join(dir, 'srv'),
+        dataDir: data,
+        config: { adminUsername: 'user001' },
+      });
+      try {
+        const imported = await running.ctx.store.users.list();
+        expect(imported.map((u) => u.username)).toEqual(users.map((u) => u.username));
+        expect(imported[50]!.rules).toHaveLength(200);
+        expect(await running.ctx.store.shares.all()).toHaveLength(300);
+        expect(
+          (await login(running, { username: 'user300', password: 'same for everyone' })).status,
+        ).toBe(200);
+      } finally {
+        await running.close({ removeFiles: false });
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the real filebrowser databases', () => {
   it.each(['json-auth-admin.db', 'hook-auth-admin.db'])(
     'import %s, and admin signs in with the password filebrowser had',

@@ -47,6 +47,12 @@ export interface ImportReport {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** Names for one line of the report: the first 20, then how many more. */
+function listed(names: string[]): string {
+  const shown = names.slice(0, 20).join(', ');
+  return names.length > 20 ? `${shown} and ${names.length - 20} more` : shown;
+}
+
 /** The report as lines for a terminal: a summary first, then the details by kind. */
 export function formatReport(report: ImportReport): string[] {
   const lines: string[] = [];
@@ -58,7 +64,7 @@ export function formatReport(report: ImportReport): string[] {
       `${report.settingsImported ? 'the settings' : 'no settings'} from ${report.source}${target}`,
   );
   if (report.users.imported.length > 0) {
-    lines.push(`users: ${report.users.imported.join(', ')}`);
+    lines.push(`users: ${listed(report.users.imported)}`);
   }
   if (report.freshAdmin) {
     lines.push(
@@ -71,7 +77,7 @@ export function formatReport(report: ImportReport): string[] {
   for (const s of report.shares.skipped) lines.push(`skipped ${s.what}: ${s.reason}`);
   if (report.shares.unbound.length > 0) {
     lines.push(
-      `share links whose item is not under this Cabinet's root (${report.shares.unbound.join(', ')}): ` +
+      `share links whose item is not under this Cabinet's root (${listed(report.shares.unbound)}): ` +
         'kept; each opens by its path once the item is there',
     );
   }
