@@ -59,7 +59,8 @@ export function importCommand(io: CliIO): Command {
   command
     .command('filebrowser')
     .description(
-      "Import a filebrowser v2 database: users (with their passwords), share links, settings; print its server settings as Cabinet's configuration",
+      'Import a filebrowser v2 database: users (with their passwords), share links, settings; ' +
+        "print its server settings as Cabinet's configuration",
     )
     .argument('[database]', "filebrowser's database file (default: the database its config names)")
     .option('--config <file>', "filebrowser's config file (.filebrowser.json, .yaml or .toml)")

@@ -132,7 +132,8 @@ function chooseMeta(bytes: Uint8Array): Meta {
   const needed = meta.highWater * meta.pageSize;
   if (needed > bytes.length) {
     throw new BoltFormatError(
-      `truncated BoltDB file: ${bytes.length} bytes, but its pages need ${needed} (an incomplete copy?)`,
+      `truncated BoltDB file: ${bytes.length} bytes, but its pages need ${needed} ` +
+        '(an incomplete copy?)',
     );
   }
   return meta;

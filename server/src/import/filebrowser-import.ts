@@ -63,7 +63,10 @@ class DryRunRollback extends Error {
 }
 
 interface Plan {
+  /** In filebrowser's id order: the oldest account stays the first (noauth signs in as it). */
   users: MappedUser[];
+  /** The same users by their filebrowser id, which links name their owner by. */
+  bySourceId: Map<number, MappedUser>;
   shares: (MappedShare & { located?: LocatedItem })[];
   settings: Settings;
   auth: MappedAuth;
@@ -83,6 +86,8 @@ export async function importFilebrowser(
 ): Promise<ImportReport> {
   const plan = await makePlan(source, target, options);
   try {
+    // Inside, everything goes through `trx`: on SQLite the transaction holds the only connection,
+    // so a query through `target.store` would wait for it forever.
     return await target.store.db
       .transaction()
       .execute(async (trx) => writePlan(plan, createStore(trx), target, options));
@@ -123,7 +128,8 @@ async function makePlan(
     },
   };
 
-  const users: MappedUser[] = [];
+  const bySourceId = new Map<number, MappedUser>();
+  const names = new Set<string>();
   for (const record of source.users) {
     if (record.error) {
       report.users.skipped.push({ what: record.label, reason: `unreadable: ${record.error}` });
@@ -131,16 +137,19 @@ async function makePlan(
     }
     const mapped = mapUser(record.json, record.label, settings.defaults, notes);
     if ('skipped' in mapped) report.users.skipped.push(mapped.skipped);
-    else if (users.some((u) => u.sourceId === mapped.user.sourceId)) {
+    else if (bySourceId.has(mapped.user.sourceId)) {
       report.users.skipped.push({ what: record.label, reason: 'another record has its id' });
-    } else if (users.some((u) => u.record.username === mapped.user.record.username)) {
+    } else if (names.has(mapped.user.record.username)) {
       report.users.skipped.push({
         what: `user "${mapped.user.record.username}"`,
         reason: 'another filebrowser user has the same name',
       });
-    } else users.push(mapped.user);
+    } else {
+      bySourceId.set(mapped.user.sourceId, mapped.user);
+      names.add(mapped.user.record.username);
+    }
   }
-  users.sort((a, b) => a.sourceId - b.sourceId);
+  const users = [...bySourceId.values()].sort((a, b) => a.sourceId - b.sourceId);
   for (const user of users) {
     // No usable hash: a random one nobody knows, never a password to print or reset.
     if (!user.hasUsablePassword) {
@@ -157,14 +166,17 @@ async function makePlan(
       report.shares.skipped.push(mapped.skipped);
       continue;
     }
-    const owner = users.find((u) => u.sourceId === mapped.share.sourceUserId);
+    const owner = bySourceId.get(mapped.share.sourceUserId);
     const located = owner && (await target.locateShare(owner.record, mapped.share.path));
     shares.push({ ...mapped.share, located });
   }
-  return { users, shares, settings, auth, report };
+  return { users, bySourceId, shares, settings, auth, report };
 }
 
-/** True when the database holds only the administrator a first start created, never used. */
+/**
+ * The database's only user when it is the administrator a first start created and never used
+ * (no live session, no link): the placeholder an import may replace.
+ */
 async function freshAdmin(store: Store, users: UserRecord[], adminUsername: string) {
   const only = users.length === 1 ? users[0]! : undefined;
   if (!only || only.username !== adminUsername || !only.perm.admin) return undefined;
@@ -212,7 +224,7 @@ async function writePlan(
   }
 
   for (const share of plan.shares) {
-    const skip = await shareProblem(store, plan.users, ids, share);
+    const skip = await shareProblem(store, plan.bySourceId, ids, share);
     if (skip) {
       report.shares.skipped.push(skip);
       continue;
@@ -231,7 +243,7 @@ async function writePlan(
     });
     report.shares.imported.push(share.hash);
     if (!share.located) report.shares.unbound.push(share.hash);
-    const owner = plan.users.find((u) => u.sourceId === share.sourceUserId)!.record;
+    const owner = plan.bySourceId.get(share.sourceUserId)!.record;
     if (!owner.perm.admin && !(owner.perm.share && owner.perm.download)) {
       report.notes.warn(
         `share ${share.hash}: its owner "${owner.username}" may not share and download, so ` +
@@ -261,13 +273,13 @@ async function writePlan(
 /** Why a share cannot be imported now, if it cannot. */
 async function shareProblem(
   store: Store,
-  users: MappedUser[],
+  users: Map<number, MappedUser>,
   ids: Map<number, number>,
   share: MappedShare,
 ): Promise<Skipped | undefined> {
   const what = `share ${share.hash}`;
   if (!ids.has(share.sourceUserId)) {
-    const owner = users.find((u) => u.sourceId === share.sourceUserId);
+    const owner = users.get(share.sourceUserId);
     return {
       what,
       reason: owner

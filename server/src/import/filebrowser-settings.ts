@@ -138,9 +138,8 @@ export function mapSettings(json: unknown, current: Settings, notes: ImportNotes
     commands: has(raw, 'commands') ? mapHooks(raw.commands, notes) : current.commands,
   };
   if (settings.branding.files) {
-    notes.warn(
-      `branding files are read from "${settings.branding.files}": make that folder reachable by Cabinet`,
-    );
+    const folder = settings.branding.files;
+    notes.warn(`branding files are read from "${folder}": make that folder reachable by Cabinet`);
   }
   return settings;
 }

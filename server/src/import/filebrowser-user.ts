@@ -70,9 +70,10 @@ export function mapRules(raw: unknown, owner: string, notes: ImportNotes): Rule[
       try {
         compileRulePattern(mapped.regexp?.raw ?? '');
       } catch (error) {
+        const closed = mapped.allow ? 'allows nothing' : 'blocks everything';
         notes.warn(
           `${owner}: the rule expression "${mapped.regexp?.raw ?? ''}" does not compile here ` +
-            `(${(error as Error).message}); kept, and it fails closed (${mapped.allow ? 'allows nothing' : 'blocks everything'}) until you fix it`,
+            `(${(error as Error).message}); kept, and it fails closed (${closed}) until you fix it`,
         );
       }
     }

@@ -56,29 +56,30 @@ function listed(names: string[]): string {
 /** The report as lines for a terminal: a summary first, then the details by kind. */
 export function formatReport(report: ImportReport): string[] {
   const lines: string[] = [];
-  const verb = report.dryRun ? 'would import' : 'imported';
+  const start = report.dryRun ? 'Dry run (nothing changed): would import' : 'imported';
+  const users = plural(report.users.imported.length, 'user');
+  const shares = plural(report.shares.imported.length, 'share link');
+  const settings = report.settingsImported ? 'the settings' : 'no settings';
   const target = report.intoNewDatabase ? ' into a new Cabinet database' : '';
-  lines.push(
-    `${report.dryRun ? 'Dry run (nothing changed): ' : ''}${verb} ${plural(report.users.imported.length, 'user')}, ` +
-      `${plural(report.shares.imported.length, 'share link')} and ` +
-      `${report.settingsImported ? 'the settings' : 'no settings'} from ${report.source}${target}`,
-  );
+  lines.push(`${start} ${users}, ${shares} and ${settings} from ${report.source}${target}`);
   if (report.users.imported.length > 0) {
     lines.push(`users: ${listed(report.users.imported)}`);
   }
   if (report.freshAdmin) {
+    const admin = `the unused administrator "${report.freshAdmin.username}" of this new Cabinet`;
     lines.push(
-      report.freshAdmin.outcome === 'replaced'
-        ? `the unused administrator "${report.freshAdmin.username}" of this new Cabinet ${report.dryRun ? 'would be' : 'was'} replaced by the imported accounts`
-        : `the unused administrator "${report.freshAdmin.username}" of this new Cabinet is kept (no imported user is an administrator)`,
+      report.freshAdmin.outcome === 'kept'
+        ? `${admin} is kept (no imported user is an administrator)`
+        : `${admin} ${report.dryRun ? 'would be' : 'was'} replaced by the imported accounts`,
     );
   }
   for (const s of report.users.skipped) lines.push(`skipped ${s.what}: ${s.reason}`);
   for (const s of report.shares.skipped) lines.push(`skipped ${s.what}: ${s.reason}`);
   if (report.shares.unbound.length > 0) {
+    const unbound = listed(report.shares.unbound);
     lines.push(
-      `share links whose item is not under this Cabinet's root (${listed(report.shares.unbound)}): ` +
-        'kept; each opens by its path once the item is there',
+      `share links whose item is not under this Cabinet's root (${unbound}): kept; each opens ` +
+        'by its path once the item is there',
     );
   }
   if (!report.settingsImported) {
