@@ -367,6 +367,42 @@ describe('cabinet import filebrowser', () => {
   });
 });
 
+describe('secrets of the configuration', () => {
+  it('are masked on screen and written only to the --write-config file', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-import-secret-'));
+    try {
+      const file = path.join(dir, 'fb.db');
+      await writeFile(
+        file,
+        filebrowserDb({
+          users: [fbUser(1, 'admin', await bcryptHash('x'), { perm: { admin: true } })],
+          auther: { recaptcha: { host: '', key: 'site-key', secret: 'very-secret-value' } },
+        }),
+      );
+      const args = ['import', 'filebrowser', file, '--root', path.join(dir, 'srv')];
+      const shown = await cabinet(...args, '--data', path.join(dir, 'a'));
+      expect(shown.out).toContain('"recaptchaSecret": "(hidden: written by --write-config)"');
+      expect(shown.out).not.toContain('very-secret-value');
+      const written = path.join(dir, 'cabinet.json');
+      const saved = await cabinet(
+        ...args,
+        '--data',
+        path.join(dir, 'b'),
+        '--write-config',
+        written,
+      );
+      expect(saved.out).not.toContain('very-secret-value');
+      expect(JSON.parse(await readFile(written, 'utf8'))).toMatchObject({
+        authMethod: 'json',
+        recaptchaKey: 'site-key',
+        recaptchaSecret: 'very-secret-value',
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a large filebrowser database', () => {
   it('imports hundreds of users and links spread over branch and overflow pages', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-import-large-'));

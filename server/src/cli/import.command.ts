@@ -9,7 +9,7 @@ import {
   type FilebrowserOptions,
 } from '../import/filebrowser-config-file.ts';
 import { importFilebrowser, type ImportTarget } from '../import/filebrowser-import.ts';
-import { readFilebrowserDb } from '../import/filebrowser-source.ts';
+import { readFilebrowserDb, type FilebrowserSource } from '../import/filebrowser-source.ts';
 import { formatReport, type CabinetConfig, type ImportReport } from '../import/import-report.ts';
 import {
   assertNewFile,
@@ -107,7 +107,7 @@ async function runImport(
   io: CliIO,
   opts: Opts,
   sourceFile: string,
-  source: Awaited<ReturnType<typeof readFilebrowserDb>>,
+  source: FilebrowserSource,
   options: FilebrowserOptions,
 ): Promise<ImportReport> {
   const flags: FlagValues = {};

@@ -25,6 +25,7 @@ export function mapAuth(
   switch (method || 'json') {
     case 'json': {
       const config: CabinetConfig = { authMethod: 'json' };
+      notes.map('auth method json → authMethod "json"');
       const recaptcha = asObject(auther.recaptcha);
       if (recaptcha && text(recaptcha, 'key') && text(recaptcha, 'secret')) {
         if (text(recaptcha, 'host')) config.recaptchaHost = text(recaptcha, 'host');
