@@ -163,6 +163,7 @@ export default tseslint.config(
       'server/src/store/**',
       'server/src/cache/**',
       'server/src/site/**',
+      'server/src/import/**',
       'server/src/**/*.test.ts',
     ],
     rules: {
@@ -202,6 +203,9 @@ export default tseslint.config(
     'cli',
     'site',
   ]),
+  // Importers read another product's files (never user files) and write through the store; the
+  // CLI hands them what they need of fs and services.
+  serverLayer('import', ['http', 'routes', 'services', 'fs', 'archive'], { fsAllowed: true }),
   {
     // The wire contract is shared by server and web, so it depends on neither.
     files: ['protocol/**/*.ts'],

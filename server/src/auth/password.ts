@@ -1,17 +1,45 @@
 import { hash, verify } from '@node-rs/argon2';
+import bcrypt from 'bcrypt';
 
 /** Hashes a password with argon2id (salted, slow). Plain passwords are never stored or logged. */
 export function hashPassword(password: string): Promise<string> {
   return hash(password);
 }
 
-/** Checks a password against a stored hash; a malformed hash never matches. */
+/**
+ * A bcrypt hash as filebrowser stores them: `$2a$` (Go's x/crypto), `$2b$`, or `$2y$` (PHP's name
+ * for the same algorithm), a two-digit cost and 53 characters of salt and digest. `$2x$` (the
+ * flawed pre-2011 variant) is not one.
+ */
+const BCRYPT_HASH = /^\$2[aby]\$(0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/;
+
+/** True for a hash in the bcrypt format accounts imported from filebrowser carry. */
+export function isBcryptHash(storedHash: string): boolean {
+  return BCRYPT_HASH.test(storedHash);
+}
+
+/**
+ * Checks a password against a stored hash: argon2 (Cabinet's own) or bcrypt (imported from
+ * filebrowser, verified as it is). A malformed hash never matches.
+ */
 export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
   try {
+    if (isBcryptHash(storedHash)) {
+      // The native module knows `$2a$` and `$2b$` only; `$2y$` is the same algorithm.
+      return await bcrypt.compare(password, storedHash.replace(/^\$2y\$/, '$2b$'));
+    }
     return await verify(storedHash, password);
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a hash that just verified should be replaced by an argon2id hash of the same password:
+ * true for anything not made by hashPassword (bcrypt hashes imported from filebrowser).
+ */
+export function needsRehash(storedHash: string): boolean {
+  return !storedHash.startsWith('$argon2id$');
 }
 
 /** A fixed hash compared against when the username is unknown, so timing does not reveal users. */

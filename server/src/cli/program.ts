@@ -6,6 +6,7 @@ import { processIO, type CliIO } from './admin-context.ts';
 import { configCommand } from './config.command.ts';
 import { dbCommand } from './db.command.ts';
 import { hashPasswordCommand } from './hash-password.command.ts';
+import { importCommand } from './import.command.ts';
 import { serve } from './serve.ts';
 import { usersCommand } from './users.command.ts';
 
@@ -69,5 +70,6 @@ export function buildProgram(io: CliIO = processIO): Command {
   program.addCommand(configCommand(io));
   program.addCommand(dbCommand(io));
   program.addCommand(hashPasswordCommand(io));
+  program.addCommand(importCommand(io));
   return program;
 }

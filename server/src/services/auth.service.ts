@@ -1,7 +1,7 @@
 import { LoginRequest, SignupRequest } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { AppError, errors } from '../errors.ts';
-import { verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
 import { signToken } from '../auth/tokens.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { isRecaptchaEnabled, verifyRecaptcha } from './auth/recaptcha.ts';
@@ -101,7 +101,28 @@ export class AuthService {
       ? await verifyPassword(user.passwordHash, request.password)
       : await verifyAgainstDummy(request.password);
     if (!user || !ok) throw await fail('wrong credentials');
+    if (needsRehash(user.passwordHash)) return this.rehash(user, request.password);
     return user;
+  }
+
+  /**
+   * An account imported from filebrowser keeps its bcrypt hash until its first successful login,
+   * when the password just typed is stored again as an argon2id hash (docs/migrate.md). A failed
+   * write keeps the old hash, which still verifies; the login goes on either way.
+   */
+  private async rehash(user: UserRecord, password: string): Promise<UserRecord> {
+    try {
+      const passwordHash = await hashPassword(password);
+      // Re-read, so a password an administrator set meanwhile is never replaced by the old one.
+      const current = await this.ctx.store.users.byId(user.id);
+      if (!current || current.passwordHash !== user.passwordHash) return current ?? user;
+      const rehashed = { ...current, passwordHash };
+      await this.ctx.store.users.update(rehashed);
+      return rehashed;
+    } catch (error) {
+      this.ctx.log.warn({ err: error, user: user.id }, 'could not rehash an imported password');
+      return user;
+    }
   }
 
   /** noauth: every login is user 1 (or the oldest remaining user when 1 was deleted). */

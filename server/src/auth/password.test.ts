@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { hashPassword, isBcryptHash, needsRehash, verifyPassword } from './password.ts';
+import { bcryptHash } from '../import/filebrowser-db.fixture.ts';
+
+/** The hash filebrowser stored for admin/admin in ../shared/fixtures/filebrowser-db. */
+const FILEBROWSER_ADMIN = '$2a$10$jpEdkZl4m/A1QFGdnboHLeaxcg.F5vFbHYOdLQ.vY6bcZ.snORr5m';
+
+describe('password hashes', () => {
+  it('verify a bcrypt hash filebrowser wrote, as it is', async () => {
+    expect(await verifyPassword(FILEBROWSER_ADMIN, 'admin')).toBe(true);
+    expect(await verifyPassword(FILEBROWSER_ADMIN, 'Admin')).toBe(false);
+  });
+
+  it.each(['$2a$', '$2b$', '$2y$'] as const)('verify %s bcrypt hashes', async (prefix) => {
+    const hash = await bcryptHash('old password', prefix);
+    expect(hash.startsWith(prefix)).toBe(true);
+    expect(isBcryptHash(hash)).toBe(true);
+    expect(await verifyPassword(hash, 'old password')).toBe(true);
+    expect(await verifyPassword(hash, 'old passwore')).toBe(false);
+  });
+
+  it('never match a malformed or unknown hash', async () => {
+    const good = await bcryptHash('x');
+    for (const hash of ['', 'x', good.slice(0, -1), good.replace('$2a$', '$2x$'), `${good}=`]) {
+      expect(await verifyPassword(hash, 'x')).toBe(false);
+    }
+  });
+
+  it("still verify Cabinet's argon2id hashes, which need no rehash", async () => {
+    const hash = await hashPassword('new password');
+    expect(await verifyPassword(hash, 'new password')).toBe(true);
+    expect(isBcryptHash(hash)).toBe(false);
+    expect(needsRehash(hash)).toBe(false);
+    expect(needsRehash(FILEBROWSER_ADMIN)).toBe(true);
+  });
+});
