@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../src/cli/program.ts';
+import { testDatabaseFor, type TestDatabaseHandle } from '../testing/test-database.ts';
 import { bucket, writeBolt } from '../src/import/bolt-writer.fixture.ts';
 import { IMPORT_RECORD_KEY } from '../src/import/filebrowser-import.ts';
 import {
@@ -31,8 +32,28 @@ const ADMIN_OLD = 'the admin password from filebrowser';
 const BOB_OLD = 'bob-was-here-2019';
 const SHARE_PASSWORD = 'share pass';
 
+/** The test database of each data folder the commands name (SQLite file or PostgreSQL). */
+const databases = new Map<string, TestDatabaseHandle>();
+
+/**
+ * `args` with `--database` naming the test database of their `--data` folder, so that under
+ * CABINET_TEST_POSTGRES the import lands where a test server on that folder looks (docs/database.md).
+ */
+async function onTestDatabase(args: string[]): Promise<string[]> {
+  const at = args.indexOf('--data');
+  if (at < 0 || args.includes('--database')) return args;
+  const dataDir = args[at + 1]!;
+  let handle = databases.get(dataDir);
+  if (!handle) {
+    handle = await testDatabaseFor(dataDir);
+    databases.set(dataDir, handle);
+  }
+  return [...args, '--database', handle.database];
+}
+
 /** Runs `cabinet …` in-process; resolves with what it printed and the error it ended with. */
-async function cabinet(...args: string[]) {
+async function cabinet(...given: string[]) {
+  const args = await onTestDatabase(given);
   const out: string[] = [];
   const err: string[] = [];
   const program = buildProgram({ out: (t) => out.push(t), err: (t) => err.push(t) });
@@ -132,6 +153,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close({ removeFiles: false });
+  for (const handle of databases.values()) await handle.drop();
   await rm(base, { recursive: true, force: true });
   await rm(dist, { recursive: true, force: true });
 });
@@ -148,9 +170,9 @@ describe('cabinet import filebrowser', () => {
       root,
     );
     expect(error).toBeUndefined();
-    expect(out).toContain(
-      `imported 3 users, 3 share links and the settings from ${source} into a new Cabinet database`,
-    );
+    // "into a new Cabinet database" follows on SQLite, where the file did not exist; the test
+    // database on PostgreSQL exists (empty) before the command runs.
+    expect(out).toContain(`imported 3 users, 3 share links and the settings from ${source}`);
     expect(out).toContain('users: admin, bob, carol');
     expect(out).toContain('the unused administrator "admin" of this new Cabinet was replaced');
     expect(out).toContain('skipped user #9: unreadable: not JSON');
@@ -296,7 +318,17 @@ describe('cabinet import filebrowser', () => {
 
     // Into a database that does not exist yet: nothing is created, not even the data folder.
     const fresh = path.join(base, 'never-created');
-    const planned = await cabinet('import', 'filebrowser', source, '--dry-run', '--data', fresh);
+    // The SQLite path on both engines: a file that does not exist yet.
+    const planned = await cabinet(
+      'import',
+      'filebrowser',
+      source,
+      '--dry-run',
+      '--data',
+      fresh,
+      '--database',
+      path.join(fresh, 'cabinet.db'),
+    );
     expect(planned.error).toBeUndefined();
     expect(planned.out).toMatch(/would import 3 users, 3 share links .* into a new Cabinet/);
     expect(existsSync(fresh)).toBe(false);
@@ -540,7 +572,8 @@ describe('files that are not filebrowser databases', () => {
       const content = await bytes();
       if (content) await writeFile(file, content);
       const data = path.join(dir, `data-${name.replace(/\W+/g, '-')}`);
-      const failure = await run('node', [BIN, 'import', 'filebrowser', file, '--data', data]).then(
+      const args = await onTestDatabase([BIN, 'import', 'filebrowser', file, '--data', data]);
+      const failure = await run('node', args).then(
         () => undefined,
         (error: { code: number; stdout: string; stderr: string }) => error,
       );
@@ -556,7 +589,8 @@ describe('files that are not filebrowser databases', () => {
     const copy = path.join(dir, 'copy.db');
     await copyFile(realFixture('json-auth-admin.db'), copy);
     const data = path.join(dir, 'data-copy');
-    const { stdout } = await run('node', [BIN, 'import', 'filebrowser', copy, '--data', data]);
+    const args = await onTestDatabase([BIN, 'import', 'filebrowser', copy, '--data', data]);
+    const { stdout } = await run('node', args);
     expect(stdout).toContain('imported 1 user');
   });
 });
