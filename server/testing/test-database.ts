@@ -13,8 +13,9 @@ import { openDatabase, type Db, type Engine } from '../src/store/db.ts';
 export const TEST_POSTGRES_ENV = 'CABINET_TEST_POSTGRES';
 
 /**
- * Connections each test instance keeps at most. Vitest runs a file per core and a file may run
- * several instances; PostgreSQL's max_connections (300 in scripts/postgres.mjs) stays far off.
+ * Connections each test instance keeps at most. Vitest runs one test file fewer than the machine
+ * has cores at once, and a file may run several instances; PostgreSQL's max_connections (300 in
+ * scripts/postgres.mjs) stays far off even on a many-core machine.
  */
 const TEST_POOL_SIZE = 4;
 
