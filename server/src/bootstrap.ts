@@ -5,6 +5,7 @@ import type { ServerConfig } from './config/options.ts';
 import { hashPassword } from './auth/password.ts';
 import { generateSigningKey } from './auth/tokens.ts';
 import type { Store } from './store/store.ts';
+import { isUniqueViolation } from './store/users.repo.ts';
 import type { SettingsRepo } from './store/settings.repo.ts';
 import { defaultSettings } from './services/settings.defaults.ts';
 
@@ -31,11 +32,10 @@ export async function bootstrap({
   mkdirSync(config.root, { recursive: true });
   mkdirSync(config.data, { recursive: true });
 
-  let key = await store.kv.get<string>(SIGNING_KEY);
-  if (!key) {
-    key = generateSigningKey();
-    await store.kv.set(SIGNING_KEY, key);
-  }
+  // Instances starting together on a new database agree on the key the first one stored.
+  const key =
+    (await store.kv.get<string>(SIGNING_KEY)) ??
+    (await store.kv.setIfAbsent(SIGNING_KEY, generateSigningKey()));
 
   if (!(await settings.exists())) await settings.save(defaultSettings(config.authMethod));
   const current = await settings.get();
@@ -57,26 +57,37 @@ export async function bootstrap({
     // 12 random bytes as URL-safe base64: 16 characters, like the reference implementation.
     const password = config.adminPassword ?? randomBytes(12).toString('base64url');
     const defaults = (await settings.get()).defaults;
-    await store.users.insert({
-      ...defaults,
-      username: config.adminUsername,
-      // An argon2 hash (from `cabinet hash-password`) is stored as given.
-      passwordHash: password.startsWith('$argon2') ? password : await hashPassword(password),
-      scope: '.',
-      lockPassword: false,
-      perm: {
-        admin: true,
-        execute: true,
-        create: true,
-        rename: true,
-        modify: true,
-        delete: true,
-        share: true,
-        download: true,
-      },
-      rules: [],
-    });
-    if (generated) {
+    const created = await store.users
+      .insert({
+        ...defaults,
+        username: config.adminUsername,
+        // An argon2 hash (from `cabinet hash-password`) is stored as given.
+        passwordHash: password.startsWith('$argon2') ? password : await hashPassword(password),
+        scope: '.',
+        lockPassword: false,
+        perm: {
+          admin: true,
+          execute: true,
+          create: true,
+          rename: true,
+          modify: true,
+          delete: true,
+          share: true,
+          download: true,
+        },
+        rules: [],
+      })
+      .then(
+        () => true,
+        (error: unknown) => {
+          // Another instance starting on the same new database created the administrator first.
+          if (isUniqueViolation(error)) return false;
+          throw error;
+        },
+      );
+    if (!created) {
+      log.info(`User '${config.adminUsername}' was initialized by another instance`);
+    } else if (generated) {
       log.warn(
         `User '${config.adminUsername}' initialized with randomly generated password: ${password}`,
       );

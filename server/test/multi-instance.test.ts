@@ -2,7 +2,8 @@
 // docs/deploy.md). Under `npm test` this file runs twice: on one SQLite file shared by both
 // instances, and on PostgreSQL (the server-postgresql suite), the deployment it stands for.
 import http from 'node:http';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -212,6 +213,29 @@ describe('two instances over one database', () => {
     }
     expect((await login(a, wrong)).status).toBe(429);
     expect((await login(b, wrong)).status).toBe(429);
+  });
+});
+
+describe('two instances starting together on a new database', () => {
+  it('agree on one administrator and one signing key', async () => {
+    const base = await mkdtemp(path.join(os.tmpdir(), 'cabinet-pair-'));
+    const shared = {
+      root: path.join(base, 'files'),
+      dataDir: path.join(base, 'data'),
+      config: { sharedState: 'database' },
+    };
+    const [first, second] = await Promise.all([startTestServer(shared), startTestServer(shared)]);
+    try {
+      expect(await first.ctx.store.users.count()).toBe(1);
+      const token = await signIn(first, 'admin', ADMIN_PASSWORD);
+      expect(await listRoot(second, token)).toBe(200);
+      const other = await signIn(second, 'admin', ADMIN_PASSWORD);
+      expect(await listRoot(first, other)).toBe(200);
+    } finally {
+      await first.close({ removeFiles: false });
+      await second.close();
+      await rm(base, { recursive: true, force: true });
+    }
   });
 });
 

@@ -91,9 +91,10 @@ export async function testDatabaseFor(
     await admin.query('select pg_advisory_lock_shared(hashtext($1))', [name]);
     const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
     if (exists.rowCount === 0) {
-      // 42P04: another instance on the same data folder created it first.
+      // Another instance on the same data folder created it first: 42P04, or 23505 when both
+      // creations ran at the same moment.
       await admin.query(`create database "${name}"`).catch((error: { code?: string }) => {
-        if (error.code !== '42P04') throw error;
+        if (error.code !== '42P04' && error.code !== '23505') throw error;
       });
     }
   } catch (error) {
