@@ -43,4 +43,6 @@ export const SCALE_REPEAT = intEnv('BENCH_REPEAT', 3);
 export const BALANCER_WORKERS = intEnv('BENCH_BALANCER_WORKERS', 1);
 /** Cabinet instances behind the balancer in the scaled-out configuration. */
 export const SCALE_INSTANCES = [1, 2] as const;
+/** Another checkout's server/bin/cabinet.js (BENCH_CABINET_BIN), as for `npm run bench`. */
+export const CABINET_BIN = env.BENCH_CABINET_BIN ? path.resolve(env.BENCH_CABINET_BIN) : undefined;
 export const RESULTS = path.join(BENCH_DIR, 'results');

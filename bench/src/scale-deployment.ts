@@ -35,6 +35,8 @@ export interface DeploymentOptions {
   /** Instance counts to put a balancer in front of, e.g. [1, 2]. */
   configurations: readonly number[];
   balancerWorkers: number;
+  /** Cabinet's launcher, when not this checkout's server/bin/cabinet.js. */
+  bin?: string;
   /** Called with every process as soon as it runs, so the runner can stop it whatever happens. */
   started(server: RunningServer): void;
   log(line: string): void;
@@ -47,6 +49,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     root: options.root,
     password: options.password,
     dataDir,
+    ...(options.bin && { bin: options.bin }),
     env: { CABINET_DATABASE: database, CABINET_TRUSTED_PROXIES: '127.0.0.1' },
   };
   const instances: RunningServer[] = [];

@@ -10,7 +10,7 @@
  *
  * Environment (docs/benchmarks.md, "Scale-out"): BENCH_SCALE, BENCH_DATA, BENCH_SCALE_ENGINES,
  * BENCH_SCALE_CONNECTIONS, BENCH_SCALE_DURATION_S, BENCH_SCALE_WARMUP_REQUESTS, BENCH_REPEAT,
- * BENCH_BALANCER_WORKERS.
+ * BENCH_BALANCER_WORKERS, BENCH_CABINET_BIN (another checkout's server/bin/cabinet.js).
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdtempSync } from 'node:fs';
@@ -27,6 +27,7 @@ import { errorText, log } from './run-checks.ts';
 import { machineOf } from './run-results.ts';
 import {
   BALANCER_WORKERS,
+  CABINET_BIN,
   RESULTS,
   SCALE_CONNECTIONS,
   SCALE_DURATION_S,
@@ -184,6 +185,7 @@ async function main(): Promise<void> {
             }),
           configurations: SCALE_INSTANCES,
           balancerWorkers: BALANCER_WORKERS,
+          ...(CABINET_BIN && { bin: CABINET_BIN }),
           started: (server) => servers.push(server),
           log,
         });
