@@ -32,6 +32,21 @@ export class CpuClock {
     }
   }
 
+  /** CPU seconds every process on the machine has used so far (busy time of all cores). */
+  machineSeconds(): number {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+    // cpu user nice system idle iowait irq softirq steal ...: all but idle and iowait are busy.
+    const [user, nice, system, , , irq, softirq, steal] = line
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    return (
+      ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) /
+      this.ticks
+    );
+  }
+
   /** CPU seconds of `pid` and its direct children (an nginx master and its workers). */
   withChildren(pid: number): number {
     let children: number[] = [];

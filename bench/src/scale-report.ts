@@ -18,6 +18,8 @@ export interface CpuUse {
   balancer?: number;
   /** The benchmark process itself: autocannon. */
   client: number;
+  /** Everything else on the machine (other jobs on a shared machine, the kernel's own work). */
+  others: number;
 }
 
 export interface ListingPass {
@@ -172,7 +174,7 @@ export function toMarkdown(results: ScaleResults, connections: readonly number[]
   }
   lines.push(
     '',
-    `CPU during the listing passes, in cores (2 available): servers (each instance, or nginx), balancer, client.`,
+    `CPU during the listing passes, in cores (${m.cpus} available): servers (each instance, or nginx) / balancer / client / everything else on the machine.`,
     '',
     `| Configuration | ${connections.map((c) => `${c} conn`).join(' | ')} |`,
     `|---|${connections.map(() => '---').join('|')}|`,
@@ -183,7 +185,7 @@ export function toMarkdown(results: ScaleResults, connections: readonly number[]
       const cpu = t.listing[c]?.cpu;
       if (!cpu) return '—';
       const servers = cpu.servers.map((s) => cores(s)).join(' + ');
-      return `${servers} / ${cores(cpu.balancer)} / ${cores(cpu.client)}`;
+      return `${servers} / ${cores(cpu.balancer)} / ${cores(cpu.client)} / ${cores(cpu.others)}`;
     });
     lines.push(`| ${t.label} | ${cells.join(' | ')} |`);
   }

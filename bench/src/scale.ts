@@ -262,6 +262,7 @@ async function main(): Promise<void> {
             servers: serverPids.map((pid) => cpu.withChildren(pid)),
             balancer: balancerPid ? cpu.withChildren(balancerPid) : 0,
             client: process.cpuUsage(),
+            machine: cpu.machineSeconds(),
           };
           const pass = await timedPass({
             url: listingUrl,
@@ -271,14 +272,20 @@ async function main(): Promise<void> {
           });
           const perSecond = (seconds: number) => seconds / pass.seconds;
           const client = process.cpuUsage(before.client);
+          const machine = perSecond(cpu.machineSeconds() - before.machine);
+          const servers = serverPids.map((pid, i) =>
+            perSecond(cpu.withChildren(pid) - (before.servers[i] ?? 0)),
+          );
+          const balancer = balancerPid
+            ? perSecond(cpu.withChildren(balancerPid) - before.balancer)
+            : undefined;
+          const clientCores = perSecond((client.user + client.system) / 1e6);
+          const ours = servers.reduce((a, b) => a + b, 0) + (balancer ?? 0) + clientCores;
           const use: CpuUse = {
-            servers: serverPids.map((pid, i) =>
-              perSecond(cpu.withChildren(pid) - (before.servers[i] ?? 0)),
-            ),
-            ...(balancerPid && {
-              balancer: perSecond(cpu.withChildren(balancerPid) - before.balancer),
-            }),
-            client: perSecond((client.user + client.system) / 1e6),
+            servers,
+            ...(balancer !== undefined && { balancer }),
+            client: clientCores,
+            others: Math.max(0, machine - ours),
           };
           row.listing[connections] = { pass, cpu: use };
           // Requests still running when the time was up go on on the server: let them end before
@@ -287,7 +294,8 @@ async function main(): Promise<void> {
           const failed = pass.errors + pass.non2xx;
           log(
             `  ${row.label}, ${connections} conn: ${pass.requestsPerSecond.toFixed(1)} req/s, ` +
-              `p50 ${pass.p50Ms.toFixed(0)} ms, p99 ${pass.p99Ms.toFixed(0)} ms` +
+              `p50 ${pass.p50Ms.toFixed(0)} ms, p99 ${pass.p99Ms.toFixed(0)} ms, ` +
+              `CPU ${servers.map((c) => c.toFixed(2)).join(' + ')} cores (others ${use.others.toFixed(2)})` +
               (failed ? `, ${failed} failed` : ''),
           );
         } catch (error) {
