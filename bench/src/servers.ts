@@ -41,7 +41,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Keeps the last ~8 KiB a child prints. */
-function captureOutput(child: ChildProcess): () => string {
+export function captureOutput(child: ChildProcess): () => string {
   let tail = '';
   const keep = (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-8192);
@@ -52,7 +52,7 @@ function captureOutput(child: ChildProcess): () => string {
 }
 
 /** Polls `url` until it answers `expected`, the child exits, or `timeoutMs` passes. */
-async function waitForHttp(
+export async function waitForHttp(
   url: string,
   child: ChildProcess,
   timeoutMs: number,
@@ -78,7 +78,11 @@ async function waitForHttp(
 }
 
 /** Sends `signal`, then SIGKILL if the process has not exited within `graceMs`. */
-function stopChild(child: ChildProcess, signal: NodeJS.Signals, graceMs = 10_000): Promise<void> {
+export function stopChild(
+  child: ChildProcess,
+  signal: NodeJS.Signals,
+  graceMs = 10_000,
+): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
@@ -101,11 +105,13 @@ export interface CabinetOptions {
   dataDir?: string;
   /** More environment for the server, e.g. `CABINET_LOG_LEVEL`. */
   env?: Record<string, string>;
+  /** Port to listen on (default a free one), e.g. to restart an instance behind a balancer. */
+  port?: number;
 }
 
 /** Starts Cabinet with a temp data folder; resolves once /health answers. */
 export async function startCabinet(options: CabinetOptions): Promise<RunningServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'cabinet-bench-'));
   const child = spawn(
     process.execPath,
