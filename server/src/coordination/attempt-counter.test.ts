@@ -1,30 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AttemptsRepo } from '../store/attempts.repo.ts';
-import { openDatabase, type Db } from '../store/db.ts';
+import { oneDatabasePerTest } from './one-database.fixture.ts';
 import type { AttemptCounter } from './attempt-counter.ts';
 import { DatabaseAttemptCounter } from './database-attempt-counter.ts';
 import { MemoryAttemptCounter } from './memory-attempt-counter.ts';
 
-let dir: string;
-const handles: Db[] = [];
-
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-attempts-'));
-});
-afterEach(async () => {
-  await Promise.all(handles.splice(0).map((db) => db.destroy()));
-  await rm(dir, { recursive: true, force: true });
-});
-
-/** A connection of its own to the one database of the test, as another instance would have. */
-async function connect(): Promise<Db> {
-  const db = await openDatabase(path.join(dir, 'cabinet.db'));
-  handles.push(db);
-  return db;
-}
+const { connect } = oneDatabasePerTest();
 
 const MAX = 3;
 const WINDOW_MS = 60_000;

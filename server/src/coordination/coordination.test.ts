@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../store/db.ts';
+import { oneDatabasePerTest } from './one-database.fixture.ts';
 import { createStore, type Store } from '../store/store.ts';
 import {
   createCoordination,
@@ -19,26 +16,20 @@ import { MemoryAttemptCounter } from './memory-attempt-counter.ts';
 import { MemoryNamedLock } from './memory-named-lock.ts';
 import { MemoryUploadLeases } from './memory-upload-leases.ts';
 
-let dir: string;
+const { connect } = oneDatabasePerTest();
 let clock: number;
-const handles: Db[] = [];
 const opened: Coordination[] = [];
 
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-coordination-'));
   clock = 1_000_000;
 });
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((coordination) => coordination.close()));
-  await Promise.all(handles.splice(0).map((db) => db.destroy()));
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** A store over a connection of its own to the one database of the test. */
 async function store(): Promise<Store> {
-  const db = await openDatabase(path.join(dir, 'cabinet.db'));
-  handles.push(db);
-  return createStore(db);
+  return createStore(await connect());
 }
 
 async function coordination(mode: CoordinationMode, instanceId: string): Promise<Coordination> {

@@ -1,34 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../store/db.ts';
+import { oneDatabasePerTest } from './one-database.fixture.ts';
 import { JobsRepo } from '../store/jobs.repo.ts';
 import { DatabaseScheduler, type DatabaseSchedulerOptions } from './database-scheduler.ts';
 import type { Job } from './scheduler.ts';
 import { realTimers, type Timers } from './timers.ts';
 
-let dir: string;
+const { connect, connections, disconnect } = oneDatabasePerTest();
 let clock: number;
-const handles: Db[] = [];
 const schedulers: DatabaseScheduler[] = [];
 
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-scheduler-'));
   clock = 1_000_000;
 });
 afterEach(async () => {
   await Promise.all(schedulers.splice(0).map((scheduler) => scheduler.stop()));
-  await Promise.all(handles.splice(0).map((db) => db.destroy()));
-  await rm(dir, { recursive: true, force: true });
 });
-
-/** A connection of its own to the one database of the test, as another instance would have. */
-async function connect(): Promise<Db> {
-  const db = await openDatabase(path.join(dir, 'cabinet.db'));
-  handles.push(db);
-  return db;
-}
 
 /** An instance's scheduler over its own connection, on the test's clock. */
 async function scheduler(
@@ -226,8 +212,7 @@ describe('scheduler, one instance', () => {
     const before = await scheduler('A');
     await before.schedule('report', clock + 500, { month: 11 });
     await before.stop();
-    await handles[0]!.destroy();
-    handles.shift();
+    await disconnect(connections[0]!);
     const after = await scheduler('A-restarted');
     const payloads: unknown[] = [];
     after.handle('report', async (job) => {

@@ -1,32 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../store/db.ts';
+import { describe, expect, it } from 'vitest';
+import { oneDatabasePerTest } from './one-database.fixture.ts';
 import { LeasesRepo } from '../store/leases.repo.ts';
 import { DatabaseNamedLock } from './database-named-lock.ts';
 import { MemoryNamedLock } from './memory-named-lock.ts';
 import type { NamedLock } from './named-lock.ts';
 import { realTimers, type Timers } from './timers.ts';
 
-let dir: string;
-const handles: Db[] = [];
-
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-locks-'));
-});
-afterEach(async () => {
-  await Promise.all(handles.splice(0).map((db) => db.destroy()));
-  await rm(dir, { recursive: true, force: true });
-});
-
-/** A connection of its own to the one database of the test, as another instance would have. */
-async function connect(): Promise<Db> {
-  const db = await openDatabase(path.join(dir, 'cabinet.db'));
-  handles.push(db);
-  return db;
-}
+const { connect, connections } = oneDatabasePerTest();
 
 /**
  * Runs `count` tasks of `name` spread over `locks`, all at once; each task yields several times
@@ -92,7 +73,9 @@ describe('named lock in the database', () => {
     expect(most).toBe(1);
     expect([...order].sort((x, y) => x - y)).toEqual(Array.from({ length: 12 }, (_, i) => i));
     // Every lease was given back.
-    expect(await new LeasesRepo(handles[0]!).isLive('lock:provisioning', Date.now())).toBe(false);
+    expect(await new LeasesRepo(connections[0]!).isLive('lock:provisioning', Date.now())).toBe(
+      false,
+    );
   });
 
   it('hands the result or the error back and releases the lease either way', async () => {

@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../store/db.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { oneDatabasePerTest } from './one-database.fixture.ts';
 import { LeasesRepo } from '../store/leases.repo.ts';
 import {
   DatabaseUploadLeases,
@@ -11,25 +8,12 @@ import {
 import { MemoryUploadLeases } from './memory-upload-leases.ts';
 import type { UploadLease, UploadLeases } from './upload-leases.ts';
 
-let dir: string;
-const handles: Db[] = [];
+const { connect } = oneDatabasePerTest();
 const instances: DatabaseUploadLeases[] = [];
 
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-upload-leases-'));
-});
 afterEach(async () => {
   await Promise.all(instances.splice(0).map((leases) => leases.close()));
-  await Promise.all(handles.splice(0).map((db) => db.destroy()));
-  await rm(dir, { recursive: true, force: true });
 });
-
-/** A connection of its own to the one database of the test, as another instance would have. */
-async function connect(): Promise<Db> {
-  const db = await openDatabase(path.join(dir, 'cabinet.db'));
-  handles.push(db);
-  return db;
-}
 
 /** An instance's upload leases over its own connection; takeover requests are looked for often. */
 async function instance(
