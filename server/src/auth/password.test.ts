@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hashPassword, isBcryptHash, needsRehash, verifyPassword } from './password.ts';
 import { bcryptHash } from '../import/filebrowser-db.fixture.ts';
 
-/** The hash filebrowser stored for admin/admin in ../shared/fixtures/filebrowser-db. */
+/** The hash filebrowser stored for admin/admin in server/test/fixtures/filebrowser-db. */
 const FILEBROWSER_ADMIN = '$2a$10$jpEdkZl4m/A1QFGdnboHLeaxcg.F5vFbHYOdLQ.vY6bcZ.snORr5m';
 
 describe('password hashes', () => {

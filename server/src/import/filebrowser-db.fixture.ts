@@ -12,11 +12,8 @@ import {
   type WriterBucket,
 } from './bolt-writer.fixture.ts';
 
-/** The real databases filebrowser wrote (see their README). */
-export const REAL_FIXTURES = new URL(
-  '../../../../shared/fixtures/filebrowser-db/',
-  import.meta.url,
-);
+/** The real databases filebrowser wrote, kept in the repository (see their README). */
+export const REAL_FIXTURES = new URL('../../test/fixtures/filebrowser-db/', import.meta.url);
 
 /** A bcrypt hash as filebrowser makes them (cost 4 keeps tests fast; the format is the same). */
 export async function bcryptHash(password: string, prefix: '$2a$' | '$2b$' | '$2y$' = '$2a$') {
