@@ -149,5 +149,12 @@ describe('editing a text file', () => {
     expect(await preview.editorText()).toBe('original\nprecious work');
     await preview.unsavedMarker.waitFor();
     expect(await onDisk('code/refused.txt')).toBe('original\n');
+
+    // The permission comes back: the next save succeeds and takes the outdated error away.
+    await cabinet.server.ctx.store.users.update({ ...record, perm: { ...record.perm } });
+    await page.keyboard.press('Control+s');
+    await waitForNotice(page, 'refused.txt saved');
+    await error.waitFor({ state: 'detached' });
+    expect(await onDisk('code/refused.txt')).toBe('original\nprecious work');
   });
 });

@@ -1,10 +1,31 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { withCabinet } from '../support/cabinet.ts';
 
 const cabinet = withCabinet();
+
+/** The button's background once its transitions have run, so a passing colour is not mistaken. */
+async function settledBackground(button: Locator): Promise<string> {
+  return button.evaluate(async (element) => {
+    await Promise.all(element.getAnimations().map((animation) => animation.finished));
+    return getComputedStyle(element).backgroundColor;
+  });
+}
+
+/** What `var(--danger)` resolves to in the current theme, read from a probe element. */
+async function dangerColour(button: Locator): Promise<string> {
+  return button.evaluate((element) => {
+    const probe = document.createElement('span');
+    probe.style.backgroundColor = 'var(--danger)';
+    element.ownerDocument.body.append(probe);
+    const colour = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    return colour;
+  });
+}
 
 describe('delete', () => {
   it('asks "Delete this item?" and deletes the entry with Enter', async () => {
@@ -74,5 +95,31 @@ describe('delete', () => {
     expect(await ops.errorMessages()).toEqual(["You don't have permissions to access this."]);
     expect(existsSync(path.join(cabinet.server.root, 'd5/locked/open.txt'))).toBe(true);
     expect(await ops.files.entryNames()).toEqual(['locked']);
+  });
+
+  it('keeps the Delete button red when hovered, focused or pressed, in both themes', async () => {
+    await cabinet.seed({ 'd6/red.txt': 'r' });
+    const ops = await cabinet.open('d6/');
+    await ops.select('red.txt');
+    await ops.page.keyboard.press('Delete');
+    const remove = ops.button(ops.deleteDialog, 'Delete');
+    await remove.waitFor();
+    for (const theme of ['light', 'dark']) {
+      await ops.page.evaluate((name) => (document.documentElement.dataset.theme = name), theme);
+      const danger = await dangerColour(remove);
+      // Leave the button, then check each state against the token, not against a blue hover.
+      await ops.page.mouse.move(0, 0);
+      expect(await settledBackground(remove)).toBe(danger);
+      await remove.hover();
+      expect(await settledBackground(remove)).toBe(danger);
+      await remove.focus();
+      expect(await settledBackground(remove)).toBe(danger);
+      await ops.page.mouse.down();
+      expect(await settledBackground(remove)).toBe(danger);
+      // Released away from the button, so the press does not delete.
+      await ops.page.mouse.move(0, 0);
+      await ops.page.mouse.up();
+    }
+    expect(existsSync(path.join(cabinet.server.root, 'd6/red.txt'))).toBe(true);
   });
 });

@@ -67,13 +67,17 @@ describe('profile settings', { timeout: 180_000 }, () => {
     await update.click();
     await page.getByText('This is not your current password.').waitFor();
     expect(await current.getAttribute('aria-invalid')).toBe('true');
-    // The failure is also an error notification, which stays until closed.
-    const alert = new AppShell(page).notifications.getByRole('alert');
-    await alert.getByRole('button', { name: 'Close' }).click();
+    // The failure is also an error notification, which stays until closed…
+    const alert = new AppShell(page).notifications
+      .getByRole('alert')
+      .filter({ hasText: 'The current password is incorrect.' });
+    await alert.waitFor();
 
     await current.fill(user.password);
     await update.click();
     await waitForNotice(page, 'Password updated!');
+    // …or until the password change succeeds, which makes it no longer true.
+    await alert.waitFor({ state: 'detached' });
     await expect.poll(() => fresh.inputValue()).toBe('');
 
     await loginThroughForm(

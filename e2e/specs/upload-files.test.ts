@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,12 +18,13 @@ const cabinet = withCabinet();
 async function signIn(
   entries: Record<string, string>,
   perm: Record<string, boolean> = {},
+  rules: { regex: boolean; allow: boolean; path: string }[] = [],
 ): Promise<UploadSession & { root: string }> {
   const scope = `/scopes/${Math.random().toString(36).slice(2)}`;
   const root = path.join(cabinet.server.root, scope);
   await mkdir(root, { recursive: true });
   await seedFiles(root, entries);
-  const user = await cabinet.server.createUser({ viewMode: 'list', scope, perm });
+  const user = await cabinet.server.createUser({ viewMode: 'list', scope, perm, rules });
   const session = await onFiles(await cabinet.loginPage({ user }));
   return { ...session, root };
 }
@@ -82,6 +84,10 @@ describe('uploading files with the Upload button', () => {
     const replace = page.getByRole('dialog', { name: 'Replace?' });
 
     await uploads.uploadFiles([path.join(desktop, 'report.txt')]);
+    // The prompt names the file, isolated (FSI … PDI) so a right-to-left name keeps its order.
+    await replace
+      .getByText('"\u2068report.txt\u2069" already exists here. Replace it?', { exact: true })
+      .waitFor();
     await replace.getByRole('button', { name: 'Cancel' }).click();
     await replace.waitFor({ state: 'hidden' });
     expect(await uploads.panel.count()).toBe(0);
@@ -96,15 +102,33 @@ describe('uploading files with the Upload button', () => {
       .toBe('15 B');
   });
 
+  it('offers only Cancel on a clash to a user who may not replace, and keeps the original', async () => {
+    const { page, uploads, root } = await signIn({ 'kept.txt': 'keep me' }, { modify: false });
+    const desktop = await desktopFolder({ 'kept.txt': 'overwrite' });
+    await uploads.uploadFiles([path.join(desktop, 'kept.txt')]);
+    const prompt = page.getByRole('dialog', { name: 'Name already taken' });
+    await prompt
+      .getByText(
+        '"\u2068kept.txt\u2069" already exists here, and you are not allowed to replace it.',
+        {
+          exact: true,
+        },
+      )
+      .waitFor();
+    expect(await prompt.getByRole('button').allTextContents()).toEqual(['Cancel']);
+    await page.keyboard.press('Enter');
+    await prompt.waitFor({ state: 'detached' });
+    expect(await uploads.panel.count()).toBe(0);
+    expect(await readFile(path.join(root, 'kept.txt'), 'utf8')).toBe('keep me');
+  });
+
   it('shows a failed file in the panel and an error notice while the others go on', async () => {
-    // Without modify, replacing is refused by the server (403) even after the user said yes.
-    const { page, uploads, root } = await signIn({ 'locked.txt': 'keep me' }, { modify: false });
+    // A rule hides locked.txt from the user: the server refuses its upload (403).
+    const { page, uploads, root } = await signIn({}, {}, [
+      { regex: false, allow: false, path: '/locked.txt' },
+    ]);
     const desktop = await desktopFolder({ 'locked.txt': 'overwrite', 'fresh.txt': 'fresh' });
     await uploads.uploadFiles([path.join(desktop, 'locked.txt'), path.join(desktop, 'fresh.txt')]);
-    await page
-      .getByRole('dialog', { name: 'Replace?' })
-      .getByRole('button', { name: 'Replace' })
-      .click();
 
     await page.getByRole('alert').filter({ hasText: 'locked.txt was not uploaded' }).waitFor();
     await uploads
@@ -120,7 +144,7 @@ describe('uploading files with the Upload button', () => {
       })
       .toBeGreaterThanOrEqual(0);
     await expect.poll(() => readFile(path.join(root, 'fresh.txt'), 'utf8')).toBe('fresh');
-    expect(await readFile(path.join(root, 'locked.txt'), 'utf8')).toBe('keep me');
+    expect(existsSync(path.join(root, 'locked.txt'))).toBe(false);
     await uploads.dismiss('locked.txt').click();
     await uploads.panel.waitFor({ state: 'hidden' });
   });

@@ -9,6 +9,8 @@ declare module '@tanstack/react-query' {
     mutationMeta: {
       /** The caller shows the failure itself; skip the default error notification. */
       handlesErrors?: boolean;
+      /** Tags the error notification, so that the caller's success notice of it clears it. */
+      action?: string;
     };
   }
 }
@@ -37,7 +39,7 @@ function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({
       onError(error, _variables, _context, mutation) {
         if (mutation.meta?.handlesErrors) return;
-        notifyFailure(error);
+        notifyFailure(error, undefined, mutation.meta?.action);
       },
     }),
   });

@@ -36,6 +36,8 @@ export interface DialogOptions {
   onDone?: (newPath?: string) => void;
   /** Answer of a question dialog (replace, replace-rename): called with the user's choice. */
   onAnswer?: (answer: 'replace' | 'rename' | 'cancel') => void;
+  /** False when the user may not replace (no modify permission): the clash prompt hides Replace. */
+  offersReplace?: boolean;
 }
 
 export interface OpenDialog extends DialogOptions {

@@ -15,6 +15,8 @@ export interface Notification {
   canReport: boolean;
   /** Work under way (a big move or copy): how much of it is done, shown as a bar. */
   progress?: { done: number; total: number };
+  /** The action it reports on (e.g. "save:/notes.txt"): a success of it clears its errors. */
+  action?: string;
 }
 
 /** How a toast is shown, beyond its kind and words. */
@@ -23,6 +25,11 @@ export interface NotifyOptions {
   duration?: number | null;
   canReport?: boolean;
   progress?: { done: number; total: number };
+  /**
+   * The action reported on. A success with an action takes that action's errors off the stack:
+   * once the save or the password change went through, its earlier failure is no longer true.
+   */
+  action?: string;
 }
 
 interface NotificationState {
@@ -43,8 +50,11 @@ export const useNotificationStore = create<NotificationState>()((set) => ({
     const id = nextId++;
     const { duration = kind === 'error' ? null : UI_LIMITS.notificationMs, canReport = false } =
       options;
-    const notification = { id, kind, message, duration, canReport, progress: options.progress };
-    set((s) => ({ notifications: [...s.notifications, notification] }));
+    const { progress, action } = options;
+    const notification = { id, kind, message, duration, canReport, progress, action };
+    const outdated = (n: Notification) =>
+      kind === 'success' && action !== undefined && n.kind === 'error' && n.action === action;
+    set((s) => ({ notifications: [...s.notifications.filter((n) => !outdated(n)), notification] }));
     return id;
   },
   update(id, patch) {
@@ -57,9 +67,9 @@ export const useNotificationStore = create<NotificationState>()((set) => ({
   },
 }));
 
-/** Shows a success toast (outside React too). */
-export const notifySuccess = (message: string) =>
-  useNotificationStore.getState().notify('success', message);
+/** Shows a success toast (outside React too); with `action`, it clears that action's errors. */
+export const notifySuccess = (message: string, action?: string) =>
+  useNotificationStore.getState().notify('success', message, { action });
 
 /** Shows an error toast that stays until closed, without "Report issue" (the user can act on it). */
 export const notifyError = (message: string) =>
@@ -68,11 +78,13 @@ export const notifyError = (message: string) =>
 /**
  * Shows a failure in words for people (ApiError's message); "Report issue" only when the failure
  * is unexpected (5xx, no reply), never for a refusal of the user's own input. `message` replaces
- * the error's own words when the caller says more (which file, what is kept).
+ * the error's own words when the caller says more (which file, what is kept). `action` names what
+ * failed, so that its next success clears this error.
  */
-export const notifyFailure = (error: unknown, message?: string) =>
+export const notifyFailure = (error: unknown, message?: string, action?: string) =>
   useNotificationStore
     .getState()
     .notify('error', message ?? (error instanceof Error ? error.message : String(error)), {
       canReport: isUnexpected(error),
+      action,
     });

@@ -15,11 +15,13 @@ export interface UserUpdateVariables {
 
 /**
  * PUT /api/users/{id} with the what/which envelope. Updating oneself renews the token, so the
- * session (language, preferences) reflects the change at once.
+ * session (language, preferences) reflects the change at once. `action` tags its error
+ * notification (see the query client's mutation meta).
  */
-export function useUserUpdateMutation() {
+export function useUserUpdateMutation(action?: string) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { action },
     mutationFn: async ({ id, which, data, currentPassword }: UserUpdateVariables) => {
       const body: UserWriteRequest = { what: 'user', which, data: { ...data, id } };
       if (currentPassword !== undefined) body.current_password = currentPassword;

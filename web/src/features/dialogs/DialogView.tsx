@@ -65,6 +65,7 @@ export function DialogView({ dialog, onClose }: { dialog: OpenDialog; onClose: (
         <ReplaceDialog
           key={dialogKey(dialog)}
           offersRename={dialog.name === 'replace-rename'}
+          offersReplace={dialog.offersReplace ?? true}
           message={dialog.message}
           onAnswer={(answer) => {
             dialog.onAnswer?.(answer);

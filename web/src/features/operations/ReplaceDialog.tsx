@@ -7,23 +7,26 @@ import './operations.css';
 /**
  * The clash prompts: "replace" (uploads) offers Replace or Cancel, "replace-rename" (rename, move,
  * copy, paste) also Rename, which keeps both entries. Focus starts on the action that loses
- * nothing when there is one (Rename), else on Replace, so Enter confirms the prompt.
+ * nothing when there is one (Rename), else on Replace, so Enter confirms the prompt. A user who
+ * may not replace is not offered Replace (the server would refuse it): only Cancel, focused.
  */
 export function ReplaceDialog(props: {
   offersRename: boolean;
+  offersReplace: boolean;
   message: string | undefined;
   onAnswer: (answer: ReplaceAnswer) => void;
 }) {
   const { t } = useTranslation();
-  const { offersRename, onAnswer } = props;
+  const { offersRename, offersReplace, onAnswer } = props;
   const focusRef = useInitialFocus<HTMLButtonElement>();
   return (
     <Dialog
-      title={t(offersRename ? 'ops.replaceRenameTitle' : 'ops.replaceTitle')}
+      title={t(offersRename || !offersReplace ? 'ops.replaceRenameTitle' : 'ops.replaceTitle')}
       onClose={() => onAnswer('cancel')}
       actions={
         <>
           <button
+            ref={offersRename || offersReplace ? undefined : focusRef}
             type="button"
             className="button button--secondary"
             onClick={() => onAnswer('cancel')}
@@ -40,14 +43,16 @@ export function ReplaceDialog(props: {
               {t('ops.rename')}
             </button>
           )}
-          <button
-            ref={offersRename ? undefined : focusRef}
-            type="button"
-            className="button button--danger"
-            onClick={() => onAnswer('replace')}
-          >
-            {t('ops.replace')}
-          </button>
+          {offersReplace && (
+            <button
+              ref={offersRename ? undefined : focusRef}
+              type="button"
+              className="button button--danger"
+              onClick={() => onAnswer('replace')}
+            >
+              {t('ops.replace')}
+            </button>
+          )}
         </>
       }
     >

@@ -5,12 +5,13 @@ export type ReplaceAnswer = 'replace' | 'rename' | 'cancel';
 
 /**
  * Asks what to do about a name clash and resolves with the answer: "replace" offers Replace and
- * Cancel, "replace-rename" also Rename. A prompt closed any other way (Esc, a route change,
+ * Cancel, "replace-rename" also Rename; without `offersReplace` Replace is left out. A prompt closed any other way (Esc, a route change,
  * another dialog taking its place) counts as Cancel, so the waiting operation always ends.
  */
 export function askReplace(
   kind: 'replace' | 'replace-rename',
   message?: string,
+  offersReplace = true,
 ): Promise<ReplaceAnswer> {
   return new Promise((resolve) => {
     let unsubscribe = () => {};
@@ -22,7 +23,7 @@ export function askReplace(
       resolve(answer);
     };
     const store = useDialogStore.getState();
-    store.open(kind, { message, onAnswer: finish });
+    store.open(kind, { message, offersReplace, onAnswer: finish });
     const prompt = useDialogStore.getState().dialog;
     unsubscribe = useDialogStore.subscribe((state) => {
       if (state.dialog !== prompt) finish('cancel');

@@ -21,7 +21,7 @@ export interface SearchOverlayProps {
 
 /**
  * The search overlay: Enter submits, typing clears the results, Esc
- * closes; type shortcuts fill the field; results 50 at a time, more on scrolling near the end;
+ * closes; a type shortcut fills the field and searches at once; results 50 at a time, more on scrolling near the end;
  * arrow keys move between the field and the results, Enter or a click opens one.
  */
 export function SearchOverlay({ folder, onClose }: SearchOverlayProps) {
@@ -44,10 +44,10 @@ export function SearchOverlay({ folder, onClose }: SearchOverlayProps) {
     };
   }, []);
 
-  const submit = () => {
-    if (query.trim() === '') return;
+  const submit = (value = query) => {
+    if (value.trim() === '') return;
     setShown(UI_LIMITS.searchPageSize);
-    search.run(query);
+    search.run(value);
   };
 
   const change = (value: string) => {
@@ -55,8 +55,11 @@ export function SearchOverlay({ folder, onClose }: SearchOverlayProps) {
     if (search.status !== 'idle') search.clear();
   };
 
+  // A shortcut is a whole query: it runs at once, and the field keeps it for refining.
   const applyShortcut = (kind: string) => {
-    change(`type:${kind} `);
+    const value = `type:${kind} `;
+    setQuery(value);
+    submit(value);
     inputRef.current?.focus();
   };
 

@@ -18,6 +18,9 @@ function passwordState(password: string, confirmation: string): 'match' | 'misma
   return password === confirmation ? 'match' : 'mismatch';
 }
 
+/** Tags the password change's notices: its success clears its earlier failure. */
+const PASSWORD_ACTION = 'profile:password';
+
 /**
  * /settings/profile: hide-dotfiles and language, a password
  * change that is hidden when the user's password is locked, and the user's sessions.
@@ -26,7 +29,7 @@ export function ProfileSettingsPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const update = useUserUpdateMutation();
-  const passwordUpdate = useUserUpdateMutation();
+  const passwordUpdate = useUserUpdateMutation(PASSWORD_ACTION);
   const [hideDotfiles, setHideDotfiles] = useState(user?.hideDotfiles ?? false);
   const [locale, setLocale] = useState(user?.locale ?? '');
   const [password, setPassword] = useState('');
@@ -60,7 +63,7 @@ export function ProfileSettingsPage() {
           setPassword('');
           setConfirmation('');
           setCurrentPassword('');
-          notifySuccess(t('settings.passwordUpdated'));
+          notifySuccess(t('settings.passwordUpdated'), PASSWORD_ACTION);
         },
         onError: (failure) => setError(placeError(failure, t)),
       },

@@ -37,8 +37,9 @@ async function queueSources(sources: UploadSource[], folder: string): Promise<vo
   // Without a listing the server still refuses a clash (409), and the queue asks then.
   const listing = await fetchResource(base).catch(() => null);
   const existing = new Set(listing?.items?.map((item) => item.name));
-  const clashes = sources.some((source) => existing.has(topLevelName(source)));
-  if (clashes && !(await askReplace())) return;
+  const clashing = new Set(sources.map(topLevelName).filter((name) => existing.has(name)));
+  const clashes = clashing.size > 0;
+  if (clashes && !(await askReplace([...clashing]))) return;
   enqueueUploads(
     sources.map((source) => ({
       path: `${base}${source.relativePath}`,

@@ -175,7 +175,7 @@ async function failJob(job: QueuedJob, transfer: Transfer, error: unknown): Prom
     asking.add(job.id);
     setJob(job.id, { status: 'queued', loaded: 0, speed: 0 });
     pump();
-    const replace = await askReplace();
+    const replace = await askReplace([job.label]);
     if (!asking.delete(job.id)) return;
     if (replace) waiting.unshift({ ...job, override: true });
     else useUploadStore.getState().remove(new Set([job.id]));

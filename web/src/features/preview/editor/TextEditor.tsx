@@ -110,14 +110,18 @@ export function TextEditor({ file, navigation, ...props }: TextEditorProps) {
     try {
       await saveFile(file.path, text);
       editor.markSaved(text);
-      notifySuccess(t('editor.saved', { name: file.name }));
+      notifySuccess(t('editor.saved', { name: file.name }), `save:${file.path}`);
       void queryClient.invalidateQueries({
         queryKey: resourceKeys.detail(parentFolder(file.path)),
       });
     } catch (error) {
       // The text stays in the editor and stays marked unsaved, so nothing is lost.
       const reason = error instanceof Error ? error.message : String(error);
-      notifyFailure(error, t('editor.saveFailed', { name: file.name, reason }));
+      notifyFailure(
+        error,
+        t('editor.saveFailed', { name: file.name, reason }),
+        `save:${file.path}`,
+      );
     } finally {
       savingRef.current = false;
       setSaving(false);
