@@ -50,7 +50,13 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     password: options.password,
     dataDir,
     ...(options.bin && { bin: options.bin }),
-    env: { CABINET_DATABASE: database, CABINET_TRUSTED_PROXIES: '127.0.0.1' },
+    env: {
+      CABINET_DATABASE: database,
+      CABINET_TRUSTED_PROXIES: '127.0.0.1',
+      // Login counters, locks and upload leases in the database, so the instances share them on
+      // SQLite too (the default, auto, keeps them per process on SQLite; docs/runtime.md).
+      CABINET_SHARED_STATE: 'database',
+    },
   };
   const instances: RunningServer[] = [];
   // One at a time: the first start runs the migrations and creates the administrator.

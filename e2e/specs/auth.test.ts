@@ -23,6 +23,12 @@ async function freshPage(): Promise<Page> {
 }
 
 /** A fresh page signed in through the login form (as the admin unless `user` is given). */
+/** The `iat` claim (seconds) of a token. */
+function tokenIssuedAt(token: string): number {
+  return (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { iat: number })
+    .iat;
+}
+
 async function signedInPage(user?: TestUser): Promise<Page> {
   ({ context, page } = await cabinet.loginPage({ user }));
   return page;
@@ -151,6 +157,10 @@ describe('renewal', () => {
     const page = await signedInPage(user);
     const files = new FilesPage(page);
     await files.entry('renewer-folder').waitFor();
+    // Tokens carry their issue time in whole seconds, and a change in that same second is not
+    // "after" the token (docs/api.md): change the user once the token's second has passed.
+    const issuedAt = tokenIssuedAt((await storedToken(page))!);
+    await expect.poll(() => Math.floor(Date.now() / 1000)).toBeGreaterThan(issuedAt);
     const update = await cabinet.server.fetch(`/api/users/${user.user.id}`, {
       method: 'PUT',
       token: cabinet.server.admin.token,
