@@ -93,6 +93,9 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.url.startsWith('/api/')) applyApiHeaders(reply);
+    // A request that was running when the shutdown began ends its keep-alive connection with its
+    // reply; left open, the connection would hold the shutdown until its grace period ran out.
+    if (closing) void reply.header('connection', 'close');
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
