@@ -4,18 +4,10 @@
  * the documented configuration; around it the runner adds what a throw-away nginx needs (its own
  * prefix, pid and temp folders, foreground, loopback only).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  captureOutput,
-  freePort,
-  nginxVersion,
-  stopChild,
-  waitForHttp,
-  type RunningServer,
-} from './servers.ts';
+import { freePort, launchNginx, nginxVersion, type RunningServer } from './servers.ts';
 
 export interface BalancerSite {
   /** nginx `listen` value, e.g. `127.0.0.1:8000`. */
@@ -111,31 +103,5 @@ http {
 ${balancerHttpConfig({ listen: `127.0.0.1:${port}`, upstreams: options.upstreams })}
 }
 `;
-  const configFile = path.join(prefix, 'nginx.conf');
-  writeFileSync(configFile, config);
-  const child = spawn('nginx', ['-p', prefix, '-c', configFile, '-e', `${prefix}/error.log`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const captured = captureOutput(child);
-  const output = () => {
-    let log = '';
-    try {
-      log = readFileSync(path.join(prefix, 'error.log'), 'utf8').slice(-4096);
-    } catch {
-      // no log yet
-    }
-    return `${captured()}${log}`;
-  };
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    await stopChild(child, 'SIGQUIT');
-    rmSync(prefix, { recursive: true, force: true });
-  };
-  try {
-    await waitForHttp(`${url}/health`, child, 15_000, output);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { name: 'balancer', url, pid: child.pid as number, output, stop, config };
+  return { name: 'balancer', ...(await launchNginx(prefix, config, port, '/health')), config };
 }

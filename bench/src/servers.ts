@@ -236,9 +236,32 @@ http {
   }
 }
 `;
-  const confFile = path.join(prefix, 'nginx.conf');
-  writeFileSync(confFile, conf);
-  const child = spawn('nginx', ['-p', prefix, '-c', confFile, '-e', `${prefix}/error.log`], {
+  return { name: 'nginx', ...(await launchNginx(prefix, conf, port, '/')) };
+}
+
+/** A foreground nginx started by launchNginx. */
+export interface LaunchedNginx {
+  url: string;
+  pid: number;
+  /** What nginx printed and the end of its error log, for failure messages. */
+  output: () => string;
+  /** Stops nginx (graceful SIGQUIT) and removes its prefix folder. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Writes `config` into the prefix folder, starts nginx in the foreground on it and resolves once
+ * `healthPath` answers on `port`; on failure nginx is stopped and its folder removed.
+ */
+export async function launchNginx(
+  prefix: string,
+  config: string,
+  port: number,
+  healthPath: string,
+): Promise<LaunchedNginx> {
+  const configFile = path.join(prefix, 'nginx.conf');
+  writeFileSync(configFile, config);
+  const child = spawn('nginx', ['-p', prefix, '-c', configFile, '-e', `${prefix}/error.log`], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const captured = captureOutput(child);
@@ -257,10 +280,10 @@ http {
     rmSync(prefix, { recursive: true, force: true });
   };
   try {
-    await waitForHttp(`${url}/`, child, 15_000, output);
+    await waitForHttp(`${url}${healthPath}`, child, 15_000, output);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { name: 'nginx', url, pid: child.pid as number, output, stop };
+  return { url, pid: child.pid as number, output, stop };
 }
