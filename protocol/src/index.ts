@@ -15,3 +15,4 @@ export * from './query.ts';
 export * from './resource-requests.ts';
 export * from './download.ts';
 export * from './tus.ts';
+export * from './sites.ts';
