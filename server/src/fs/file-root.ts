@@ -3,7 +3,7 @@ import { mkdir, realpath, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { FileChanges } from './changes.ts';
-import { TempJournal } from './temp-files.ts';
+import { TempJournal, type TempJournalOptions } from './temp-files.ts';
 import { UploadStaging } from './upload-staging.ts';
 
 /** Default modes of created files and folders (effective 0640/0750). */
@@ -20,6 +20,8 @@ export interface FileRootOptions {
   dirMode?: number;
   /** Skip the probe and force case folding on or off (e.g. FUSE mounts that answer oddly). */
   caseInsensitive?: boolean;
+  /** How the journal tells a gone writer (tests stand in for a crashed process). */
+  journal?: TempJournalOptions;
 }
 
 /**
@@ -49,13 +51,16 @@ export class FileRoot {
     return this.staging;
   }
 
-  /** Opens the root: creates it if missing, probes case folding, removes crash leftovers. */
+  /**
+   * Opens the root: creates it if missing, probes case folding, removes the leftovers of writers
+   * that crashed (never those of another instance still running on the same data folder).
+   */
   static async open(options: FileRootOptions): Promise<FileRoot> {
     await mkdir(options.root, { recursive: true });
     const realRoot = await realpath(path.resolve(options.root));
     const caseInsensitive =
       options.caseInsensitive ?? (await probeCaseInsensitive(realRoot, options.log));
-    const journal = await TempJournal.open(options.dataDir);
+    const journal = await TempJournal.open(options.dataDir, options.journal);
     const removed = await journal.cleanUp();
     if (removed > 0) options.log?.info({ removed }, 'removed temp files of interrupted writes');
     return new FileRoot(

@@ -86,7 +86,15 @@ describe('ScopedFs atomic writes', () => {
     const { write } = await fs.createWriteAtomic('/crash.txt');
     await write.pour('half');
     expect(existsSync(write.tempPath)).toBe(true);
-    const reopened = await FileRoot.open({ root, dataDir: path.join(base, 'data') });
+    // Another instance on the same data folder leaves a write in progress alone…
+    await FileRoot.open({ root, dataDir: path.join(base, 'data') });
+    expect(existsSync(write.tempPath)).toBe(true);
+    // …and removes it once its writer is gone (temp-journal.test.ts kills a real process).
+    const reopened = await FileRoot.open({
+      root,
+      dataDir: path.join(base, 'data'),
+      journal: { ownerGone: () => true },
+    });
     expect(reopened.realRoot).toBe(files.realRoot);
     expect(existsSync(write.tempPath)).toBe(false);
     expect(existsSync(path.join(scope, 'crash.txt'))).toBe(false);

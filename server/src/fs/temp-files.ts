@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { errorCode } from './fs-errors.ts';
 
@@ -27,38 +28,90 @@ interface JournalEntry {
   kind: TempKind;
 }
 
+/** Another host's journal counts as abandoned once nothing in it changed for this long. */
+export const FOREIGN_JOURNAL_STALE_MS = 24 * 60 * 60 * 1000;
+
+/** Who wrote a journal folder: `<host>~<pid>~<random>`. */
+interface JournalOwner {
+  host: string;
+  pid: number;
+}
+
+function ownerOf(folder: string): JournalOwner | undefined {
+  const [host, pid, nonce] = folder.split('~');
+  const parsed = Number(pid);
+  if (!host || !nonce || !Number.isSafeInteger(parsed) || parsed <= 0) return undefined;
+  return { host, pid: parsed };
+}
+
+/** Whether a process of this host is running (EPERM: it runs, as another user). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errorCode(error) === 'EPERM';
+  }
+}
+
+export interface TempJournalOptions {
+  /** Tells whether a journal folder's writer is gone (default: by its pid on this host, by age elsewhere). */
+  ownerGone?: (owner: JournalOwner, newestChangeMs: number) => boolean;
+  now?: () => number;
+}
+
 /**
  * Records in-flight temp files in the data folder, one small file per temp, so that a crash never
  * leaves orphans among user files: walking a huge tree at start to find them would be far too slow.
  * Cost per write: one tiny create and one unlink in the data folder.
+ *
+ * Each process writes into its own folder (`temp-journal/<host>~<pid>~<random>/`), because
+ * instances can share one data folder: a starting instance removes only the leftovers of writers
+ * that are gone — a process of this host that no longer runs, or a folder of another host untouched
+ * for FOREIGN_JOURNAL_STALE_MS — never the temps of a write running next door.
  */
 export class TempJournal {
-  private constructor(private readonly dir: string) {}
+  private constructor(
+    private readonly dir: string,
+    /** This process's folder inside `dir`. */
+    private readonly own: string,
+    private readonly options: TempJournalOptions,
+  ) {}
 
-  /** Opens (creating) the journal folder. */
-  static async open(dataDir: string): Promise<TempJournal> {
+  /** Opens (creating) the journal folder and this process's folder in it. */
+  static async open(dataDir: string, options: TempJournalOptions = {}): Promise<TempJournal> {
     const dir = path.join(dataDir, 'temp-journal');
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    return new TempJournal(dir);
+    const own = `${hostname()}~${process.pid}~${randomBytes(6).toString('hex')}`;
+    await mkdir(path.join(dir, own), { recursive: true, mode: 0o700 });
+    return new TempJournal(dir, own, options);
   }
 
   /** Records a temp file before it is created; returns the id to forget it by. */
   async record(realTempPath: string, kind: TempKind): Promise<string> {
-    const id = randomBytes(12).toString('hex');
+    const id = `${this.own}/${randomBytes(12).toString('hex')}`;
     const entry: JournalEntry = { path: realTempPath, kind };
-    await writeFile(path.join(this.dir, id), JSON.stringify(entry), { mode: 0o600 });
+    const file = path.join(this.dir, id);
+    try {
+      await writeFile(file, JSON.stringify(entry), { mode: 0o600 });
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') throw error;
+      // A neighbour on another host took this idle folder for abandoned: make it again.
+      await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+      await writeFile(file, JSON.stringify(entry), { mode: 0o600 });
+    }
     return id;
   }
 
   /** Forgets a temp file that was renamed into place or removed. */
   async forget(id: string): Promise<void> {
+    if (id.split('/').some((part) => part === '..' || part === '')) return;
     await unlink(path.join(this.dir, id)).catch(() => undefined);
   }
 
-  /** Entries of one kind, with their ids. */
+  /** Entries of one kind, of every process's folder, with their ids. */
   async list(kind: TempKind): Promise<Array<{ id: string; path: string }>> {
     const found: Array<{ id: string; path: string }> = [];
-    for (const id of await readdir(this.dir)) {
+    for (const id of await this.ids()) {
       const entry = await this.read(id);
       if (entry?.kind === kind) found.push({ id, path: entry.path });
     }
@@ -66,25 +119,75 @@ export class TempJournal {
   }
 
   /**
-   * Removes the leftovers of writes interrupted by a crash. Only files whose name carries the temp
-   * prefix are deleted, so a corrupted journal can never remove a user's file. Returns the count.
+   * Removes the leftovers of writes interrupted by a crash: the `atomic` temps recorded by writers
+   * that are gone (and by versions before per-process folders). Only files whose name carries the
+   * temp prefix are deleted, so a corrupted journal can never remove a user's file. Returns the
+   * count.
    */
   async cleanUp(): Promise<number> {
     let removed = 0;
-    for (const id of await readdir(this.dir)) {
-      const entry = await this.read(id);
-      if (entry && entry.kind !== 'atomic') continue;
-      if (entry && isTempName(path.basename(entry.path))) {
-        try {
-          await unlink(entry.path);
-          removed++;
-        } catch (error) {
-          if (errorCode(error) !== 'ENOENT') continue;
+    for (const { folder, ids } of await this.foldersOfGoneWriters()) {
+      for (const id of ids) {
+        const entry = await this.read(id);
+        if (entry && entry.kind !== 'atomic') continue;
+        if (entry && isTempName(path.basename(entry.path))) {
+          try {
+            await unlink(entry.path);
+            removed++;
+          } catch (error) {
+            if (errorCode(error) !== 'ENOENT') continue;
+          }
         }
+        await this.forget(id);
       }
-      await this.forget(id);
+      // Emptied folders go; one still holding resumable entries stays for their owner.
+      if (folder) await rmdir(path.join(this.dir, folder)).catch(() => undefined);
     }
     return removed;
+  }
+
+  /** Entry ids of every folder, and the flat entries of versions before per-process folders. */
+  private async ids(): Promise<string[]> {
+    const ids: string[] = [];
+    for (const item of await readdir(this.dir, { withFileTypes: true })) {
+      if (item.isFile()) ids.push(item.name);
+      else if (item.isDirectory()) {
+        const names = await readdir(path.join(this.dir, item.name)).catch(() => []);
+        for (const name of names) ids.push(`${item.name}/${name}`);
+      }
+    }
+    return ids;
+  }
+
+  private async foldersOfGoneWriters(): Promise<Array<{ folder: string | null; ids: string[] }>> {
+    const found: Array<{ folder: string | null; ids: string[] }> = [];
+    const legacy: string[] = [];
+    for (const item of await readdir(this.dir, { withFileTypes: true })) {
+      if (item.isFile()) {
+        legacy.push(item.name);
+        continue;
+      }
+      if (!item.isDirectory() || item.name === this.own) continue;
+      const owner = ownerOf(item.name);
+      const folderPath = path.join(this.dir, item.name);
+      const names = await readdir(folderPath).catch(() => []);
+      let newest = 0;
+      for (const name of [...names.map((n) => path.join(folderPath, n)), folderPath]) {
+        const info = await stat(name).catch(() => undefined);
+        if (info) newest = Math.max(newest, info.mtimeMs);
+      }
+      if (owner && !this.gone(owner, newest)) continue;
+      found.push({ folder: item.name, ids: names.map((name) => `${item.name}/${name}`) });
+    }
+    if (legacy.length > 0) found.push({ folder: null, ids: legacy });
+    return found;
+  }
+
+  private gone(owner: JournalOwner, newestChangeMs: number): boolean {
+    if (this.options.ownerGone) return this.options.ownerGone(owner, newestChangeMs);
+    if (owner.host === hostname()) return !processRuns(owner.pid);
+    const now = this.options.now?.() ?? Date.now();
+    return now - newestChangeMs > FOREIGN_JOURNAL_STALE_MS;
   }
 
   private async read(id: string): Promise<JournalEntry | undefined> {
