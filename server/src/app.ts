@@ -119,8 +119,13 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
       methods.track(api, '/api/*');
       for (const routes of API_ROUTES) await api.register(async (scope) => routes(scope, runtime));
       // Unknown API paths are a clean 404 rather than the SPA page (docs/api.md); a
-      // known path asked with another method is a 405.
-      api.all('/*', async (request, reply) => methods.answer(request, reply));
+      // known path asked with another method is a 405. Both answer in onRequest, before any body
+      // is read or parsed: a wrong method never gets a body error (400/413) instead.
+      api.all(
+        '/*',
+        { onRequest: async (request, reply) => methods.answer(request, reply) },
+        () => undefined,
+      );
     },
     { prefix: '/api' },
   );

@@ -316,6 +316,21 @@ describe('methods and malformed URLs', () => {
     }
   });
 
+  it('answers a wrong method with 405 before reading the body', async () => {
+    for (const [route, type, body] of [
+      ['/api/public/dl/abc123/x', 'application/json', '{not json'],
+      ['/api/settings', 'text/plain', 'x'.repeat(64 * 1024)],
+    ] as const) {
+      const res = await rawRequest(server.url, 'POST', route, {
+        token: server.admin.token,
+        body,
+        headers: { 'content-type': type },
+      });
+      expect(res.status, route).toBe(405);
+      expect(res.headers.allow).toMatch(/GET/);
+    }
+  });
+
   it('keeps unknown API paths at 404', async () => {
     for (const method of ['GET', 'POST', 'DELETE']) {
       const res = await rawRequest(server.url, method, '/api/nothing-here', {
