@@ -30,7 +30,8 @@ export async function bootstrap({
   log,
 }: BootstrapInput): Promise<Uint8Array> {
   mkdirSync(config.root, { recursive: true });
-  mkdirSync(config.data, { recursive: true });
+  // The data folder holds the database, upload staging and journals: the owner's alone.
+  mkdirSync(config.data, { recursive: true, mode: 0o700 });
 
   // Instances starting together on a new database agree on the key the first one stored.
   const key =

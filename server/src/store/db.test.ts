@@ -1,3 +1,7 @@
+import { statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, testEngine, type TestDatabase } from '../../testing/test-database.ts';
@@ -57,5 +61,22 @@ describe('openDatabase', () => {
       'postgresql://ann@/cabinet',
     );
     expect(describeDatabase('/var/lib/cabinet/cabinet.db')).toBe('/var/lib/cabinet/cabinet.db');
+  });
+});
+
+describe('a new SQLite database', () => {
+  it('is created readable by its owner only, its WAL too (it holds the signing key)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-db-mode-'));
+    const file = path.join(dir, 'data', 'cabinet.db');
+    const db = await openDatabase(file);
+    try {
+      await sql`select 1`.execute(db);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(`${file}-wal`).mode & 0o777).toBe(0o600);
+      expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    } finally {
+      await db.destroy();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

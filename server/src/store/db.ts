@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -39,7 +39,10 @@ export async function openDatabase(database: string, options: OpenOptions = {}):
 }
 
 function openSqlite(file: string): Db {
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // It holds the signing key and password hashes: created readable by the owner only. SQLite gives
+  // its -wal and -shm files the database file's permissions.
+  if (file !== ':memory:' && !existsSync(file)) closeSync(openSync(file, 'a', 0o600));
   const sqlite = new SQLite(file);
   // WAL lets readers proceed during writes; busy_timeout covers the CLI and server sharing a file.
   sqlite.pragma('journal_mode = WAL');
