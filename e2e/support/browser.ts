@@ -38,7 +38,12 @@ export interface PageOptions {
 export async function newPage(
   browser: Browser,
   options: PageOptions = {},
-): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
+): Promise<{
+  context: BrowserContext;
+  page: Page;
+  consoleErrors: string[];
+  cspViolations: string[];
+}> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     colorScheme: options.colorScheme ?? 'light',
@@ -52,5 +57,15 @@ export async function newPage(
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => consoleErrors.push(error.message));
-  return { context, page, consoleErrors };
+  // What the app's own pages' policy blocked (docs/security.md): a script, style, image or
+  // connection the app needs must never be refused. Files opened directly (/api/raw…) run under
+  // the download sandbox, whose refusals are the point.
+  const cspViolations: string[] = [];
+  context.on('console', (message) => {
+    const where = message.location().url;
+    if (message.text().includes('Content Security Policy') && !where.includes('/api/')) {
+      cspViolations.push(`${where}: ${message.text()}`);
+    }
+  });
+  return { context, page, consoleErrors, cspViolations };
 }

@@ -59,6 +59,8 @@ export function withCabinet(options: CabinetOptions = {}): Cabinet {
   let server: TestServer | undefined;
   let restartable: RestartableServer | undefined;
   const contexts: BrowserContext[] = [];
+  /** Refusals by the app pages' CSP in the contexts of the current test (fail it after). */
+  const cspViolations: string[] = [];
 
   beforeAll(async () => {
     const starting = options.restartable
@@ -70,6 +72,10 @@ export function withCabinet(options: CabinetOptions = {}): Cabinet {
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((context) => context.close()));
+    const refused = cspViolations.splice(0);
+    if (refused.length > 0) {
+      throw new Error(`the page's Content-Security-Policy refused:\n${refused.join('\n')}`);
+    }
   });
   afterAll(async () => {
     await browser?.close();
@@ -80,8 +86,9 @@ export function withCabinet(options: CabinetOptions = {}): Cabinet {
     if (!browser || !server) throw new Error('withCabinet: use the cabinet inside a test');
     return { browser, server: restartable?.instance() ?? server };
   };
-  const track = (opened: OpenedPage) => {
+  const track = (opened: OpenedPage & { cspViolations?: string[] }) => {
     contexts.push(opened.context);
+    opened.context.on('close', () => cspViolations.push(...(opened.cspViolations ?? [])));
     return opened;
   };
 

@@ -5,6 +5,8 @@ import { handleError } from './http/error-handler.ts';
 import { acceptJsonBodies } from './http/json-body.ts';
 import { useZodValidation } from './http/zod-validation.ts';
 import { createMethodGuard } from './http/method-guard.ts';
+import { useSecurityHeaders } from './http/security-headers.ts';
+import { readTlsFiles } from './config/tls-files.ts';
 import { sendStatus } from './http/reply.ts';
 import { redactUrl } from './logger.ts';
 import { API_ROUTES, ROOT_ROUTES } from './routes/index.ts';
@@ -31,7 +33,11 @@ function isTusUrl(url: string): boolean {
  */
 export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   const { ctx } = runtime;
+  const tls = readTlsFiles(ctx.config);
   const app = Fastify({
+    // With --cert and --key Cabinet serves HTTPS itself (docs/security.md); `https` typed loosely
+    // so the instance keeps one type whichever server it runs on.
+    ...(tls ? ({ https: tls } as object) : {}),
     loggerInstance: ctx.log,
     // Fastify's own request log would print query tokens; onResponse below logs a redacted URL.
     logController: new LogController({ disableRequestLogging: true }),
@@ -58,6 +64,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   app.setErrorHandler(handleError);
   useZodValidation(app);
   app.setNotFoundHandler(async (_request, reply) => sendStatus(reply, 404));
+  useSecurityHeaders(app);
 
   // While shutting down, Fastify still takes requests on open connections (and new connections
   // until its preClose hooks have run). They are refused here: resumable-upload requests with 423,

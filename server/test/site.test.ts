@@ -262,14 +262,19 @@ describe('index rendering', () => {
     const json = scriptSafeJson({ Name: '</script><script>alert(1)</script>\u2028&' });
     expect(json).not.toMatch(/[<>&\u2028]/);
     expect(JSON.parse(json)).toEqual({ Name: '</script><script>alert(1)</script>\u2028&' });
-    const html = renderIndex(INDEX, {
-      Name: '</title><script>x()</script>',
-      BaseURL: '',
-      StaticURL: '/static',
-      Theme: '',
-      CSS: false,
-    } as PageConfig);
+    const html = renderIndex(
+      INDEX,
+      {
+        Name: '</title><script>x()</script>',
+        BaseURL: '',
+        StaticURL: '/static',
+        Theme: '',
+        CSS: false,
+      } as PageConfig,
+      'n0nce',
+    );
     expect(html).not.toContain('<script>x()</script>');
+    expect(html).toContain('<script nonce="n0nce">window.FileBrowser');
     expect(html).toContain('<html lang="en">');
   });
 });

@@ -99,7 +99,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     throw error;
   }
   const runtime = createRuntime(ctx);
-  const app = await buildApp(runtime);
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp(runtime);
+  } catch (error) {
+    await closeContext(ctx);
+    await testDatabase?.release();
+    throw error;
+  }
   // Port 0 (the default) lets the OS pick; a caller that restarts a server asks for its old port.
   const address = await app.listen({ host: '127.0.0.1', port: config.port });
   const url = `${address}${config.baseURL}`;

@@ -4,8 +4,13 @@ import { closeContext, createContext } from '../context.ts';
 import { createRuntime } from '../runtime.ts';
 import { stopStatWorker } from '../fs/child-stats.ts';
 import { createLogger } from '../logger.ts';
+import { reloadTls } from '../config/tls-files.ts';
+import type { Server as HttpsServer } from 'node:https';
 
-/** Starts the server and stops it cleanly on SIGINT/SIGTERM (10 s grace). */
+/**
+ * Starts the server and stops it cleanly on SIGINT/SIGTERM (10 s grace); SIGHUP reloads the TLS
+ * certificate when Cabinet serves HTTPS, and stops it otherwise.
+ */
 export async function serve(config: ServerConfig): Promise<void> {
   const log = createLogger(config);
   const ctx = await createContext(config, log);
@@ -37,6 +42,17 @@ export async function serve(config: ServerConfig): Promise<void> {
       .then(() => stopStatWorker())
       .then(() => process.exit(0));
   };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
-    process.on(signal, () => stop(signal));
+  const servesTls = Boolean(config.cert && config.key);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
+  // With TLS, SIGHUP loads a renewed certificate (a bad pair is logged and the old one kept);
+  // without, it stops the server as before.
+  process.on('SIGHUP', () => {
+    if (!servesTls) return stop('SIGHUP');
+    try {
+      reloadTls(app.server as unknown as HttpsServer, config);
+      log.info('SIGHUP received, TLS certificate reloaded');
+    } catch (error) {
+      log.error({ err: error }, 'SIGHUP received, TLS certificate not reloaded');
+    }
+  });
 }

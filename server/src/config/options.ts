@@ -68,6 +68,12 @@ export interface ServerConfig {
    * `database` (shared by every instance on the database) or `auto` (database on PostgreSQL).
    */
   sharedState: string;
+  /** PEM certificate chain file: with `key`, Cabinet serves HTTPS itself (reloaded on SIGHUP). */
+  cert: string;
+  /** PEM private key file of `cert`. */
+  key: string;
+  /** Origins allowed to show Cabinet's pages in a frame (CSP frame-ancestors); empty: none. */
+  frameAncestors: string[];
 }
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -351,5 +357,30 @@ export const OPTIONS: readonly OptionSpec[] = [
     choices: ['auto', 'process', 'database'],
     description:
       'Where login counters, locks and upload leases live: process, database (several instances) or auto (database on PostgreSQL)',
+  },
+  {
+    key: 'cert',
+    flag: 'cert',
+    env: 'CABINET_CERT',
+    type: 'string',
+    default: '',
+    description: 'TLS certificate chain (PEM file); with --key, serve HTTPS (SIGHUP reloads both)',
+  },
+  {
+    key: 'key',
+    flag: 'key',
+    env: 'CABINET_KEY',
+    type: 'string',
+    default: '',
+    description: 'TLS private key (PEM file) of --cert',
+  },
+  {
+    key: 'frameAncestors',
+    flag: 'frame-ancestors',
+    env: 'CABINET_FRAME_ANCESTORS',
+    type: 'list',
+    default: '',
+    description:
+      "Origins allowed to embed Cabinet's pages in a frame (comma-separated); default: none",
   },
 ];

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PathParams } from '@cabinet/protocol';
 import type { Runtime } from '../runtime.ts';
 import { sendStatus } from '../http/reply.ts';
+import { newNonce, pageCsp, PERMISSIONS_POLICY } from '../http/security-headers.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { readIndexTemplate, renderIndex } from '../site/index-page.ts';
 import { buildPageConfig } from '../site/page-config.ts';
@@ -55,11 +56,14 @@ export async function siteRoutes(scope: FastifyInstance, runtime: Runtime): Prom
       // request.protocol believes X-Forwarded-Proto only from a trusted proxy.
       SecureCookies: request.protocol === 'https',
     };
+    const nonce = newNonce();
     return reply
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff')
-      .send(renderIndex(template, page));
+      .header('content-security-policy', pageCsp(nonce, ctx.config.frameAncestors))
+      .header('permissions-policy', PERMISSIONS_POLICY)
+      .send(renderIndex(template, page, nonce));
   };
   app.get('/', async (request, reply) => sendIndex(request, reply));
   app.get('/*', async (request, reply) => sendIndex(request, reply));

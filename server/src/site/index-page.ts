@@ -33,11 +33,12 @@ export function escapeHtml(text: string): string {
 /**
  * Renders the built index.html for one request: the page configuration replaces the marker,
  * the base-URL placeholder becomes the configured base URL, the title becomes the instance name,
- * and the dark theme is set on <html> so the first paint already has the right colours.
+ * and the dark theme is set on <html> so the first paint already has the right colours. The
+ * configuration script carries `nonce`, the one inline script the page's CSP lets run.
  */
-export function renderIndex(template: string, page: PageConfig): string {
+export function renderIndex(template: string, page: PageConfig, nonce: string): string {
   const script =
-    `<script>window.FileBrowser = ${scriptSafeJson(page)}; ` +
+    `<script nonce="${escapeHtml(nonce)}">window.FileBrowser = ${scriptSafeJson(page)}; ` +
     `window.__prependStaticUrl = (u) => window.FileBrowser.StaticURL + "/" + String(u).replace(/^\\/+/, "");</script>` +
     (page.CSS ? `<link rel="stylesheet" href="${escapeHtml(page.StaticURL)}/custom.css" />` : '');
   let html = template.split(BASE_PLACEHOLDER).join(page.BaseURL);
