@@ -9,6 +9,7 @@ import { engineOf } from './store/db.ts';
 import { AuthService } from './services/auth.service.ts';
 import { CommandsService } from './services/commands.service.ts';
 import { EventHooks } from './services/event-hooks.ts';
+import { EventStreams } from './services/events/event-streams.ts';
 import { PreviewService } from './services/preview.service.ts';
 import { PublicShareService, SHARE_PASSWORD_LIMIT } from './services/public-share.service.ts';
 import { RawService } from './services/raw.service.ts';
@@ -37,6 +38,8 @@ export interface Services {
   tus: TusService;
   commands: CommandsService;
   search: SearchService;
+  /** The signed-in pages' event streams (docs/jobs.md). */
+  events: EventStreams;
 }
 
 /**
@@ -91,12 +94,13 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const shares = new ShareService(ctx);
   const users = new UsersService(ctx, coordination.lock);
   const tus = new TusService(ctx, hooks, coordination.uploadLeases);
+  const sessions = new SessionsService(ctx);
   const services: Services = {
     auth: new AuthService(ctx, users, {
       login: coordination.attempts('login', ctx.config.rateLimitMax, windowMs),
       signup: coordination.attempts('signup', ctx.config.rateLimitMax, windowMs),
     }),
-    sessions: new SessionsService(ctx),
+    sessions,
     users,
     settings: new SettingsService(ctx),
     resources: new ResourcesService(ctx, hooks, shares),
@@ -116,6 +120,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     tus,
     commands: new CommandsService(ctx),
     search: new SearchService(ctx),
+    events: new EventStreams(ctx, coordination.events, sessions),
   };
 
   const log = ctx.log.child({ area: 'runtime' });
@@ -137,9 +142,15 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await scheduler.every(JOBS.sweepUploads, sweepInterval(tus.expiry));
       await scheduler.every(JOBS.pruneSessions, PRUNE_SESSIONS_EVERY_MS);
       await coordination.start();
+      await services.events.start();
     },
-    abortRequests: () => coordination.uploadLeases.abortAll(),
+    async abortRequests() {
+      // Event streams never end on their own: a shutdown must not wait for them.
+      services.events.closeAll();
+      await coordination.uploadLeases.abortAll();
+    },
     async stop() {
+      await services.events.stop();
       await coordination.close();
       services.preview.close();
     },

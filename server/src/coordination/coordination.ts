@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Store } from '../store/store.ts';
 import type { AttemptCounter } from './attempt-counter.ts';
+import type { EventBus } from './event-bus.ts';
 import { DatabaseAttemptCounter } from './database-attempt-counter.ts';
+import { DatabaseEventBus } from './database-event-bus.ts';
 import { DatabaseNamedLock } from './database-named-lock.ts';
 import { DatabaseScheduler, type DatabaseSchedulerOptions } from './database-scheduler.ts';
 import { DatabaseUploadLeases } from './database-upload-leases.ts';
 import { silentLog, type CoordinationLog } from './log.ts';
 import { MemoryAttemptCounter } from './memory-attempt-counter.ts';
+import { MemoryEventBus } from './memory-event-bus.ts';
 import { MemoryNamedLock } from './memory-named-lock.ts';
 import { MemoryUploadLeases } from './memory-upload-leases.ts';
 import type { NamedLock } from './named-lock.ts';
@@ -22,7 +25,7 @@ import type { UploadLeases } from './upload-leases.ts';
 export type CoordinationMode = 'process' | 'database';
 
 export interface CoordinationOptions {
-  store: Pick<Store, 'attempts' | 'leases' | 'jobs'>;
+  store: Pick<Store, 'attempts' | 'leases' | 'jobs' | 'events'>;
   mode: CoordinationMode;
   /** Names this instance in lease rows and job claims (see `newInstanceId`). */
   instanceId: string;
@@ -35,6 +38,8 @@ export interface CoordinationOptions {
   uploadWatchMs?: number;
   /** How lock and upload waiters poll (database mode). */
   backoff?: Backoff;
+  /** How often the database event bus reads new events (database mode; default 200 ms). */
+  eventPollMs?: number;
   /** Scheduler tuning (poll interval, claim lifetime, retries). */
   scheduler?: Omit<DatabaseSchedulerOptions, 'jobs' | 'instanceId' | 'now' | 'timers' | 'log'>;
 }
@@ -52,6 +57,8 @@ export interface Coordination {
   readonly uploadLeases: UploadLeases;
   /** Always database-backed: timed work must survive restarts. */
   readonly scheduler: Scheduler;
+  /** Events for users' event streams, across instances in database mode (docs/jobs.md). */
+  readonly events: EventBus;
   /** Makes sure the prune job exists and starts the scheduler, once every handler is registered. */
   start(): Promise<void>;
   /** Stops the scheduler and aborts the uploads in progress, waiting for both. */
@@ -92,6 +99,17 @@ export function createCoordination(options: CoordinationOptions): Coordination {
     log,
   });
 
+  const events: EventBus =
+    mode === 'database'
+      ? new DatabaseEventBus({
+          events: store.events,
+          now,
+          timers,
+          log,
+          pollMs: options.eventPollMs,
+        })
+      : new MemoryEventBus({ now });
+
   scheduler.handle(PRUNE_KIND, async () => {
     const at = now();
     // In database mode one statement prunes every counter's windows.
@@ -122,12 +140,14 @@ export function createCoordination(options: CoordinationOptions): Coordination {
     lock,
     uploadLeases,
     scheduler,
+    events,
     async start() {
       await scheduler.every(PRUNE_KIND, PRUNE_INTERVAL_MS);
       scheduler.start();
     },
     async close() {
       await scheduler.stop();
+      await events.close();
       if (uploadLeases instanceof DatabaseUploadLeases) await uploadLeases.close();
       else await uploadLeases.abortAll();
     },

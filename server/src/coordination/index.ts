@@ -2,6 +2,7 @@
 export type { AttemptCounter } from './attempt-counter.ts';
 export type { NamedLock } from './named-lock.ts';
 export type { UploadLease, UploadLeases } from './upload-leases.ts';
+export type { BusEvent, BusListener, EventBus } from './event-bus.ts';
 export type { EveryOptions, Job, JobHandler, ScheduleOptions, Scheduler } from './scheduler.ts';
 export type { CoordinationLog } from './log.ts';
 export type { Timers } from './timers.ts';

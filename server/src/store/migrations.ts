@@ -204,6 +204,22 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007_events': {
+    async up(db: Kysely<unknown>) {
+      // The recent events of every user (job progress, …) that instances hand each other and that
+      // a reconnecting event stream replays after its Last-Event-ID (docs/jobs.md). Only minutes
+      // of rows are kept.
+      await db.schema
+        .createTable('events')
+        .addColumn('id', 'integer', generatedId(db))
+        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('events_user').on('events').columns(['user_id', 'id']).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -154,4 +154,20 @@ export interface Database {
   attempts: AttemptsTable;
   leases: LeasesTable;
   scheduled_jobs: ScheduledJobsTable;
+  events: EventsTable;
+}
+
+/**
+ * The recent events of users, in the order the database numbered them: what the database event
+ * bus hands between instances and replays to reconnecting streams (docs/jobs.md).
+ */
+export interface EventsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The SSE event name (`job`, …). */
+  type: string;
+  /** JSON. */
+  data: string;
+  /** Milliseconds since the epoch. */
+  created_at: number;
 }

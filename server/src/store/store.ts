@@ -1,6 +1,7 @@
 import { AttemptsRepo } from './attempts.repo.ts';
 import { CommandRunsRepo } from './command-runs.repo.ts';
 import type { Db } from './db.ts';
+import { EventsRepo } from './events.repo.ts';
 import { JobsRepo } from './jobs.repo.ts';
 import { KvRepo } from './kv.repo.ts';
 import { LeasesRepo } from './leases.repo.ts';
@@ -22,6 +23,8 @@ export interface Store {
   attempts: AttemptsRepo;
   leases: LeasesRepo;
   jobs: JobsRepo;
+  /** Recent user events shared by instances (the database event bus). */
+  events: EventsRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -36,5 +39,6 @@ export function createStore(db: Db): Store {
     attempts: new AttemptsRepo(db),
     leases: new LeasesRepo(db),
     jobs: new JobsRepo(db),
+    events: new EventsRepo(db),
   };
 }

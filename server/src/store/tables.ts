@@ -28,9 +28,9 @@ export const STATE_TABLES = {
 /**
  * Tables whose rows are only true while instances run: attempt windows (a minute or so of failed
  * logins) and leases held by running instances. A copy is made with the instances stopped, so
- * these are emptied on the target instead of copied.
+ * these are emptied on the target instead of copied. Events are minutes of live notifications.
  */
-export const TRANSIENT_TABLES = ['attempts', 'leases'] as const;
+export const TRANSIENT_TABLES = ['attempts', 'leases', 'events'] as const;
 type TransientTable = (typeof TRANSIENT_TABLES)[number];
 
 export type StateTable = keyof typeof STATE_TABLES;

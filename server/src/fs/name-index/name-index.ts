@@ -52,6 +52,8 @@ export class NameIndex {
   private dirty = false;
   private saving: Promise<void> | null = null;
   private readonly unsubscribe: () => void;
+  /** Told of every changed path (the event streams' self-updating folders, docs/jobs.md). */
+  private readonly pathListeners = new Set<(real: string) => void>();
 
   constructor(private readonly options: NameIndexOptions) {
     this.watching = options.watch;
@@ -66,6 +68,15 @@ export class NameIndex {
       this.changed(change.real);
       if (change.to) this.changed(change.to);
     });
+  }
+
+  /**
+   * Subscribes to every real path the watcher or ScopedFs reports changed; returns the function
+   * that unsubscribes. Listeners must not block (they queue their own work).
+   */
+  onPathChanged(listener: (real: string) => void): () => void {
+    this.pathListeners.add(listener);
+    return () => this.pathListeners.delete(listener);
   }
 
   /** The table searches read, or null while the first build runs (searches then walk). */
@@ -216,6 +227,13 @@ export class NameIndex {
 
   private changed(real: string): void {
     if (this.closing.signal.aborted) return;
+    for (const listener of this.pathListeners) {
+      try {
+        listener(real);
+      } catch {
+        // A broken listener must not stop the index from following the disk.
+      }
+    }
     this.pending?.add(real);
     const table = this.table;
     if (!table) return;

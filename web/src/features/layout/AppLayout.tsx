@@ -8,6 +8,7 @@ import { useShellStore } from '../../stores/shell-store.ts';
 import { canUseShell } from '../shell/index.ts';
 import { useUploadStore } from '../../stores/upload-store.ts';
 import { OfflineBanner } from '../offline/index.ts';
+import { useLiveFolders } from '../events/index.ts';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import './layout.css';
@@ -28,6 +29,7 @@ export function AppLayout() {
   const [showsUploads, setShowsUploads] = useState(false);
   if (hasUploads && !showsUploads) setShowsUploads(true);
   useEffect(() => preloadFilesUi(), []);
+  useLiveFolders();
   const user = useCurrentUser();
   const isShellOpen = useShellStore((s) => s.isOpen);
   const showsShell = isShellOpen && canUseShell(user);

@@ -1,0 +1,193 @@
+import type { AppContext } from '../../context.ts';
+import type { BusEvent, EventBus } from '../../coordination/index.ts';
+import { ScopedFs } from '../../fs/scoped-fs.ts';
+import type { SessionsService, SessionUser } from '../sessions.service.ts';
+import { visibleChanges } from './changed-paths.ts';
+import { SSE_HEARTBEAT, SSE_RETRY_MS, sseEvent } from './sse-format.ts';
+
+/** Where a stream's text goes (the HTTP response). */
+export interface StreamSink {
+  write(chunk: string): void;
+  end(): void;
+}
+
+export interface EventStreamsOptions {
+  /** Between keep-alive comments (default 25 s, under the usual 30–60 s proxy idle timeouts). */
+  heartbeatMs?: number;
+  /** Changed paths are gathered this long and then sent together (default 150 ms). */
+  changeDelayMs?: number;
+}
+
+interface Connection {
+  token: string;
+  userId: number;
+  sink: StreamSink;
+  /** Bus events that arrived while the replay was read, sent after it; null once live. */
+  held: BusEvent[] | null;
+}
+
+/**
+ * The event streams of this instance (`GET /api/events`, docs/jobs.md): each signed-in page holds
+ * one. Two kinds of events reach it:
+ *
+ * - bus events (`job`, …) addressed to its user, numbered by the bus: each carries its id, and a
+ *   stream opened with a Last-Event-ID first replays what its user missed (or gets `resync`);
+ * - `changed` (a path in the user's scope changed on disk), seen by this instance's folder watches
+ *   and by its own writes; no id, since a reconnecting page re-reads its folder anyway.
+ *
+ * Every batch of changes re-authenticates each stream's token, so a revoked session or a deleted
+ * user stops receiving at once, and a changed scope or rule set applies to the next batch.
+ */
+export class EventStreams {
+  private readonly connections = new Set<Connection>();
+  private readonly heartbeatMs: number;
+  private readonly changeDelayMs: number;
+  private pending = new Set<string>();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void)[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly bus: EventBus,
+    private readonly sessions: SessionsService,
+    options: EventStreamsOptions = {},
+  ) {
+    this.heartbeatMs = options.heartbeatMs ?? 25_000;
+    this.changeDelayMs = options.changeDelayMs ?? 150;
+  }
+
+  /** Number of open streams on this instance. */
+  get size(): number {
+    return this.connections.size;
+  }
+
+  /** Starts listening to the bus and the folder watches, and the keep-alive beat. */
+  async start(): Promise<void> {
+    if (this.heartbeat) return;
+    await this.bus.start();
+    this.unsubscribe.push(
+      this.bus.subscribe((event) => this.deliver(event)),
+      this.ctx.search.onPathChanged((real) => this.changed(real)),
+    );
+    this.heartbeat = setInterval(() => {
+      for (const connection of this.connections) connection.sink.write(SSE_HEARTBEAT);
+    }, this.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /**
+   * Opens a stream for a signed-in user. With `lastEventId` (what the browser last received) the
+   * user's events since then are replayed first, or `resync` is sent when they are no longer all
+   * known. Returns the function that closes the stream (the client went away).
+   */
+  async open(
+    user: SessionUser,
+    token: string,
+    lastEventId: number | null,
+    sink: StreamSink,
+  ): Promise<() => void> {
+    const connection: Connection = { token, userId: user.id, sink, held: [] };
+    // Registered before the replay is read, so nothing published meanwhile falls in between.
+    this.connections.add(connection);
+    sink.write(`retry: ${SSE_RETRY_MS}\n\n`);
+    try {
+      if (lastEventId === null) {
+        sink.write(sseEvent('ready', {}, await this.bus.latestId()));
+      } else {
+        const missed = Number.isNaN(lastEventId)
+          ? null
+          : await this.bus.since(user.id, lastEventId);
+        if (missed === null) {
+          sink.write(sseEvent('resync', {}, await this.bus.latestId()));
+        } else {
+          for (const event of missed) sink.write(sseEvent(event.type, event.data, event.id));
+        }
+        const sent = missed?.at(-1)?.id ?? lastEventId;
+        for (const event of connection.held ?? []) {
+          if (Number.isNaN(sent) || event.id > sent) {
+            sink.write(sseEvent(event.type, event.data, event.id));
+          }
+        }
+      }
+    } catch (error) {
+      this.connections.delete(connection);
+      throw error;
+    }
+    connection.held = null;
+    return () => {
+      this.connections.delete(connection);
+    };
+  }
+
+  /** Ends every stream (shutdown): browsers reconnect to another instance or after the restart. */
+  closeAll(): void {
+    for (const connection of this.connections) connection.sink.end();
+    this.connections.clear();
+  }
+
+  /** Stops listening and ends every stream. */
+  async stop(): Promise<void> {
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
+    this.unsubscribe = [];
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.closeAll();
+    await this.flushing;
+  }
+
+  private deliver(event: BusEvent): void {
+    for (const connection of this.connections) {
+      if (connection.userId !== event.userId) continue;
+      if (connection.held) connection.held.push(event);
+      else connection.sink.write(sseEvent(event.type, event.data, event.id));
+    }
+  }
+
+  private changed(real: string): void {
+    if (this.connections.size === 0) return;
+    this.pending.add(real);
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      const batch = this.pending;
+      this.pending = new Set();
+      this.flushing = this.flushing
+        .then(() => this.sendChanges(batch))
+        .catch((error: unknown) =>
+          this.ctx.log.warn({ err: error }, 'event streams: sending folder changes failed'),
+        );
+    }, this.changeDelayMs);
+    this.flushTimer.unref();
+  }
+
+  private async sendChanges(reals: Set<string>): Promise<void> {
+    // One view per token per batch: the session and the user as they are now.
+    const views = new Map<string, ScopedFs | null>();
+    for (const connection of [...this.connections]) {
+      let fs = views.get(connection.token);
+      if (fs === undefined) {
+        try {
+          const { user } = await this.sessions.authenticate(connection.token);
+          fs = user.id === connection.userId ? await ScopedFs.forUser(this.ctx, user) : null;
+        } catch {
+          fs = null;
+        }
+        views.set(connection.token, fs);
+      }
+      if (!this.connections.has(connection)) continue;
+      if (!fs) {
+        // The session ended (revoked, expired, user deleted): the stream ends with it.
+        this.connections.delete(connection);
+        connection.sink.end();
+        continue;
+      }
+      for (const path of visibleChanges(fs, reals)) {
+        connection.sink.write(sseEvent('changed', { path }));
+      }
+    }
+  }
+}

@@ -1,0 +1,1 @@
+export { useLiveFolders } from './use-live-folders.ts';
