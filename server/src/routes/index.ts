@@ -10,7 +10,7 @@ import { resourcesRoutes } from './resources.routes.ts';
 import { sessionsRoutes } from './sessions.routes.ts';
 import { settingsRoutes } from './settings.routes.ts';
 import { shareRoutes } from './share.routes.ts';
-import { siteRoutes } from './site.routes.ts';
+import { webHostRoutes } from './web-host.routes.ts';
 import { subtitleRoutes } from './subtitle.routes.ts';
 import { tusRoutes } from './tus.routes.ts';
 import { usersRoutes } from './users.routes.ts';
@@ -22,7 +22,7 @@ export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<vo
  * Route areas outside /api, registered at the root (after base-URL stripping).
  * Each module registers its own routes and guards.
  */
-export const ROOT_ROUTES: RouteModule[] = [healthRoutes, siteRoutes];
+export const ROOT_ROUTES: RouteModule[] = [healthRoutes, webHostRoutes];
 
 /** Route areas under /api. Each module registers its own routes and guards. */
 export const API_ROUTES: RouteModule[] = [
