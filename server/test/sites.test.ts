@@ -399,3 +399,19 @@ describe('sites: containment', () => {
     }
   });
 });
+
+describe('sites: removal', () => {
+  it('forgets a site, cancels its pending publications and keeps its files', async () => {
+    const post = await newPost(server, 'Pending');
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    await call(server, ann.token, 'POST', '/api/sites/blog/schedule', { path: post.path, at });
+    expect(await server.runtime.coordination.scheduler.list('site.publish')).toHaveLength(1);
+    expect((await call(server, ann.token, 'DELETE', '/api/sites/blog')).status).toBe(403);
+    expect((await call(server, server.admin.token, 'DELETE', '/api/sites/blog')).status).toBe(204);
+    expect(await server.runtime.coordination.scheduler.list('site.publish')).toEqual([]);
+    expect(existsSync(path.join(blog(), 'content', 'posts', 'pending.md'))).toBe(true);
+    expect((await call(server, ann.token, 'GET', '/api/sites/blog/posts')).status).toBe(404);
+    expect((await fetch(`${server.url}/sites/blog/`)).status).toBe(404);
+    expect((await call(server, server.admin.token, 'DELETE', '/api/sites/blog')).status).toBe(404);
+  });
+});

@@ -309,7 +309,10 @@ export class SitesService {
         await this.previews.write(scratch.dir, `content/${rel}`, content);
         args.push('--contentDir', path.join(scratch.dir, 'content'));
       }
-      const run = await runHugo(this.ctx, root.real, args);
+      // Hugo's generated resources go to the scratch folder too: a preview leaves the site as it was.
+      const run = await runHugo(this.ctx, root.real, args, {
+        HUGO_RESOURCEDIR: path.join(scratch.dir, 'resources'),
+      });
       if (!run.ok) throw errors.badRequest(`hugo failed: ${run.log.slice(0, 500)}`);
       const { section, slug } = splitPostPath(rel);
       const file = [section, slug].filter(Boolean).join('/');

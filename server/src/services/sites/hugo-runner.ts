@@ -18,14 +18,19 @@ export interface HugoRun {
  * Runs `hugo` found on PATH with argv only (no shell), the site folder as working folder, and the
  * time and output limits of commands; the environment is a command's (no server secrets).
  */
-export async function runHugo(ctx: AppContext, cwd: string, args: string[]): Promise<HugoRun> {
+export async function runHugo(
+  ctx: AppContext,
+  cwd: string,
+  args: string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<HugoRun> {
   const lines: string[] = [];
   const limit = ctx.config.commandOutputLimit || DEFAULT_OUTPUT_LIMIT;
   const result = await runLine(
     { steps: [{ operator: ';', commands: [['hugo', ...args]] }], background: false },
     {
       cwd,
-      env: commandEnvironment(cwd),
+      env: commandEnvironment(cwd, env),
       shell: [],
       timeoutMs:
         ctx.config.commandTimeout > 0 ? ctx.config.commandTimeout * 1000 : DEFAULT_TIMEOUT_MS,
