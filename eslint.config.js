@@ -162,7 +162,7 @@ export default tseslint.config(
       'server/src/config/**',
       'server/src/store/**',
       'server/src/cache/**',
-      'server/src/site/**',
+      'server/src/web-host/**',
       'server/src/import/**',
       'server/src/**/*.test.ts',
     ],
@@ -201,7 +201,7 @@ export default tseslint.config(
     'auth',
     'cache',
     'cli',
-    'site',
+    'web-host',
   ]),
   // Importers read another product's files (never user files) and write through the store; the
   // CLI hands them what they need of fs and services.

@@ -10,7 +10,7 @@ import { readTlsFiles } from './config/tls-files.ts';
 import { sendStatus } from './http/reply.ts';
 import { redactUrl } from './logger.ts';
 import { API_ROUTES, ROOT_ROUTES } from './routes/index.ts';
-import { uncleanPathRedirect } from './site/clean-path.ts';
+import { uncleanPathRedirect } from './web-host/clean-path.ts';
 
 /** Strips the base URL when present; requests without it are served too (lenient, like filebrowser). */
 export function stripBaseURL(url: string, baseURL: string): string {

@@ -21,6 +21,7 @@ import { ShareService } from './services/share.service.ts';
 import { SubtitleService } from './services/subtitle.service.ts';
 import { TusService } from './services/tus.service.ts';
 import { sweepInterval } from './services/tus/expiry-sweeper.ts';
+import { SITE_JOBS, SitesService } from './services/sites.service.ts';
 import { UsersService } from './services/users.service.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
@@ -40,6 +41,8 @@ export interface Services {
   search: SearchService;
   /** The signed-in pages' event streams (docs/jobs.md). */
   events: EventStreams;
+  /** The static-site area (docs/sites.md). */
+  sites: SitesService;
 }
 
 /**
@@ -73,6 +76,7 @@ export const JOBS = {
 } as const;
 
 const PRUNE_SESSIONS_EVERY_MS = 60 * 60 * 1000;
+const SWEEP_SITE_PREVIEWS_EVERY_MS = 15 * 60 * 1000;
 
 /** `auto` shares state through the database on PostgreSQL (the several-instance engine). */
 export function coordinationMode(ctx: AppContext): CoordinationMode {
@@ -121,6 +125,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     commands: new CommandsService(ctx),
     search: new SearchService(ctx),
     events: new EventStreams(ctx, coordination.events, sessions),
+    sites: new SitesService(ctx, coordination.scheduler),
   };
 
   const log = ctx.log.child({ area: 'runtime' });
@@ -130,6 +135,11 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     if (removed > 0) log.info({ removed }, 'removed abandoned uploads');
   });
   scheduler.handle(JOBS.pruneSessions, () => ctx.store.sessions.prune());
+  // Scheduled publications of the static-site area, one job per post (docs/sites.md).
+  scheduler.handle(SITE_JOBS.publish, (job) => services.sites.runScheduledPublish(job));
+  scheduler.handle(SITE_JOBS.sweepPreviews, async () => {
+    await services.sites.sweepPreviews();
+  });
 
   return {
     ctx,
@@ -141,6 +151,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await tus.sweep();
       await scheduler.every(JOBS.sweepUploads, sweepInterval(tus.expiry));
       await scheduler.every(JOBS.pruneSessions, PRUNE_SESSIONS_EVERY_MS);
+      await scheduler.every(SITE_JOBS.sweepPreviews, SWEEP_SITE_PREVIEWS_EVERY_MS);
       await coordination.start();
       await services.events.start();
     },

@@ -62,8 +62,13 @@ describe('cabinet db copy', () => {
     shares: 1,
     upload_sessions: 1,
     command_runs: 1,
-    /** The recurring jobs: the upload sweep, session pruning and the coordination's prune. */
-    scheduled_jobs: 3,
+    /**
+     * The recurring jobs (the upload sweep, session pruning, the coordination's prune, the site
+     * preview sweep) and one scheduled post publication.
+     */
+    scheduled_jobs: 5,
+    sites: 1,
+    site_post_failures: 1,
   };
 
   beforeAll(async () => {
@@ -129,6 +134,32 @@ describe('cabinet db copy', () => {
         'X-Auth': carolToken,
       });
       expect(ran.messages).toEqual(['copied']);
+
+      // A site with a scheduled post and a failed publication of another (docs/sites.md).
+      await source.ctx.store.sites.insert(
+        {
+          name: 'blog',
+          title: 'Blog',
+          folder: '/blog',
+          generator: 'builtin',
+          output: 'public',
+          serve: false,
+          users: [],
+        },
+        Date.now(),
+      );
+      await source.ctx.store.sites.setFailure('blog', {
+        path: 'posts/a.md',
+        at: Date.now(),
+        message: 'failed',
+        log: 'log',
+      });
+      await source.runtime.coordination.scheduler.schedule(
+        'site.publish',
+        Date.now() + 3_600_000,
+        { site: 'blog', path: 'posts/b.md' },
+        { key: 'site-publish:blog:posts/b.md' },
+      );
     } finally {
       await source.close({ removeFiles: false });
     }

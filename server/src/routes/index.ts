@@ -10,12 +10,14 @@ import { resourcesRoutes } from './resources.routes.ts';
 import { sessionsRoutes } from './sessions.routes.ts';
 import { settingsRoutes } from './settings.routes.ts';
 import { shareRoutes } from './share.routes.ts';
-import { siteRoutes } from './site.routes.ts';
+import { webHostRoutes } from './web-host.routes.ts';
 import { subtitleRoutes } from './subtitle.routes.ts';
 import { tusRoutes } from './tus.routes.ts';
 import { usersRoutes } from './users.routes.ts';
 import { searchRoutes } from './search.routes.ts';
 import { eventsRoutes } from './events.routes.ts';
+import { siteServeRoutes } from './site-serve.routes.ts';
+import { sitesRoutes } from './sites.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -23,7 +25,7 @@ export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<vo
  * Route areas outside /api, registered at the root (after base-URL stripping).
  * Each module registers its own routes and guards.
  */
-export const ROOT_ROUTES: RouteModule[] = [healthRoutes, siteRoutes];
+export const ROOT_ROUTES: RouteModule[] = [healthRoutes, webHostRoutes, siteServeRoutes];
 
 /** Route areas under /api. Each module registers its own routes and guards. */
 export const API_ROUTES: RouteModule[] = [
@@ -41,4 +43,5 @@ export const API_ROUTES: RouteModule[] = [
   commandRoutes,
   searchRoutes,
   eventsRoutes,
+  sitesRoutes,
 ];

@@ -220,6 +220,33 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('events_user').on('events').columns(['user_id', 'id']).execute();
     },
   },
+  '0008_sites': {
+    async up(db: Kysely<unknown>) {
+      // The static-site area (docs/sites.md): the sites administrators declare, and the last
+      // failed scheduled publication of a post, shown on it until it is published again.
+      await db.schema
+        .createTable('sites')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('folder', 'text', (c) => c.notNull())
+        .addColumn('generator', 'text', (c) => c.notNull())
+        .addColumn('output', 'text', (c) => c.notNull())
+        .addColumn('serve', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('users', 'text', (c) => c.notNull().defaultTo(sql`'[]'`))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('site_post_failures')
+        // `<site>:<path>`: one key column, so `cabinet db copy` pages through it in order.
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('site', 'text', (c) => c.notNull())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('message', 'text', (c) => c.notNull())
+        .addColumn('log', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

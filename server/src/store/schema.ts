@@ -144,6 +144,38 @@ export interface ScheduledJobsTable {
   created_at: number;
 }
 
+/** Sites of the static-site area (docs/sites.md), declared by administrators. */
+export interface SitesTable {
+  /** The URL segment (`/sites/<name>/`). */
+  name: string;
+  title: string;
+  /** The site folder, relative to the server's root. */
+  folder: string;
+  /** `builtin` or `hugo`. */
+  generator: string;
+  /** The output folder, relative to the site folder. */
+  output: string;
+  /** 1 when the output is served without sign-in at `/sites/<name>/`. */
+  serve: Generated<number>;
+  /** JSON array of the user ids allowed on the site; empty for every user whose scope holds it. */
+  users: Generated<string>;
+  created_at: number;
+}
+
+/** The last failed scheduled publication of a post, until it is published or scheduled again. */
+export interface SitePostFailuresTable {
+  /** `<site>:<path>` (site names hold no colon). */
+  id: string;
+  site: string;
+  /** The post, relative to the site's content/ folder. */
+  path: string;
+  /** Milliseconds since the epoch. */
+  at: number;
+  message: string;
+  /** The generator's output. */
+  log: string;
+}
+
 export interface Database {
   users: UsersTable;
   kv: KeyValueTable;
@@ -154,6 +186,8 @@ export interface Database {
   attempts: AttemptsTable;
   leases: LeasesTable;
   scheduled_jobs: ScheduledJobsTable;
+  sites: SitesTable;
+  site_post_failures: SitePostFailuresTable;
   events: EventsTable;
 }
 

@@ -7,6 +7,7 @@ import { KvRepo } from './kv.repo.ts';
 import { LeasesRepo } from './leases.repo.ts';
 import { SessionsRepo } from './sessions.repo.ts';
 import { SharesRepo } from './shares.repo.ts';
+import { SitesRepo } from './sites.repo.ts';
 import { UploadsRepo } from './uploads.repo.ts';
 import { UsersRepo } from './users.repo.ts';
 
@@ -25,6 +26,8 @@ export interface Store {
   jobs: JobsRepo;
   /** Recent user events shared by instances (the database event bus). */
   events: EventsRepo;
+  /** The static-site area (docs/sites.md). */
+  sites: SitesRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -40,5 +43,6 @@ export function createStore(db: Db): Store {
     leases: new LeasesRepo(db),
     jobs: new JobsRepo(db),
     events: new EventsRepo(db),
+    sites: new SitesRepo(db),
   };
 }

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageConfig } from '@cabinet/protocol';
-import { renderIndex, scriptSafeJson } from '../src/site/index-page.ts';
+import { renderIndex, scriptSafeJson } from '../src/web-host/index-page.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { BIG_ASSET, fakeDist, INDEX, pageConfigOf } from './helpers/web-dist.ts';
 

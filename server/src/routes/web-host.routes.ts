@@ -6,9 +6,9 @@ import type { Runtime } from '../runtime.ts';
 import { sendStatus } from '../http/reply.ts';
 import { newNonce, pageCsp, PERMISSIONS_POLICY } from '../http/security-headers.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
-import { readIndexTemplate, renderIndex } from '../site/index-page.ts';
-import { buildPageConfig } from '../site/page-config.ts';
-import { resolveStatic } from '../site/static-files.ts';
+import { readIndexTemplate, renderIndex } from '../web-host/index-page.ts';
+import { buildPageConfig } from '../web-host/page-config.ts';
+import { resolveStatic } from '../web-host/static-files.ts';
 
 /** Same policy as the API: assets may only load from this origin. */
 const STATIC_CSP = "default-src 'self'; style-src 'unsafe-inline';";
@@ -17,7 +17,7 @@ const STATIC_CSP = "default-src 'self'; style-src 'unsafe-inline';";
  * The web app: `/static/*` serves the build (and branding overrides), and every other GET that
  * is not an API call renders index.html with the page configuration (the SPA fallback).
  */
-export async function siteRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+export async function webHostRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
   const { ctx } = runtime;
   const app = scope.withTypeProvider<ZodTypeProvider>();
   // The web app's scripts and styles shrink to about a third with br/gzip; browsers then keep the

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import {
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
+import path from 'node:path';
+
+/** Who may see a preview, and when it was made. */
+export interface PreviewMeta {
+  site: string;
+  userId: number;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+}
+
+/** A file of a preview, found for sending. */
+export interface PreviewFile {
+  real: string;
+  size: number;
+  mtime: Date;
+}
+
+const ID = /^[a-f0-9]{32}$/;
+
+/**
+ * Scratch builds of the static-site area (docs/sites.md, "Preview"): one folder per preview in the
+ * data folder, never inside a site, holding `meta.json`, the generator's `out/` and, for Hugo
+ * previews of unsaved text, a `content/` copy. Removed by the runtime's sweep job after a while.
+ */
+export class SitePreviews {
+  constructor(private readonly dir: string) {}
+
+  /** A fresh, unguessable preview folder. */
+  async create(meta: PreviewMeta): Promise<{ id: string; dir: string; out: string }> {
+    const id = randomBytes(16).toString('hex');
+    const dir = path.join(this.dir, id);
+    await mkdir(path.join(dir, 'out'), { recursive: true });
+    await writeFile(path.join(dir, 'meta.json'), JSON.stringify(meta));
+    return { id, dir, out: path.join(dir, 'out') };
+  }
+
+  /** Writes a file under a preview folder (`rel` was made by Cabinet, never by a request). */
+  async write(dir: string, rel: string, data: string | Uint8Array): Promise<void> {
+    const target = path.join(dir, rel);
+    if (!target.startsWith(dir + path.sep)) throw new Error('preview path outside its folder');
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, data);
+  }
+
+  async meta(id: string): Promise<PreviewMeta | undefined> {
+    if (!ID.test(id)) return undefined;
+    try {
+      return JSON.parse(
+        await readFile(path.join(this.dir, id, 'meta.json'), 'utf8'),
+      ) as PreviewMeta;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * A file of a preview's output: `index.html` for a folder; undefined when missing or when its
+   * real path (links followed) leaves the preview's output.
+   */
+  async find(id: string, rel: string): Promise<PreviewFile | undefined> {
+    if (!ID.test(id)) return undefined;
+    const out = path.join(this.dir, id, 'out');
+    return findInside(out, rel);
+  }
+
+  /** Removes previews made before `before` (ms); returns how many. */
+  async sweep(before: number): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      if (!ID.test(name)) continue;
+      const meta = await this.meta(name);
+      if (meta && meta.createdAt >= before) continue;
+      await rm(path.join(this.dir, name), { recursive: true, force: true });
+      removed++;
+    }
+    return removed;
+  }
+}
+
+/** A file under `root` by a URL path, `index.html` for folders, never outside `root`'s real path. */
+export async function findInside(root: string, rel: string): Promise<PreviewFile | undefined> {
+  const segments = rel.split('/').filter((s) => s !== '');
+  if (segments.some((s) => s === '.' || s === '..' || s.includes('\\') || s.includes('\0'))) {
+    return undefined;
+  }
+  try {
+    const rootReal = await realpath(root);
+    let real = await realpath(path.join(rootReal, ...segments));
+    if (real !== rootReal && !real.startsWith(rootReal + path.sep)) return undefined;
+    let info = await stat(real);
+    if (info.isDirectory()) {
+      real = await realpath(path.join(real, 'index.html'));
+      if (!real.startsWith(rootReal + path.sep)) return undefined;
+      info = await lstat(real);
+    }
+    if (!info.isFile()) return undefined;
+    return { real, size: info.size, mtime: info.mtime };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Opens a file `find` returned, for sending. */
+export function openPreviewFile(real: string) {
+  return open(real, 'r');
+}

@@ -1,0 +1,141 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import * as z from 'zod/mini';
+import {
+  PostCreateRequest,
+  PostPreviewRequest,
+  PostRef,
+  PostScheduleRequest,
+  SiteCreateRequest,
+  SiteUpdateRequest,
+} from '@cabinet/protocol';
+import type { Runtime } from '../runtime.ts';
+import { AppError, describeZodError } from '../errors.ts';
+import { currentUser, requireAdmin, requireUser } from '../http/authenticate.ts';
+import { clientGone } from '../http/client-gone.ts';
+import { handleError } from '../http/error-handler.ts';
+import { sendFile } from '../http/file-reply.ts';
+import type { ZodTypeProvider } from '../http/zod-validation.ts';
+import { SiteError } from '../services/sites.service.ts';
+
+const NameParams = z.object({ name: z.string() });
+const PreviewParams = z.object({ name: z.string(), id: z.string(), '*': z.string() });
+const ListQuery = z.object({ all: z.optional(z.string()) });
+const PathQuery = z.object({ path: z.string() });
+
+/**
+ * The static-site area's errors are JSON `{ message, code }` (docs/api.md), so the Sites screen can
+ * tell `slug_taken` from `site_exists`; anything else is answered as the rest of the API does.
+ */
+function siteErrors(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+  let status: number | undefined;
+  let code: string | undefined;
+  let message: string | undefined;
+  if (error instanceof SiteError) {
+    [status, code, message] = [error.status, error.siteCode, error.reason];
+  } else if (error instanceof AppError && error.status < 500) {
+    [status, code, message] = [error.status, error.code, error.reason];
+  } else if (error instanceof z.core.$ZodError) {
+    [status, code, message] = [400, 'badRequest', describeZodError(error)];
+  }
+  if (status === undefined) return handleError(error, request, reply);
+  return reply
+    .code(status)
+    .header('x-content-type-options', 'nosniff')
+    .send({ message: message ?? STATUS_CODES[status], code });
+}
+
+/** /api/sites…: sites, posts, previews, publishing and scheduling (docs/sites.md). */
+export async function sitesRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { services } = runtime;
+  const sites = services.sites;
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  app.setErrorHandler(siteErrors);
+  const user = requireUser(services.sessions);
+  const admin = requireAdmin(services.sessions);
+
+  app.get('/sites', { preHandler: user, schema: { querystring: ListQuery } }, async (request) => {
+    if (request.query.all === '1') {
+      if (!currentUser(request).perm.admin) throw new AppError('forbidden');
+      return sites.listAll();
+    }
+    return sites.listFor(currentUser(request));
+  });
+  app.post('/sites', { preHandler: admin, schema: { body: SiteCreateRequest } }, (request, reply) =>
+    sites.create(request.body).then((site) => reply.code(201).send(site)),
+  );
+  app.put(
+    '/sites/:name',
+    { preHandler: admin, schema: { params: NameParams, body: SiteUpdateRequest } },
+    (request) => sites.update(request.params.name, request.body),
+  );
+  app.delete(
+    '/sites/:name',
+    { preHandler: admin, schema: { params: NameParams } },
+    async (request, reply) => {
+      await sites.remove(request.params.name);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get('/sites/:name/posts', { preHandler: user, schema: { params: NameParams } }, (request) =>
+    sites.posts(currentUser(request), request.params.name),
+  );
+  app.get(
+    '/sites/:name/archetypes',
+    { preHandler: user, schema: { params: NameParams } },
+    (request) => sites.archetypes(currentUser(request), request.params.name),
+  );
+  app.post(
+    '/sites/:name/posts',
+    { preHandler: user, schema: { params: NameParams, body: PostCreateRequest } },
+    async (request, reply) => {
+      const post = await sites.createPost(currentUser(request), request.params.name, request.body);
+      return reply.code(201).send(post);
+    },
+  );
+  app.post(
+    '/sites/:name/preview',
+    { preHandler: user, schema: { params: NameParams, body: PostPreviewRequest } },
+    (request) => sites.preview(currentUser(request), request.params.name, request.body),
+  );
+  // An iframe sends no X-Auth header: the token comes in `auth`, as for raw downloads, and the
+  // reply carries the download CSP (`sandbox`), so nothing of a post runs in Cabinet's origin.
+  app.get(
+    '/sites/:name/preview/:id/*',
+    {
+      preHandler: requireUser(services.sessions, { queryToken: true }),
+      exposeHeadRoute: false,
+      schema: { params: PreviewParams },
+    },
+    async (request, reply) => {
+      const { name, id } = request.params;
+      const file = await sites.previewFile(currentUser(request), name, id, request.params['*']);
+      return sendFile(request, reply, file, clientGone(reply));
+    },
+  );
+  app.post(
+    '/sites/:name/publish',
+    { preHandler: user, schema: { params: NameParams, body: PostRef } },
+    (request) => sites.publish(currentUser(request), request.params.name, request.body.path),
+  );
+  app.post(
+    '/sites/:name/unpublish',
+    { preHandler: user, schema: { params: NameParams, body: PostRef } },
+    (request) => sites.unpublish(currentUser(request), request.params.name, request.body.path),
+  );
+  app.post(
+    '/sites/:name/schedule',
+    { preHandler: user, schema: { params: NameParams, body: PostScheduleRequest } },
+    (request) => sites.schedule(currentUser(request), request.params.name, request.body),
+  );
+  app.delete(
+    '/sites/:name/schedule',
+    { preHandler: user, schema: { params: NameParams, querystring: PathQuery } },
+    (request) =>
+      sites.cancelSchedule(currentUser(request), request.params.name, request.query.path),
+  );
+  app.post('/sites/:name/build', { preHandler: user, schema: { params: NameParams } }, (request) =>
+    sites.build(currentUser(request), request.params.name),
+  );
+}

@@ -1,0 +1,190 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { SiteBuild } from '@cabinet/protocol';
+import type { AppContext } from '../../context.ts';
+import type { ScopedFs } from '../../fs/scoped-fs.ts';
+import type { SiteRecord } from '../../store/sites.repo.ts';
+import { recordRun } from '../command-runs.ts';
+import { renderBuiltin, type SiteSource } from './builtin-generator.ts';
+import { runHugo } from './hugo-runner.ts';
+
+/** A post or layout bigger than this is not one (a read refuses it with 413). */
+export const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
+/** Output files compared byte for byte up to this size; bigger ones by size and time. */
+const MAX_COMPARED_BYTES = 64 * 1024 * 1024;
+/** Leftovers of a build that stopped half-way start with this; the next build removes them. */
+export const BUILD_PREFIX = '.cabinet-build-';
+
+/** Who a build runs for, as the run record names them (the scheduler runs for nobody: id 0). */
+export interface BuildActor {
+  userId: number;
+  username: string;
+}
+
+/** Reads a site through its own ScopedFs (rooted at the site folder: nothing outside is reachable). */
+export function siteSource(fs: ScopedFs): SiteSource {
+  return {
+    async layouts() {
+      const files = new Map<string, string>();
+      const dir = await fs.resolve('/layouts');
+      if (!dir.stat?.isDirectory()) return files;
+      for await (const entry of fs.walk(dir)) {
+        if (!entry.stat?.isFile()) continue;
+        const rel = entry.path.slice('/layouts/'.length);
+        files.set(rel, (await fs.readAll(entry.path, MAX_SOURCE_BYTES)).toString('utf8'));
+      }
+      return files;
+    },
+    posts: () => contentPosts(fs),
+    async post(path) {
+      return (await fs.readAll(`/content/${path}`, MAX_SOURCE_BYTES)).toString('utf8');
+    },
+  };
+}
+
+/** Every `content/**\/*.md` but `_index.md` (Hugo's section pages), relative to content/, sorted. */
+export async function contentPosts(fs: ScopedFs): Promise<string[]> {
+  const dir = await fs.resolve('/content');
+  if (!dir.stat?.isDirectory()) return [];
+  const posts: string[] = [];
+  for await (const entry of fs.walk(dir)) {
+    if (!entry.stat?.isFile() || !entry.name.endsWith('.md') || entry.name === '_index.md') {
+      continue;
+    }
+    posts.push(entry.path.slice('/content/'.length));
+  }
+  return posts.sort();
+}
+
+/** The base URL path a site's output is served from (`/sites/<name>/`). */
+export function servedBase(ctx: AppContext, name: string): string {
+  return `${ctx.config.baseURL}/sites/${name}/`;
+}
+
+/**
+ * Builds a site into its output folder: the generator writes a fresh folder inside the site, which
+ * then replaces the output (renamed aside, the new one renamed in, the old removed), so the output
+ * is never half-written. Reports what changed and records the run like a command run.
+ */
+export async function buildSite(
+  ctx: AppContext,
+  site: SiteRecord,
+  fs: ScopedFs,
+  actor: BuildActor,
+  now: number,
+): Promise<SiteBuild> {
+  const started = Date.now();
+  await removeLeftovers(fs);
+  const temp = `/${BUILD_PREFIX}${randomBytes(8).toString('hex')}`;
+  const output = `/${site.output}`;
+  let log = '';
+  let ok = true;
+  let line = 'builtin';
+  let exitCode: number | null = 0;
+  let outcome = 'exited';
+  try {
+    if (site.generator === 'hugo') {
+      const tempDir = await fs.mkdir(temp);
+      const root = await fs.resolve('/');
+      const args = ['--destination', tempDir.real, '--noBuildLock', '--quiet'];
+      line = ['hugo', ...args.map((a) => (a === tempDir.real ? `${site.output}(new)` : a))].join(
+        ' ',
+      );
+      const result = await runHugo(ctx, root.real, args);
+      log = result.log;
+      exitCode = result.exitCode;
+      outcome = result.outcome;
+      ok = result.ok;
+    } else {
+      const files = await renderBuiltin(siteSource(fs), {
+        name: site.name,
+        title: site.title,
+        baseURL: servedBase(ctx, site.name),
+        now,
+        includeUnpublished: false,
+      });
+      await fs.mkdir(temp);
+      for (const [rel, text] of files) await fs.writeFile(`${temp}/${rel}`, text);
+      log = `built ${files.size} files`;
+    }
+  } catch (error) {
+    ok = false;
+    exitCode = null;
+    outcome = 'failed';
+    log = [log, error instanceof Error ? error.message : String(error)].filter(Boolean).join('\n');
+  }
+  let changed: SiteBuild['changed'] = { added: [], updated: [], removed: [] };
+  if (ok) {
+    changed = await compareTrees(fs, output, temp);
+    await swapIn(fs, temp, output);
+  } else {
+    await fs.remove(temp).catch(() => undefined);
+  }
+  const durationMs = Date.now() - started;
+  await recordRun(ctx, {
+    kind: 'site_build',
+    userId: actor.userId,
+    username: actor.username,
+    path: site.folder,
+    line: `site ${site.name}: ${line}`,
+    outcome,
+    exitCode,
+    durationMs,
+    startedAt: started,
+  });
+  return { ok, log, durationMs, changed };
+}
+
+async function removeLeftovers(fs: ScopedFs): Promise<void> {
+  const { entries } = await fs.list('/');
+  for (const entry of entries) {
+    if (entry.name.startsWith(BUILD_PREFIX)) await fs.remove(`/${entry.name}`);
+  }
+}
+
+async function swapIn(fs: ScopedFs, temp: string, output: string): Promise<void> {
+  const current = await fs.resolve(output);
+  if (current.stat || current.isSymlink) {
+    const aside = `/${BUILD_PREFIX}old-${randomBytes(8).toString('hex')}`;
+    await fs.move(output, aside);
+    await fs.move(temp, output);
+    await fs.remove(aside);
+  } else {
+    await fs.move(temp, output);
+  }
+}
+
+async function fingerprints(fs: ScopedFs, dir: string): Promise<Map<string, string>> {
+  const prints = new Map<string, string>();
+  const resolved = await fs.resolve(dir);
+  if (!resolved.stat?.isDirectory()) return prints;
+  for await (const entry of fs.walk(resolved)) {
+    if (!entry.stat?.isFile()) continue;
+    const rel = entry.path.slice(dir.length + 1);
+    if (entry.stat.size > MAX_COMPARED_BYTES) {
+      prints.set(rel, `${entry.stat.size}:${entry.stat.mtimeMs}`);
+      continue;
+    }
+    const bytes = await fs.readAll(entry.path, MAX_COMPARED_BYTES);
+    prints.set(rel, createHash('sha256').update(bytes).digest('hex'));
+  }
+  return prints;
+}
+
+/** What a new output does to the old one, file by file (sorted). */
+async function compareTrees(
+  fs: ScopedFs,
+  before: string,
+  after: string,
+): Promise<SiteBuild['changed']> {
+  const old = await fingerprints(fs, before);
+  const fresh = await fingerprints(fs, after);
+  const added: string[] = [];
+  const updated: string[] = [];
+  for (const [rel, print] of fresh) {
+    const previous = old.get(rel);
+    if (previous === undefined) added.push(rel);
+    else if (previous !== print) updated.push(rel);
+  }
+  const removed = [...old.keys()].filter((rel) => !fresh.has(rel));
+  return { added: added.sort(), updated: updated.sort(), removed: removed.sort() };
+}
