@@ -1,4 +1,13 @@
-import { FilePlus, FolderOpen, FolderPlus, LogIn, LogOut, Settings, UserPlus } from 'lucide-react';
+import {
+  FilePlus,
+  FolderOpen,
+  FolderPlus,
+  LogIn,
+  LogOut,
+  Newspaper,
+  Settings,
+  UserPlus,
+} from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
@@ -7,6 +16,8 @@ import { canLogout, hasLoginPage, pageConfig } from '../../config/page-config.ts
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { useLayoutStore } from '../../stores/layout-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
+import { useUserSitesQuery } from '../../api/sites/site-queries.ts';
+import { SITES_ROUTE } from '../sites/index.ts';
 import { Footer } from './Footer.tsx';
 
 function SidebarLink({ to, icon, children }: { to: string; icon: ReactNode; children: ReactNode }) {
@@ -39,6 +50,9 @@ export function Sidebar() {
   const openDialog = useDialogStore((s) => s.open);
   const isOpen = useLayoutStore((s) => s.isSidebarOpen);
   const setOpen = useLayoutStore((s) => s.setSidebarOpen);
+  // "Sites" for users allowed on a site, and for administrators, who declare them.
+  const sites = useUserSitesQuery(user !== null);
+  const showSites = !!user && (user.perm.admin || (sites.data?.length ?? 0) > 0);
 
   // The drawer (small screens) takes focus when it opens; Esc closes it and returns focus.
   useEffect(() => {
@@ -95,6 +109,11 @@ export function Sidebar() {
                     {t('sidebar.newFile')}
                   </SidebarButton>
                 </>
+              )}
+              {showSites && (
+                <SidebarLink to={SITES_ROUTE} icon={<Newspaper size={20} aria-hidden="true" />}>
+                  {t('sidebar.sites')}
+                </SidebarLink>
               )}
               <SidebarLink to="/settings" icon={<Settings size={20} aria-hidden="true" />}>
                 {t('sidebar.settings')}
