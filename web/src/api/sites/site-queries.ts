@@ -1,20 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { ArchetypeList, PostList, UserSiteList } from '@cabinet/protocol';
+import { ArchetypeList, PostList, Site } from '@cabinet/protocol';
 import * as z from 'zod/mini';
-import { Site } from '@cabinet/protocol';
 import { apiJson } from '../client.ts';
 import { siteApiPath, siteKeys } from './site-keys.ts';
 
 const SiteList = z.array(Site);
-
-/** GET /api/sites: the sites this user may use (the sidebar shows "Sites" when there is one). */
-export function useUserSitesQuery(enabled = true) {
-  return useQuery({
-    queryKey: siteKeys.mine(),
-    queryFn: ({ signal }) => apiJson('/sites', UserSiteList, { signal }),
-    enabled,
-  });
-}
 
 /** GET /api/sites?all=1 (administrators): every declared site. */
 export function useAllSitesQuery() {

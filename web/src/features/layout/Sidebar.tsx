@@ -1,14 +1,5 @@
-import {
-  FilePlus,
-  FolderOpen,
-  FolderPlus,
-  LogIn,
-  LogOut,
-  Newspaper,
-  Settings,
-  UserPlus,
-} from 'lucide-react';
-import { useEffect, type ReactNode } from 'react';
+import { FilePlus, FolderOpen, FolderPlus, LogIn, LogOut, Settings, UserPlus } from 'lucide-react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { logOut } from '../../auth/session.ts';
@@ -16,8 +7,7 @@ import { canLogout, hasLoginPage, pageConfig } from '../../config/page-config.ts
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { useLayoutStore } from '../../stores/layout-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
-import { useUserSitesQuery } from '../../api/sites/site-queries.ts';
-import { SITES_ROUTE } from '../sites/index.ts';
+import { SitesSidebarLink } from '../sites/index.ts';
 import { Footer } from './Footer.tsx';
 
 function SidebarLink({ to, icon, children }: { to: string; icon: ReactNode; children: ReactNode }) {
@@ -50,9 +40,6 @@ export function Sidebar() {
   const openDialog = useDialogStore((s) => s.open);
   const isOpen = useLayoutStore((s) => s.isSidebarOpen);
   const setOpen = useLayoutStore((s) => s.setSidebarOpen);
-  // "Sites" for users allowed on a site, and for administrators, who declare them.
-  const sites = useUserSitesQuery(user !== null);
-  const showSites = !!user && (user.perm.admin || (sites.data?.length ?? 0) > 0);
 
   // The drawer (small screens) takes focus when it opens; Esc closes it and returns focus.
   useEffect(() => {
@@ -110,11 +97,9 @@ export function Sidebar() {
                   </SidebarButton>
                 </>
               )}
-              {showSites && (
-                <SidebarLink to={SITES_ROUTE} icon={<Newspaper size={20} aria-hidden="true" />}>
-                  {t('sidebar.sites')}
-                </SidebarLink>
-              )}
+              <Suspense fallback={null}>
+                <SitesSidebarLink />
+              </Suspense>
               <SidebarLink to="/settings" icon={<Settings size={20} aria-hidden="true" />}>
                 {t('sidebar.settings')}
               </SidebarLink>

@@ -2,7 +2,7 @@ import { ExternalLink } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { servedSiteUrl } from '../../api/sites/post-preview.ts';
-import { useUserSitesQuery } from '../../api/sites/site-queries.ts';
+import { useUserSitesQuery } from '../../api/sites/user-sites-query.ts';
 import { hasPerm } from '../../auth/permissions.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';

@@ -1,2 +1,12 @@
-// What the always-loaded shell (the sidebar) needs of the sites feature: the screen's route.
-export { SITES_ROUTE } from './site-routes.ts';
+import { lazy } from 'react';
+
+/**
+ * The sidebar's "Sites" entry, fetched once the sidebar renders so the first screen's bundle
+ * stays small; if it cannot be fetched the entry is simply missing.
+ */
+export const SitesSidebarLink = lazy(() =>
+  import('./SitesSidebarLink.tsx').then(
+    (m) => ({ default: m.SitesSidebarLink }),
+    () => ({ default: () => null }),
+  ),
+);
