@@ -5,6 +5,7 @@ export const siteKeys = {
   admin: () => ['sites', 'admin'] as const,
   posts: (site: string) => ['sites', 'posts', site] as const,
   archetypes: (site: string) => ['sites', 'archetypes', site] as const,
+  file: (filePath: string) => ['sites', 'file', filePath] as const,
 };
 
 /** `/sites/{name}` under /api: the name is one URL segment. */

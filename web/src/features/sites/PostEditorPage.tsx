@@ -2,8 +2,8 @@ import type { Post, SiteBuild } from '@cabinet/protocol';
 import { ArrowLeft, Save, Send } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useResourceQuery } from '../../api/resources/resource-query.ts';
 import { saveFile } from '../../api/resources/save-file.ts';
+import { usePostFileQuery } from '../../api/sites/post-file-query.ts';
 import { usePostActionMutation } from '../../api/sites/post-mutations.ts';
 import { usePostsQuery } from '../../api/sites/site-queries.ts';
 import { isolateName } from '../../i18n/isolate-name.ts';
@@ -55,7 +55,7 @@ export function PostEditorPage() {
 function PostEditor({ site, post }: { site: string; post: Post }) {
   const { t } = useTranslation();
   const id = useId();
-  const file = useResourceQuery(post.filePath);
+  const file = usePostFileQuery(post.filePath);
   const action = usePostActionMutation(site);
   const preview = useLivePreview(site, post.path);
   const hostRef = useRef<HTMLDivElement>(null);
