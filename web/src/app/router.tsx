@@ -47,6 +47,18 @@ const CommandRunsPage = lazyComponent(
   () => import('../features/command-runs/CommandRunsPage.tsx'),
   (m) => m.CommandRunsPage,
 );
+const SitesPage = lazyComponent(
+  () => import('../features/sites/SitesPage.tsx'),
+  (m) => m.SitesPage,
+);
+const PostsPage = lazyComponent(
+  () => import('../features/sites/PostsPage.tsx'),
+  (m) => m.PostsPage,
+);
+const PostEditorPage = lazyComponent(
+  () => import('../features/sites/PostEditorPage.tsx'),
+  (m) => m.PostEditorPage,
+);
 
 /**
  * Routes, guards, titles and redirects Login and files are in the entry
@@ -67,6 +79,14 @@ export const routes: RouteObject[] = [
             children: [
               // The files page titles itself with the name of what it shows.
               { path: 'files/*', element: <FilesPage /> },
+              // The static-site area (docs/sites-screens.md).
+              { path: 'publishing', element: <SitesPage />, handle: handle('sites.title') },
+              { path: 'publishing/:site', element: <PostsPage />, handle: handle('sites.posts') },
+              {
+                path: 'publishing/:site/edit/*',
+                element: <PostEditorPage />,
+                handle: handle('sites.editorTitle'),
+              },
               {
                 path: 'settings',
                 element: <SettingsLayout />,

@@ -20,4 +20,6 @@ export const UI_LIMITS = {
   mosaicColumnPx: 300,
   /** A chunk loaded on demand that has not arrived by then counts as failed. */
   chunkLoadTimeoutMs: 120000,
+  /** The sites editor renders its live preview once typing has paused this long. */
+  sitePreviewDebounceMs: 600,
 } as const;

@@ -1,5 +1,5 @@
 import { FilePlus, FolderOpen, FolderPlus, LogIn, LogOut, Settings, UserPlus } from 'lucide-react';
-import { useEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { logOut } from '../../auth/session.ts';
@@ -7,6 +7,7 @@ import { canLogout, hasLoginPage, pageConfig } from '../../config/page-config.ts
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { useLayoutStore } from '../../stores/layout-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
+import { SitesSidebarLink } from '../sites/index.ts';
 import { Footer } from './Footer.tsx';
 
 function SidebarLink({ to, icon, children }: { to: string; icon: ReactNode; children: ReactNode }) {
@@ -96,6 +97,9 @@ export function Sidebar() {
                   </SidebarButton>
                 </>
               )}
+              <Suspense fallback={null}>
+                <SitesSidebarLink />
+              </Suspense>
               <SidebarLink to="/settings" icon={<Settings size={20} aria-hidden="true" />}>
                 {t('sidebar.settings')}
               </SidebarLink>

@@ -40,6 +40,8 @@ export interface EditorOptions {
   label: string;
   /** Called after every change of the text with whether it differs from the saved text. */
   onDirtyChange(isDirty: boolean): void;
+  /** Called after every change of the text (the sites editor's live preview follows it). */
+  onChange?(): void;
 }
 
 /** What the React side may do with a mounted editor. */
@@ -139,6 +141,7 @@ export function createEditor(options: EditorOptions): EditorHandle {
         languageSlot.of([]),
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;
+          options.onChange?.();
           const now = !saved || !update.state.doc.eq(saved);
           if (now !== isDirty) {
             isDirty = now;

@@ -7,6 +7,7 @@ import { pageConfig } from '../../../config/page-config.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { notifySuccess } from '../../../stores/notification-store.ts';
 import { ErrorPage } from '../../errors/index.ts';
+import { SitesSettingsCard } from '../../sites/on-demand.ts';
 import { placeError, type PlacedError } from '../form-errors.ts';
 import { hasInvalidRule } from '../rules/rule-rows.ts';
 import { CommandRunnerCard } from './CommandRunnerCard.tsx';
@@ -66,6 +67,7 @@ export function GlobalSettingsPage() {
           <GeneralCard {...cardProps('general')} />
           <DefaultsCard {...cardProps('defaults')} />
           {pageConfig.EnableExec && <CommandRunnerCard {...cardProps('commands')} />}
+          <SitesSettingsCard />
         </div>
       ) : (
         <p className="settings__help" role="status">

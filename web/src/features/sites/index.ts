@@ -1,0 +1,12 @@
+import { lazy } from 'react';
+
+/**
+ * The sidebar's "Sites" entry, fetched once the sidebar renders so the first screen's bundle
+ * stays small; if it cannot be fetched the entry is simply missing.
+ */
+export const SitesSidebarLink = lazy(() =>
+  import('./SitesSidebarLink.tsx').then(
+    (m) => ({ default: m.SitesSidebarLink }),
+    () => ({ default: () => null }),
+  ),
+);
