@@ -21,6 +21,7 @@ import { SubtitleService } from './services/subtitle.service.ts';
 import { TusService } from './services/tus.service.ts';
 import { sweepInterval } from './services/tus/expiry-sweeper.ts';
 import { UsersService } from './services/users.service.ts';
+import { TrashService } from './services/trash/trash.service.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
 export interface Services {
@@ -37,6 +38,7 @@ export interface Services {
   tus: TusService;
   commands: CommandsService;
   search: SearchService;
+  trash: TrashService;
 }
 
 /**
@@ -67,7 +69,11 @@ export const JOBS = {
   sweepUploads: 'uploads.sweep',
   /** Session rows that expired more than a day ago. */
   pruneSessions: 'sessions.prune',
+  /** Trashed items past the retention period or over a user's byte cap (docs/trash.md). */
+  purgeTrash: 'trash.purge',
 } as const;
+
+const PURGE_TRASH_EVERY_MS = 60 * 60 * 1000;
 
 const PRUNE_SESSIONS_EVERY_MS = 60 * 60 * 1000;
 
@@ -91,6 +97,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const shares = new ShareService(ctx);
   const users = new UsersService(ctx, coordination.lock);
   const tus = new TusService(ctx, hooks, coordination.uploadLeases);
+  const trash = new TrashService(ctx, shares);
   const services: Services = {
     auth: new AuthService(ctx, users, {
       login: coordination.attempts('login', ctx.config.rateLimitMax, windowMs),
@@ -99,7 +106,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     sessions: new SessionsService(ctx),
     users,
     settings: new SettingsService(ctx),
-    resources: new ResourcesService(ctx, hooks, shares),
+    resources: new ResourcesService(ctx, hooks, shares, trash),
     raw: new RawService(ctx),
     preview: new PreviewService(ctx),
     subtitles: new SubtitleService(ctx),
@@ -116,6 +123,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     tus,
     commands: new CommandsService(ctx),
     search: new SearchService(ctx),
+    trash,
   };
 
   const log = ctx.log.child({ area: 'runtime' });
@@ -125,6 +133,10 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     if (removed > 0) log.info({ removed }, 'removed abandoned uploads');
   });
   scheduler.handle(JOBS.pruneSessions, () => ctx.store.sessions.prune());
+  scheduler.handle(JOBS.purgeTrash, async () => {
+    const purged = await trash.purge();
+    if (purged > 0) log.info({ purged }, 'purged trashed items');
+  });
 
   return {
     ctx,
@@ -136,6 +148,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await tus.sweep();
       await scheduler.every(JOBS.sweepUploads, sweepInterval(tus.expiry));
       await scheduler.every(JOBS.pruneSessions, PRUNE_SESSIONS_EVERY_MS);
+      await scheduler.every(JOBS.purgeTrash, PURGE_TRASH_EVERY_MS);
       await coordination.start();
     },
     abortRequests: () => coordination.uploadLeases.abortAll(),

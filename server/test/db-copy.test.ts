@@ -62,8 +62,10 @@ describe('cabinet db copy', () => {
     shares: 1,
     upload_sessions: 1,
     command_runs: 1,
-    /** The recurring jobs: the upload sweep, session pruning and the coordination's prune. */
-    scheduled_jobs: 3,
+    /** The recurring jobs: the upload sweep, session pruning, the trash purge and the coordination's prune. */
+    scheduled_jobs: 4,
+    /** The admin's deleted file. */
+    trash_items: 1,
   };
 
   beforeAll(async () => {
@@ -74,6 +76,12 @@ describe('cabinet db copy', () => {
     try {
       await writeFile(path.join(root, 'report.txt'), 'quarterly figures');
       await mkdir(path.join(root, 'incoming'));
+      await writeFile(path.join(root, 'discarded.txt'), 'old');
+      const discarded = await source.fetch('/api/resources/discarded.txt', {
+        method: 'DELETE',
+        token: source.admin.token,
+      });
+      expect(discarded.status).toBe(204);
       const created = await createAsAdmin(
         source,
         newUser({

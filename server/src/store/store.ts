@@ -6,6 +6,7 @@ import { KvRepo } from './kv.repo.ts';
 import { LeasesRepo } from './leases.repo.ts';
 import { SessionsRepo } from './sessions.repo.ts';
 import { SharesRepo } from './shares.repo.ts';
+import { TrashRepo } from './trash.repo.ts';
 import { UploadsRepo } from './uploads.repo.ts';
 import { UsersRepo } from './users.repo.ts';
 
@@ -22,6 +23,8 @@ export interface Store {
   attempts: AttemptsRepo;
   leases: LeasesRepo;
   jobs: JobsRepo;
+  /** Deleted items kept in the trash (docs/trash.md). */
+  trash: TrashRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -36,5 +39,6 @@ export function createStore(db: Db): Store {
     attempts: new AttemptsRepo(db),
     leases: new LeasesRepo(db),
     jobs: new JobsRepo(db),
+    trash: new TrashRepo(db),
   };
 }

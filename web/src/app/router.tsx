@@ -47,6 +47,10 @@ const CommandRunsPage = lazyComponent(
   () => import('../features/command-runs/CommandRunsPage.tsx'),
   (m) => m.CommandRunsPage,
 );
+const TrashPage = lazyComponent(
+  () => import('../features/trash/TrashPage.tsx'),
+  (m) => m.TrashPage,
+);
 
 /**
  * Routes, guards, titles and redirects Login and files are in the entry
@@ -67,6 +71,7 @@ export const routes: RouteObject[] = [
             children: [
               // The files page titles itself with the name of what it shows.
               { path: 'files/*', element: <FilesPage /> },
+              { path: 'trash', element: <TrashPage />, handle: handle('trash.title') },
               {
                 path: 'settings',
                 element: <SettingsLayout />,
