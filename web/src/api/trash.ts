@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   RESTORE_CONFLICT,
   TrashList,
@@ -34,12 +34,24 @@ export function useTrashQuery(owner: TrashOwner) {
   });
 }
 
+const settingsQuery = {
+  queryKey: trashKeys.settings,
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    apiJson('/trash/settings', TrashSettings, { signal }),
+};
+
 /** GET /api/trash/settings: whether deletes go to the trash, retention and cap. */
 export function useTrashSettingsQuery() {
-  return useQuery({
-    queryKey: trashKeys.settings,
-    queryFn: ({ signal }) => apiJson('/trash/settings', TrashSettings, { signal }),
-  });
+  return useQuery(settingsQuery);
+}
+
+/** Whether deletes go to the trash now (cached; asked once when not known yet). */
+export async function isTrashOn(client: QueryClient): Promise<boolean> {
+  try {
+    return (await client.ensureQueryData(settingsQuery)).enabled;
+  } catch {
+    return false;
+  }
 }
 
 /** The URL that opens (inline) a trashed file; the auth cookie authorises it. */

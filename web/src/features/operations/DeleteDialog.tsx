@@ -3,7 +3,8 @@ import { useResourceDeleteMutation } from '../../api/resources/resource-delete-m
 import { Dialog } from '../../components/Dialog.tsx';
 import type { OpenDialog } from '../../stores/dialog-store.ts';
 import { notifyFailure, notifySuccess } from '../../stores/notification-store.ts';
-import { useTrashSettingsQuery } from '../../api/trash.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { isTrashOn } from '../../api/trash.ts';
 import { parentFolder } from '../../paths/file-paths.ts';
 import { forgetSelected, isOnScreen, reloadListings, showPath } from './operation-context.ts';
 import { NothingToActOn } from '../../components/NothingToActOn.tsx';
@@ -20,7 +21,7 @@ export function DeleteDialog({ dialog, onClose }: { dialog: OpenDialog; onClose:
   const { t } = useTranslation();
   const targets = useDialogTargets(dialog).filter((item) => item.path !== '/');
   const remove = useResourceDeleteMutation();
-  const trash = useTrashSettingsQuery();
+  const queryClient = useQueryClient();
   const confirmRef = useInitialFocus<HTMLButtonElement>();
   if (targets.length === 0)
     return <NothingToActOn title={t('ops.deleteTitle')} onClose={onClose} />;
@@ -42,7 +43,7 @@ export function DeleteDialog({ dialog, onClose }: { dialog: OpenDialog; onClose:
           void reloadListings();
           if (error) notifyFailure(error);
           // The wire DELETE moved them to the trash: say where they went (docs/trash.md).
-          else if (trash.data?.enabled) notifySuccess(t('trash.movedToTrash'));
+          else if (await isTrashOn(queryClient)) notifySuccess(t('trash.movedToTrash'));
         },
       },
     );
