@@ -51,7 +51,7 @@ export class ScopedTrash {
     return this.scope.resolve(resolved.path);
   }
 
-  /** The parent folders of a virtual path exist, or can be made, as folders in the scope. */
+  /** Throws 403 unless the rules allow the item at `virtual` and each of its entries below it. */
   private async assertItemAllowed(source: string, virtual: string): Promise<void> {
     if (!this.scope.isAllowed(virtual)) throw errors.forbidden();
     if (!this.scope.hasRules) return;
