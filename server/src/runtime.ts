@@ -23,6 +23,7 @@ import { TusService } from './services/tus.service.ts';
 import { sweepInterval } from './services/tus/expiry-sweeper.ts';
 import { SITE_JOBS, SitesService } from './services/sites.service.ts';
 import { UsersService } from './services/users.service.ts';
+import { TrashService } from './services/trash/trash.service.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
 export interface Services {
@@ -43,6 +44,7 @@ export interface Services {
   events: EventStreams;
   /** The static-site area (docs/sites.md). */
   sites: SitesService;
+  trash: TrashService;
 }
 
 /**
@@ -73,7 +75,11 @@ export const JOBS = {
   sweepUploads: 'uploads.sweep',
   /** Session rows that expired more than a day ago. */
   pruneSessions: 'sessions.prune',
+  /** Trashed items past the retention period or over a user's byte cap (docs/trash.md). */
+  purgeTrash: 'trash.purge',
 } as const;
+
+const PURGE_TRASH_EVERY_MS = 60 * 60 * 1000;
 
 const PRUNE_SESSIONS_EVERY_MS = 60 * 60 * 1000;
 const SWEEP_SITE_PREVIEWS_EVERY_MS = 15 * 60 * 1000;
@@ -99,6 +105,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const users = new UsersService(ctx, coordination.lock);
   const tus = new TusService(ctx, hooks, coordination.uploadLeases);
   const sessions = new SessionsService(ctx);
+  const trash = new TrashService(ctx, shares);
   const services: Services = {
     auth: new AuthService(ctx, users, {
       login: coordination.attempts('login', ctx.config.rateLimitMax, windowMs),
@@ -107,7 +114,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     sessions,
     users,
     settings: new SettingsService(ctx),
-    resources: new ResourcesService(ctx, hooks, shares),
+    resources: new ResourcesService(ctx, hooks, shares, trash),
     raw: new RawService(ctx),
     preview: new PreviewService(ctx),
     subtitles: new SubtitleService(ctx),
@@ -126,6 +133,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     search: new SearchService(ctx),
     events: new EventStreams(ctx, coordination.events, sessions),
     sites: new SitesService(ctx, coordination.scheduler),
+    trash,
   };
 
   const log = ctx.log.child({ area: 'runtime' });
@@ -140,6 +148,10 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   scheduler.handle(SITE_JOBS.sweepPreviews, async () => {
     await services.sites.sweepPreviews();
   });
+  scheduler.handle(JOBS.purgeTrash, async () => {
+    const purged = await trash.purge();
+    if (purged > 0) log.info({ purged }, 'purged trashed items');
+  });
 
   return {
     ctx,
@@ -152,6 +164,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await scheduler.every(JOBS.sweepUploads, sweepInterval(tus.expiry));
       await scheduler.every(JOBS.pruneSessions, PRUNE_SESSIONS_EVERY_MS);
       await scheduler.every(SITE_JOBS.sweepPreviews, SWEEP_SITE_PREVIEWS_EVERY_MS);
+      await scheduler.every(JOBS.purgeTrash, PURGE_TRASH_EVERY_MS);
       await coordination.start();
       await services.events.start();
     },

@@ -63,12 +63,14 @@ describe('cabinet db copy', () => {
     upload_sessions: 1,
     command_runs: 1,
     /**
-     * The recurring jobs (the upload sweep, session pruning, the coordination's prune, the site
-     * preview sweep) and one scheduled post publication.
+     * The recurring jobs (the upload sweep, session pruning, the trash purge, the coordination's
+     * prune, the site preview sweep) and one scheduled post publication.
      */
-    scheduled_jobs: 5,
+    scheduled_jobs: 6,
     sites: 1,
     site_post_failures: 1,
+    /** The admin's deleted file. */
+    trash_items: 1,
   };
 
   beforeAll(async () => {
@@ -79,6 +81,12 @@ describe('cabinet db copy', () => {
     try {
       await writeFile(path.join(root, 'report.txt'), 'quarterly figures');
       await mkdir(path.join(root, 'incoming'));
+      await writeFile(path.join(root, 'discarded.txt'), 'old');
+      const discarded = await source.fetch('/api/resources/discarded.txt', {
+        method: 'DELETE',
+        token: source.admin.token,
+      });
+      expect(discarded.status).toBe(204);
       const created = await createAsAdmin(
         source,
         newUser({

@@ -12,6 +12,7 @@ import { ScopedListing, type Entry, type ListOptions, type WalkOptions } from '.
 import { ScopedReads } from './scoped-reads.ts';
 import { ScopedUploads, type UploadPlace } from './scoped-uploads.ts';
 import { ScopedWrites, type WriteOptions } from './scoped-writes.ts';
+import { ScopedTrash } from './scoped-trash.ts';
 
 /** File stats as ScopedFs returns them (services may not import node:fs). */
 export type { Stats } from 'node:fs';
@@ -36,12 +37,15 @@ export class ScopedFs {
   private readonly writes: ScopedWrites;
   /** Resumable uploads: staging files beside their targets, appended to and renamed into place. */
   readonly uploads: ScopedUploads;
+  /** Moves into the trash and back out of it (docs/trash.md). */
+  readonly trash: ScopedTrash;
 
   private constructor(private readonly scope: ScopeResolver) {
     this.listing = new ScopedListing(scope);
     this.reads = new ScopedReads(scope);
     this.writes = new ScopedWrites(scope, this.listing);
     this.uploads = new ScopedUploads(scope);
+    this.trash = new ScopedTrash(scope, this.listing);
   }
 
   /**

@@ -18,6 +18,7 @@ import { searchRoutes } from './search.routes.ts';
 import { eventsRoutes } from './events.routes.ts';
 import { siteServeRoutes } from './site-serve.routes.ts';
 import { sitesRoutes } from './sites.routes.ts';
+import { trashRoutes } from './trash.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -44,4 +45,5 @@ export const API_ROUTES: RouteModule[] = [
   searchRoutes,
   eventsRoutes,
   sitesRoutes,
+  trashRoutes,
 ];

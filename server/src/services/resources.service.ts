@@ -18,6 +18,7 @@ import type { UserRecord } from '../store/users.repo.ts';
 import type { EventHooks } from './event-hooks.ts';
 import { etagOf, fileInfo, formatTime } from './resources/file-info.ts';
 import type { ShareService } from './share.service.ts';
+import type { TrashService } from './trash/trash.service.ts';
 import { freeName } from './resources/free-name.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
@@ -43,6 +44,7 @@ export class ResourcesService {
     private readonly ctx: AppContext,
     private readonly hooks: EventHooks,
     private readonly shares: ShareService,
+    private readonly trash: TrashService,
   ) {}
 
   /** The user's view of the tree. */
@@ -218,7 +220,10 @@ export class ResourcesService {
     await this.hooks.after(action, user, fs, subject);
   }
 
-  /** DELETE: removes a file or tree (delete permission), then the user's shares of it. */
+  /**
+   * DELETE: a file or tree (delete permission) leaves its folder: into the trash when it is on,
+   * for good otherwise; its share links stop working either way (docs/trash.md).
+   */
   async remove(user: UserRecord, rawPath: string): Promise<void> {
     if (canonicalPath(rawPath).path === '/' || !canDelete(user)) throw errors.forbidden();
     const fs = await this.view(user);
@@ -226,11 +231,8 @@ export class ResourcesService {
     // Missing paths are a 404 before any hook runs; a dangling link in scope can still be deleted.
     if (!target.stat && !target.isSymlink) throw errors.notFound();
     await this.hooks.before('delete', user, fs, target);
-    const removed = await fs.remove(target);
+    await this.trash.discard(user, fs, target);
     await this.hooks.after('delete', user, fs, target);
-    const shares = this.shares;
-    await shares.forgetOwnLinksAtOrUnder(user.id, removed.path, fs.caseInsensitive);
-    await shares.forgetRemoved(removed);
   }
 
   /** GET usage: the volume's total and used bytes for a folder, zeros for a file. */

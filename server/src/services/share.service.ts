@@ -141,8 +141,11 @@ export class ShareService {
    */
   async followMove(source: Resolved, destination: Resolved): Promise<void> {
     if (source.isSymlink) return; // Moving a link moves no linked item.
-    const from = this.targetOf(source);
-    const to = this.targetOf(destination);
+    await this.followTarget(this.targetOf(source), this.targetOf(destination));
+  }
+
+  /** followMove by root-relative real paths (the trash restores an item under another name). */
+  async followTarget(from: string, to: string): Promise<void> {
     const links = await this.ctx.store.shares.atOrUnderTarget(from);
     const doomed: string[] = [];
     for (const share of links) {
@@ -194,6 +197,40 @@ export class ShareService {
     if (removed.isSymlink) return;
     const links = await this.ctx.store.shares.atOrUnderTarget(this.targetOf(removed));
     await this.ctx.store.shares.remove(links.map((share) => share.hash));
+  }
+
+  /**
+   * Takes down the links a delete would remove (see forgetOwnLinksAtOrUnder and forgetRemoved) and
+   * returns them, so that the trash can put them back when the item is restored (docs/trash.md).
+   */
+  async suspendFor(userId: number, removed: Resolved, foldCase: boolean): Promise<ShareRecord[]> {
+    const fold = (value: string) => (foldCase ? value.toLowerCase() : value);
+    const at = fold(removed.path);
+    const links = new Map<string, ShareRecord>();
+    for (const share of await this.ctx.store.shares.byUser(userId)) {
+      let sharePath: string;
+      try {
+        sharePath = fold(canonicalPath(share.path).path);
+      } catch {
+        continue;
+      }
+      if (isVirtualInside(sharePath, at)) links.set(share.hash, share);
+    }
+    if (!removed.isSymlink) {
+      for (const share of await this.ctx.store.shares.atOrUnderTarget(this.targetOf(removed))) {
+        links.set(share.hash, share);
+      }
+    }
+    await this.ctx.store.shares.remove([...links.keys()]);
+    return [...links.values()];
+  }
+
+  /** Puts suspended links back (a hash taken meanwhile is skipped). */
+  async resume(links: readonly ShareRecord[]): Promise<void> {
+    for (const share of links) {
+      if (await this.ctx.store.shares.get(share.hash)) continue;
+      await this.ctx.store.shares.insert(share);
+    }
   }
 
   /** Drops expired links and shapes the rest with their owners' names. */

@@ -247,6 +247,35 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0009_trash': {
+    async up(db: Kysely<unknown>) {
+      // Deleted items kept in the data folder until restored, deleted for good or purged
+      // (docs/trash.md). No foreign key to users: a deleted user's trash is still purged.
+      await db.schema
+        .createTable('trash_items')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('is_dir', 'integer', (c) => c.notNull())
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('deleted_at', 'bigint', (c) => c.notNull())
+        .addColumn('deleted_by', 'integer', (c) => c.notNull())
+        .addColumn('shares', 'text', (c) => c.notNull().defaultTo(sql`'[]'`))
+        .execute();
+      await db.schema
+        .createIndex('trash_items_user')
+        .on('trash_items')
+        .columns(['user_id', 'deleted_at'])
+        .execute();
+      await db.schema
+        .createIndex('trash_items_deleted')
+        .on('trash_items')
+        .column('deleted_at')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -176,6 +176,29 @@ export interface SitePostFailuresTable {
   log: string;
 }
 
+/** Deleted items kept in the trash (docs/trash.md); the files live under `<data>/trash/`. */
+export interface TrashItemsTable {
+  /** Random id; also the item's folder name under `<data>/trash/<user_id>/`. */
+  id: string;
+  /** The owner: the user whose scope the item was deleted from. */
+  user_id: number;
+  /** Base name of the item as it was. */
+  name: string;
+  /** Owner-scope virtual path it was deleted from. */
+  path: string;
+  /** Root-relative real path it was deleted from. */
+  target: string;
+  is_dir: number;
+  /** Bytes of the item (a folder: the sum of its files). */
+  size: number;
+  /** Milliseconds since the epoch. */
+  deleted_at: number;
+  /** The user who deleted it (the owner, or an administrator's action on the owner's item). */
+  deleted_by: number;
+  /** JSON: the share links of the item, taken down while it is trashed and put back on restore. */
+  shares: Generated<string>;
+}
+
 export interface Database {
   users: UsersTable;
   kv: KeyValueTable;
@@ -186,6 +209,7 @@ export interface Database {
   attempts: AttemptsTable;
   leases: LeasesTable;
   scheduled_jobs: ScheduledJobsTable;
+  trash_items: TrashItemsTable;
   sites: SitesTable;
   site_post_failures: SitePostFailuresTable;
   events: EventsTable;

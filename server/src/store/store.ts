@@ -8,6 +8,7 @@ import { LeasesRepo } from './leases.repo.ts';
 import { SessionsRepo } from './sessions.repo.ts';
 import { SharesRepo } from './shares.repo.ts';
 import { SitesRepo } from './sites.repo.ts';
+import { TrashRepo } from './trash.repo.ts';
 import { UploadsRepo } from './uploads.repo.ts';
 import { UsersRepo } from './users.repo.ts';
 
@@ -28,6 +29,8 @@ export interface Store {
   events: EventsRepo;
   /** The static-site area (docs/sites.md). */
   sites: SitesRepo;
+  /** Deleted items kept in the trash (docs/trash.md). */
+  trash: TrashRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -44,5 +47,6 @@ export function createStore(db: Db): Store {
     jobs: new JobsRepo(db),
     events: new EventsRepo(db),
     sites: new SitesRepo(db),
+    trash: new TrashRepo(db),
   };
 }

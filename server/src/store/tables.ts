@@ -23,6 +23,7 @@ export const STATE_TABLES = {
   scheduled_jobs: { key: 'id' },
   sites: { key: 'name' },
   site_post_failures: { key: 'id' },
+  trash_items: { key: 'id' },
 } as const satisfies {
   [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
 };

@@ -59,6 +59,10 @@ const PostEditorPage = lazyComponent(
   () => import('../features/sites/PostEditorPage.tsx'),
   (m) => m.PostEditorPage,
 );
+const TrashPage = lazyComponent(
+  () => import('../features/trash/TrashPage.tsx'),
+  (m) => m.TrashPage,
+);
 
 /**
  * Routes, guards, titles and redirects Login and files are in the entry
@@ -87,6 +91,7 @@ export const routes: RouteObject[] = [
                 element: <PostEditorPage />,
                 handle: handle('sites.editorTitle'),
               },
+              { path: 'trash', element: <TrashPage />, handle: handle('trash.title') },
               {
                 path: 'settings',
                 element: <SettingsLayout />,

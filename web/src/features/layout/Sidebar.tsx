@@ -1,4 +1,13 @@
-import { FilePlus, FolderOpen, FolderPlus, LogIn, LogOut, Settings, UserPlus } from 'lucide-react';
+import {
+  FilePlus,
+  FolderOpen,
+  FolderPlus,
+  LogIn,
+  LogOut,
+  Settings,
+  Trash2,
+  UserPlus,
+} from 'lucide-react';
 import { Suspense, useEffect, type ReactNode } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
@@ -100,6 +109,9 @@ export function Sidebar() {
               <Suspense fallback={null}>
                 <SitesSidebarLink />
               </Suspense>
+              <SidebarLink to="/trash" icon={<Trash2 size={20} aria-hidden="true" />}>
+                {t('trash.title')}
+              </SidebarLink>
               <SidebarLink to="/settings" icon={<Settings size={20} aria-hidden="true" />}>
                 {t('sidebar.settings')}
               </SidebarLink>

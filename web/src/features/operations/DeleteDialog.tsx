@@ -2,7 +2,9 @@ import { useTranslation } from '../../i18n/use-translation.ts';
 import { useResourceDeleteMutation } from '../../api/resources/resource-delete-mutation.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import type { OpenDialog } from '../../stores/dialog-store.ts';
-import { notifyFailure } from '../../stores/notification-store.ts';
+import { notifyFailure, notifySuccess } from '../../stores/notification-store.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { isTrashOn } from '../../api/trash.ts';
 import { parentFolder } from '../../paths/file-paths.ts';
 import { forgetSelected, isOnScreen, reloadListings, showPath } from './operation-context.ts';
 import { NothingToActOn } from '../../components/NothingToActOn.tsx';
@@ -19,6 +21,7 @@ export function DeleteDialog({ dialog, onClose }: { dialog: OpenDialog; onClose:
   const { t } = useTranslation();
   const targets = useDialogTargets(dialog).filter((item) => item.path !== '/');
   const remove = useResourceDeleteMutation();
+  const queryClient = useQueryClient();
   const confirmRef = useInitialFocus<HTMLButtonElement>();
   if (targets.length === 0)
     return <NothingToActOn title={t('ops.deleteTitle')} onClose={onClose} />;
@@ -39,6 +42,8 @@ export function DeleteDialog({ dialog, onClose }: { dialog: OpenDialog; onClose:
           else if (shown) await showPath(parentFolder(shown.path), true);
           void reloadListings();
           if (error) notifyFailure(error);
+          // The wire DELETE moved them to the trash: say where they went (docs/trash.md).
+          else if (await isTrashOn(queryClient)) notifySuccess(t('trash.movedToTrash'));
         },
       },
     );

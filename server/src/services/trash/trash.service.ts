@@ -1,0 +1,278 @@
+import { randomBytes } from 'node:crypto';
+import {
+  DEFAULT_TRASH_SETTINGS,
+  TrashSettings,
+  type TrashItem,
+  type TrashRestoreBody,
+} from '@cabinet/protocol';
+import type { AppContext } from '../../context.ts';
+import { errors } from '../../errors.ts';
+import { canonicalPath } from '../../fs/canonical-path.ts';
+import { ScopedFs, type Resolved } from '../../fs/scoped-fs.ts';
+import { TrashFolder } from '../../fs/trash-folder.ts';
+import type { TrashRecord } from '../../store/trash.repo.ts';
+import type { UserRecord } from '../../store/users.repo.ts';
+import { contentDisposition, type FileToSend } from '../file-to-send.ts';
+import { canCreate, canDelete, canDownload, canModify, isAdmin } from '../permissions.ts';
+import { inlineContentType } from '../raw/inline-type.ts';
+import { formatTime } from '../resources/file-info.ts';
+import { freeName } from '../resources/free-name.ts';
+import type { ShareService } from '../share.service.ts';
+
+const SETTINGS_KEY = 'trash-settings';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What a restore did: the item's new path, or the clash that needs the user's choice. */
+export type RestoreOutcome = { kind: 'restored'; path: string } | { kind: 'conflict' };
+
+/** Whose trash a listing shows: the caller's, one user's (admins) or everyone's (admins). */
+export interface TrashListScope {
+  userId?: number;
+  all?: boolean;
+}
+
+/**
+ * The trash (docs/trash.md): deletes through Cabinet move the item to `<data>/trash/…` with a
+ * record, from where it is restored, deleted for good, or purged by the scheduler after the
+ * retention period or when its owner's trash is over the byte cap. With the trash turned off a
+ * delete is immediate, as in filebrowser.
+ */
+export class TrashService {
+  private readonly folder: TrashFolder;
+  /** The clock of retention (tests replace it to age items without waiting). */
+  clock: () => number = Date.now;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly shares: ShareService,
+  ) {
+    this.folder = new TrashFolder(ctx.config.data, ctx.files.dirMode);
+  }
+
+  /** The global trash settings (defaults until an administrator saves them). */
+  async settings(): Promise<TrashSettings> {
+    const saved = await this.ctx.store.kv.get<Partial<TrashSettings>>(SETTINGS_KEY);
+    const merged = { ...DEFAULT_TRASH_SETTINGS, ...saved };
+    const parsed = TrashSettings.safeParse(merged);
+    return parsed.success ? parsed.data : { ...DEFAULT_TRASH_SETTINGS };
+  }
+
+  async saveSettings(actor: UserRecord, body: unknown): Promise<TrashSettings> {
+    if (!isAdmin(actor)) throw errors.forbidden();
+    const parsed = TrashSettings.safeParse(body);
+    if (!parsed.success) throw errors.badRequest('invalid trash settings');
+    await this.ctx.store.kv.set(SETTINGS_KEY, parsed.data);
+    return parsed.data;
+  }
+
+  /**
+   * Deletes an item of `user`'s view: into the trash when it is on, else for good. Either way the
+   * item is gone from its folder and its share links stop working (while trashed they are kept
+   * aside and come back with a restore). Permissions are the caller's to check.
+   */
+  async discard(user: UserRecord, fs: ScopedFs, target: Resolved): Promise<void> {
+    const settings = await this.settings();
+    if (!settings.enabled) {
+      const removed = await fs.remove(target);
+      await this.shares.forgetOwnLinksAtOrUnder(user.id, removed.path, fs.caseInsensitive);
+      await this.shares.forgetRemoved(removed);
+      return;
+    }
+    const id = randomBytes(12).toString('base64url');
+    const isDir = target.stat?.isDirectory() === true && !target.isSymlink;
+    const name = target.name;
+    await this.folder.prepare(user.id, id);
+    try {
+      await fs.trash.moveOut(target, this.folder.itemPath(user.id, id, name));
+    } catch (error) {
+      await this.folder.discard(user.id, id);
+      throw error;
+    }
+    const links = await this.shares.suspendFor(user.id, target, fs.caseInsensitive);
+    await this.ctx.store.trash.insert({
+      id,
+      userId: user.id,
+      name,
+      path: target.path,
+      target: this.shares.targetOf(target),
+      isDir,
+      size: await this.folder.sizeOf(user.id, id, name),
+      deletedAt: this.clock(),
+      deletedBy: user.id,
+      shares: links,
+    });
+    if (settings.maxBytesPerUser > 0) {
+      await this.enforceCap(user.id, settings.maxBytesPerUser, id);
+    }
+  }
+
+  /** The items the actor may see: their own, or (administrators) one user's or everyone's. */
+  async list(actor: UserRecord, scope: TrashListScope = {}): Promise<TrashItem[]> {
+    let owner: number | undefined = actor.id;
+    if (scope.all || (scope.userId !== undefined && scope.userId !== actor.id)) {
+      if (!isAdmin(actor)) throw errors.forbidden();
+      owner = scope.all ? undefined : scope.userId;
+    }
+    const records = await this.ctx.store.trash.list(owner);
+    const names = new Map<number, string>();
+    const nameOf = async (id: number) => {
+      if (!names.has(id)) names.set(id, (await this.ctx.store.users.byId(id))?.username ?? '');
+      return names.get(id)!;
+    };
+    const items: TrashItem[] = [];
+    for (const record of records) {
+      items.push({
+        id: record.id,
+        name: record.name,
+        path: record.path,
+        isDir: record.isDir,
+        size: record.size,
+        deletedAt: formatTime(record.deletedAt),
+        userID: record.userId,
+        username: await nameOf(record.userId),
+        deletedBy: await nameOf(record.deletedBy),
+      });
+    }
+    return items;
+  }
+
+  /** A trashed item the actor may act on (own, or any for administrators); 404 otherwise. */
+  private async itemFor(actor: UserRecord, id: string): Promise<TrashRecord> {
+    const record = await this.ctx.store.trash.get(id);
+    if (!record || (record.userId !== actor.id && !isAdmin(actor))) throw errors.notFound();
+    return record;
+  }
+
+  /** A trashed file to download or preview (folders have no raw form here: 404). */
+  async rawFile(actor: UserRecord, id: string, inline: boolean): Promise<FileToSend | undefined> {
+    const record = await this.itemFor(actor, id);
+    if (!canDownload(actor)) return undefined;
+    const { handle, stat } = await this.folder.openFile(record.userId, record.id, record.name);
+    let head = Buffer.alloc(0);
+    if (inline) {
+      const buffer = Buffer.alloc(512);
+      const { bytesRead } = await handle.read(buffer, 0, 512, 0);
+      head = buffer.subarray(0, bytesRead);
+    }
+    let first: typeof handle | undefined = handle;
+    return {
+      size: stat.size,
+      mtime: stat.mtime,
+      contentType: inline ? inlineContentType(record.name, head) : 'application/octet-stream',
+      disposition: contentDisposition(inline ? 'inline' : 'attachment', record.name),
+      open: async () => {
+        // The handle opened to sniff the type serves the first read; later ones open afresh.
+        if (first) {
+          const opened = first;
+          first = undefined;
+          return opened;
+        }
+        return (await this.folder.openFile(record.userId, record.id, record.name)).handle;
+      },
+    };
+  }
+
+  /**
+   * Puts an item back where it was, in its owner's view (parents re-created). A taken place is a
+   * conflict unless the body says `replace` (the item there goes to the trash in turn; needs
+   * modify) or `keep-both` (a free `name(N).ext` beside it). Needs create, and the owner's rules
+   * must allow every entry at its place.
+   */
+  async restore(actor: UserRecord, id: string, body: TrashRestoreBody): Promise<RestoreOutcome> {
+    const record = await this.itemFor(actor, id);
+    if (!canCreate(actor)) throw errors.forbidden();
+    if (body.onConflict === 'replace' && !canModify(actor)) throw errors.forbidden();
+    const owner =
+      record.userId === actor.id ? actor : await this.ctx.store.users.byId(record.userId);
+    if (!owner) throw errors.notFound();
+    const fs = await ScopedFs.forUser(this.ctx, owner);
+    let place = await fs.resolve(canonicalPath(record.path).path);
+    if (place.stat || place.isSymlink) {
+      if (body.onConflict === undefined) return { kind: 'conflict' };
+      if (body.onConflict === 'keep-both') {
+        place = await fs.resolve(await freeName(fs, place.path));
+      } else {
+        if (!canDelete(actor)) throw errors.forbidden();
+        await this.discard(owner, fs, place);
+        place = await fs.resolve(place.path);
+      }
+    }
+    // The row is the claim: of two restores (or a restore and a purge) only one moves the item.
+    if (!(await this.ctx.store.trash.remove(record.id))) throw errors.notFound();
+    let restored: Resolved;
+    try {
+      restored = await fs.trash.moveIn(
+        this.folder.itemPath(record.userId, record.id, record.name),
+        place,
+      );
+    } catch (error) {
+      await this.ctx.store.trash.insert(record);
+      throw error;
+    }
+    await this.folder.discard(record.userId, record.id);
+    await this.shares.resume(record.shares);
+    const now = this.shares.targetOf(restored);
+    if (now !== record.target) await this.shares.followTarget(record.target, now);
+    return { kind: 'restored', path: restored.path };
+  }
+
+  /** Deletes one item for good. */
+  async remove(actor: UserRecord, id: string): Promise<void> {
+    const record = await this.itemFor(actor, id);
+    if (!canDelete(actor)) throw errors.forbidden();
+    await this.drop(record);
+  }
+
+  /** Deletes every item of the actor's own trash for good; returns how many. */
+  async empty(actor: UserRecord): Promise<number> {
+    if (!canDelete(actor)) throw errors.forbidden();
+    let count = 0;
+    for (const record of await this.ctx.store.trash.list(actor.id)) {
+      if (await this.drop(record)) count += 1;
+    }
+    return count;
+  }
+
+  /**
+   * The scheduler's purge: items older than the retention period, then the oldest items of each
+   * user whose trash holds more than the byte cap. Returns how many went.
+   */
+  async purge(): Promise<number> {
+    const settings = await this.settings();
+    let count = 0;
+    const cutoff = this.clock() - settings.retentionDays * DAY_MS;
+    for (const record of await this.ctx.store.trash.deletedBefore(cutoff)) {
+      if (await this.drop(record)) count += 1;
+    }
+    if (settings.maxBytesPerUser > 0) {
+      for (const userId of await this.ctx.store.trash.owners()) {
+        count += await this.enforceCap(userId, settings.maxBytesPerUser);
+      }
+    }
+    return count;
+  }
+
+  /**
+   * Purges a user's oldest items until their trash holds at most `cap` bytes. `keep` (the item
+   * just deleted) is never purged by its own delete, even when it alone is over the cap.
+   */
+  private async enforceCap(userId: number, cap: number, keep?: string): Promise<number> {
+    const items = (await this.ctx.store.trash.list(userId)).reverse(); // oldest first
+    let total = items.reduce((sum, item) => sum + item.size, 0);
+    let count = 0;
+    for (const item of items) {
+      if (total <= cap) break;
+      if (item.id === keep) continue;
+      if (await this.drop(item)) count += 1;
+      total -= item.size;
+    }
+    return count;
+  }
+
+  /** Removes a record and its files; false when another request or instance took it first. */
+  private async drop(record: TrashRecord): Promise<boolean> {
+    if (!(await this.ctx.store.trash.remove(record.id))) return false;
+    await this.folder.discard(record.userId, record.id);
+    return true;
+  }
+}
