@@ -8,6 +8,7 @@ import { createMethodGuard } from './http/method-guard.ts';
 import { sendStatus } from './http/reply.ts';
 import { redactUrl } from './logger.ts';
 import { API_ROUTES, ROOT_ROUTES } from './routes/index.ts';
+import { allowDavMethods } from './routes/dav.routes.ts';
 import { uncleanPathRedirect } from './site/clean-path.ts';
 
 /** Strips the base URL when present; requests without it are served too (lenient, like filebrowser). */
@@ -111,6 +112,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     );
   });
 
+  allowDavMethods(app);
   for (const routes of ROOT_ROUTES) await app.register(async (scope) => routes(scope, runtime));
   await app.register(
     async (api) => {

@@ -1,12 +1,16 @@
 import type { AppContext } from './context.ts';
 import {
+  DatabaseDavLocks,
+  MemoryDavLocks,
   createCoordination,
   newInstanceId,
   type Coordination,
   type CoordinationMode,
 } from './coordination/index.ts';
 import { engineOf } from './store/db.ts';
+import { AppPasswordsService } from './services/app-passwords.service.ts';
 import { AuthService } from './services/auth.service.ts';
+import { DavService } from './services/dav.service.ts';
 import { CommandsService } from './services/commands.service.ts';
 import { EventHooks } from './services/event-hooks.ts';
 import { PreviewService } from './services/preview.service.ts';
@@ -37,6 +41,8 @@ export interface Services {
   tus: TusService;
   commands: CommandsService;
   search: SearchService;
+  appPasswords: AppPasswordsService;
+  dav: DavService;
 }
 
 /**
@@ -91,15 +97,22 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const shares = new ShareService(ctx);
   const users = new UsersService(ctx, coordination.lock);
   const tus = new TusService(ctx, hooks, coordination.uploadLeases);
+  const loginAttempts = coordination.attempts('login', ctx.config.rateLimitMax, windowMs);
+  const appPasswords = new AppPasswordsService(ctx, loginAttempts);
+  const resources = new ResourcesService(ctx, hooks, shares);
+  const davLocks =
+    coordination.mode === 'database'
+      ? new DatabaseDavLocks(ctx.store.davLocks, coordination.lock)
+      : new MemoryDavLocks();
   const services: Services = {
     auth: new AuthService(ctx, users, {
-      login: coordination.attempts('login', ctx.config.rateLimitMax, windowMs),
+      login: loginAttempts,
       signup: coordination.attempts('signup', ctx.config.rateLimitMax, windowMs),
     }),
-    sessions: new SessionsService(ctx),
+    sessions: new SessionsService(ctx, appPasswords),
     users,
     settings: new SettingsService(ctx),
-    resources: new ResourcesService(ctx, hooks, shares),
+    resources,
     raw: new RawService(ctx),
     preview: new PreviewService(ctx),
     subtitles: new SubtitleService(ctx),
@@ -116,6 +129,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     tus,
     commands: new CommandsService(ctx),
     search: new SearchService(ctx),
+    appPasswords,
+    dav: new DavService(ctx, resources, davLocks),
   };
 
   const log = ctx.log.child({ area: 'runtime' });

@@ -64,6 +64,8 @@ describe('cabinet db copy', () => {
     command_runs: 1,
     /** The recurring jobs: the upload sweep, session pruning and the coordination's prune. */
     scheduled_jobs: 3,
+    app_passwords: 0,
+    dav_properties: 0,
   };
 
   beforeAll(async () => {

@@ -15,6 +15,8 @@ import { subtitleRoutes } from './subtitle.routes.ts';
 import { tusRoutes } from './tus.routes.ts';
 import { usersRoutes } from './users.routes.ts';
 import { searchRoutes } from './search.routes.ts';
+import { davRoutes } from './dav.routes.ts';
+import { appPasswordsRoutes } from './app-passwords.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -22,7 +24,7 @@ export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<vo
  * Route areas outside /api, registered at the root (after base-URL stripping).
  * Each module registers its own routes and guards.
  */
-export const ROOT_ROUTES: RouteModule[] = [healthRoutes, siteRoutes];
+export const ROOT_ROUTES: RouteModule[] = [healthRoutes, siteRoutes, davRoutes];
 
 /** Route areas under /api. Each module registers its own routes and guards. */
 export const API_ROUTES: RouteModule[] = [
@@ -39,4 +41,5 @@ export const API_ROUTES: RouteModule[] = [
   publicShareRoutes,
   commandRoutes,
   searchRoutes,
+  appPasswordsRoutes,
 ];

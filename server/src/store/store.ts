@@ -1,4 +1,7 @@
+import { AppPasswordsRepo } from './app-passwords.repo.ts';
 import { AttemptsRepo } from './attempts.repo.ts';
+import { DavLocksRepo } from './dav-locks.repo.ts';
+import { DavPropertiesRepo } from './dav-properties.repo.ts';
 import { CommandRunsRepo } from './command-runs.repo.ts';
 import type { Db } from './db.ts';
 import { JobsRepo } from './jobs.repo.ts';
@@ -22,6 +25,10 @@ export interface Store {
   attempts: AttemptsRepo;
   leases: LeasesRepo;
   jobs: JobsRepo;
+  /** App passwords and WebDAV state (docs/webdav.md). */
+  appPasswords: AppPasswordsRepo;
+  davProperties: DavPropertiesRepo;
+  davLocks: DavLocksRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -36,5 +43,8 @@ export function createStore(db: Db): Store {
     attempts: new AttemptsRepo(db),
     leases: new LeasesRepo(db),
     jobs: new JobsRepo(db),
+    appPasswords: new AppPasswordsRepo(db),
+    davProperties: new DavPropertiesRepo(db),
+    davLocks: new DavLocksRepo(db),
   };
 }

@@ -21,6 +21,8 @@ export const STATE_TABLES = {
   upload_sessions: { key: 'id' },
   command_runs: { key: 'id', identity: 'id' },
   scheduled_jobs: { key: 'id' },
+  app_passwords: { key: 'id' },
+  dav_properties: { key: 'id' },
 } as const satisfies {
   [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
 };
@@ -30,7 +32,7 @@ export const STATE_TABLES = {
  * logins) and leases held by running instances. A copy is made with the instances stopped, so
  * these are emptied on the target instead of copied.
  */
-export const TRANSIENT_TABLES = ['attempts', 'leases'] as const;
+export const TRANSIENT_TABLES = ['attempts', 'leases', 'dav_locks'] as const;
 type TransientTable = (typeof TRANSIENT_TABLES)[number];
 
 export type StateTable = keyof typeof STATE_TABLES;
