@@ -17,3 +17,4 @@ export * from './download.ts';
 export * from './tus.ts';
 export * from './sites.ts';
 export * from './trash.ts';
+export * from './app-passwords.ts';

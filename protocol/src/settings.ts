@@ -50,6 +50,11 @@ export const Settings = z.object({
   tus: TusSettings,
   shell: z.array(z.string()),
   commands: z.record(z.string(), z.array(z.string())),
+  /**
+   * Cabinet addition: WebDAV accepts the account password beside app passwords (absent means
+   * true). Users with two-factor sign-in always need an app password.
+   */
+  davAccountPassword: z.optional(z.boolean()),
 });
 export type Settings = z.infer<typeof Settings>;
 

@@ -10,6 +10,7 @@ import { readTlsFiles } from './config/tls-files.ts';
 import { sendStatus } from './http/reply.ts';
 import { redactUrl } from './logger.ts';
 import { API_ROUTES, ROOT_ROUTES } from './routes/index.ts';
+import { allowDavMethods } from './routes/dav.routes.ts';
 import { uncleanPathRedirect } from './web-host/clean-path.ts';
 
 /** Strips the base URL when present; requests without it are served too (lenient, like filebrowser). */
@@ -118,6 +119,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     );
   });
 
+  allowDavMethods(app);
   for (const routes of ROOT_ROUTES) await app.register(async (scope) => routes(scope, runtime));
   await app.register(
     async (api) => {

@@ -1,12 +1,16 @@
 import type { AppContext } from './context.ts';
 import {
+  DatabaseDavLocks,
+  MemoryDavLocks,
   createCoordination,
   newInstanceId,
   type Coordination,
   type CoordinationMode,
 } from './coordination/index.ts';
 import { engineOf } from './store/db.ts';
+import { AppPasswordsService } from './services/app-passwords.service.ts';
 import { AuthService } from './services/auth.service.ts';
+import { DavService } from './services/dav.service.ts';
 import { CommandsService } from './services/commands.service.ts';
 import { EventHooks } from './services/event-hooks.ts';
 import { EventStreams } from './services/events/event-streams.ts';
@@ -45,6 +49,8 @@ export interface Services {
   /** The static-site area (docs/sites.md). */
   sites: SitesService;
   trash: TrashService;
+  appPasswords: AppPasswordsService;
+  dav: DavService;
 }
 
 /**
@@ -104,17 +110,24 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const shares = new ShareService(ctx);
   const users = new UsersService(ctx, coordination.lock);
   const tus = new TusService(ctx, hooks, coordination.uploadLeases);
-  const sessions = new SessionsService(ctx);
   const trash = new TrashService(ctx, shares);
+  const loginAttempts = coordination.attempts('login', ctx.config.rateLimitMax, windowMs);
+  const appPasswords = new AppPasswordsService(ctx, loginAttempts);
+  const sessions = new SessionsService(ctx, appPasswords);
+  const resources = new ResourcesService(ctx, hooks, shares, trash);
+  const davLocks =
+    coordination.mode === 'database'
+      ? new DatabaseDavLocks(ctx.store.davLocks, coordination.lock)
+      : new MemoryDavLocks();
   const services: Services = {
     auth: new AuthService(ctx, users, {
-      login: coordination.attempts('login', ctx.config.rateLimitMax, windowMs),
+      login: loginAttempts,
       signup: coordination.attempts('signup', ctx.config.rateLimitMax, windowMs),
     }),
     sessions,
     users,
     settings: new SettingsService(ctx),
-    resources: new ResourcesService(ctx, hooks, shares, trash),
+    resources,
     raw: new RawService(ctx),
     preview: new PreviewService(ctx),
     subtitles: new SubtitleService(ctx),
@@ -134,6 +147,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     events: new EventStreams(ctx, coordination.events, sessions),
     sites: new SitesService(ctx, coordination.scheduler),
     trash,
+    appPasswords,
+    dav: new DavService(ctx, resources, davLocks),
   };
 
   const log = ctx.log.child({ area: 'runtime' });

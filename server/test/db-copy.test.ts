@@ -71,6 +71,8 @@ describe('cabinet db copy', () => {
     site_post_failures: 1,
     /** The admin's deleted file. */
     trash_items: 1,
+    app_passwords: 0,
+    dav_properties: 0,
   };
 
   beforeAll(async () => {

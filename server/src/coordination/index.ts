@@ -15,3 +15,10 @@ export {
   type CoordinationMode,
   type CoordinationOptions,
 } from './coordination.ts';
+export {
+  DatabaseDavLocks,
+  MemoryDavLocks,
+  type DavLock,
+  type DavLockRequest,
+  type DavLocks,
+} from './dav-locks.ts';

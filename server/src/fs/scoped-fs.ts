@@ -54,13 +54,15 @@ export class ScopedFs {
    */
   static async forUser(
     ctx: { files: FileRoot; settings: { get(): Promise<{ rules: Rule[] }> } },
-    user: { scope: string; rules: readonly Rule[]; hideDotfiles: boolean },
+    user: { scope: string; rules: readonly Rule[]; hideDotfiles: boolean; rulePrefix?: string },
   ): Promise<ScopedFs> {
     const settings = await ctx.settings.get();
     return ScopedFs.open(ctx.files, {
       scope: user.scope,
       rules: [...settings.rules, ...user.rules],
       hideDotfiles: user.hideDotfiles,
+      // A folder-limited app password re-roots the view; the rules still judge account paths.
+      ...(user.rulePrefix !== undefined && { rulePrefix: user.rulePrefix }),
     });
   }
 

@@ -3,6 +3,7 @@ import { errors } from '../errors.ts';
 import { isAdmin } from '../services/permissions.ts';
 import type { SessionUser, SessionsService } from '../services/sessions.service.ts';
 import { tokenFromRequest, type TokenSources } from './token-source.ts';
+import { apiCredential } from './basic-credentials.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,6 +27,14 @@ export async function authenticateRequest(
   sources: TokenSources = {},
 ): Promise<void> {
   const token = tokenFromRequest(request, sources);
+  // Scripts: an app password in the Authorization header (docs/webdav.md); the web's token wins.
+  const appPassword = token ? undefined : apiCredential(request, sessions.looksLikeAppPassword);
+  if (appPassword) {
+    request.user = await sessions.authenticateAppPassword(appPassword, request.ip);
+    request.sessionId = null;
+    request.tokenExp = 0;
+    return;
+  }
   if (!token) throw errors.unauthorized();
   const signedIn = await sessions.authenticate(token);
   request.user = signedIn.user;

@@ -19,6 +19,8 @@ import { eventsRoutes } from './events.routes.ts';
 import { siteServeRoutes } from './site-serve.routes.ts';
 import { sitesRoutes } from './sites.routes.ts';
 import { trashRoutes } from './trash.routes.ts';
+import { davRoutes } from './dav.routes.ts';
+import { appPasswordsRoutes } from './app-passwords.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -26,7 +28,7 @@ export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<vo
  * Route areas outside /api, registered at the root (after base-URL stripping).
  * Each module registers its own routes and guards.
  */
-export const ROOT_ROUTES: RouteModule[] = [healthRoutes, webHostRoutes, siteServeRoutes];
+export const ROOT_ROUTES: RouteModule[] = [healthRoutes, webHostRoutes, siteServeRoutes, davRoutes];
 
 /** Route areas under /api. Each module registers its own routes and guards. */
 export const API_ROUTES: RouteModule[] = [
@@ -46,4 +48,5 @@ export const API_ROUTES: RouteModule[] = [
   eventsRoutes,
   sitesRoutes,
   trashRoutes,
+  appPasswordsRoutes,
 ];

@@ -4,6 +4,11 @@ import { errors } from '../errors.ts';
 import { verifyToken } from '../auth/tokens.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { canManageAccount } from './permissions.ts';
+import {
+  looksLikeAppPassword,
+  type AppPasswordsService,
+  type CredentialUser,
+} from './app-passwords.service.ts';
 
 /** The user a request acts as: the stored record (permissions, scope, rules), re-read per request. */
 export type SessionUser = UserRecord;
@@ -25,7 +30,20 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /** Sessions: what a presented token stands for, and the Sessions card's list and revocations. */
 export class SessionsService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    /** App passwords as API credentials for scripts (docs/webdav.md). */
+    private readonly appPasswords?: AppPasswordsService,
+  ) {}
+
+  /** Whether a credential has the shape of an app password. */
+  readonly looksLikeAppPassword = looksLikeAppPassword;
+
+  /** The (narrowed) user of an app password used on the API, or 401. */
+  async authenticateAppPassword(password: string, ip: string): Promise<CredentialUser> {
+    if (!this.appPasswords) throw errors.unauthorized();
+    return this.appPasswords.authenticate(password, ip);
+  }
 
   /**
    * Resolves a presented token to a live session and its user, or throws 401: the signature and

@@ -45,6 +45,8 @@ export class SettingsService {
     await this.ctx.settings.save({
       ...next,
       authMethod: current.authMethod,
+      // Clients that do not know this Cabinet addition leave it as it was.
+      davAccountPassword: next.davAccountPassword ?? current.davAccountPassword,
       userHomeBasePath:
         next.userHomeBasePath &&
         path.posix.normalize(`/${next.userHomeBasePath}`).replace(/(.)\/+$/, '$1'),

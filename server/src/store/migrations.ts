@@ -276,6 +276,53 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0010_webdav_app_passwords': {
+    async up(db: Kysely<unknown>) {
+      // App passwords, WebDAV dead properties and WebDAV locks (docs/webdav.md).
+      await db.schema
+        .createTable('app_passwords')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'integer', (c) =>
+          c.notNull().references('users.id').onDelete('cascade'),
+        )
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('secret_hash', 'text', (c) => c.notNull())
+        .addColumn('read_only', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('folder', 'text', (c) => c.notNull().defaultTo(sql`'/'`))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('app_passwords_user')
+        .on('app_passwords')
+        .column('user_id')
+        .execute();
+      await db.schema
+        .createTable('dav_properties')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('xml', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('dav_properties_path')
+        .on('dav_properties')
+        .column('path')
+        .execute();
+      await db.schema
+        .createTable('dav_locks')
+        .addColumn('token', 'text', (c) => c.primaryKey())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('deep', 'integer', (c) => c.notNull())
+        .addColumn('shared', 'integer', (c) => c.notNull())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('timeout_seconds', 'integer', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('dav_locks_path').on('dav_locks').column('path').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

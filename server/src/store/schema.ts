@@ -213,6 +213,9 @@ export interface Database {
   sites: SitesTable;
   site_post_failures: SitePostFailuresTable;
   events: EventsTable;
+  app_passwords: AppPasswordsTable;
+  dav_properties: DavPropertiesTable;
+  dav_locks: DavLocksTable;
 }
 
 /**
@@ -228,4 +231,50 @@ export interface EventsTable {
   data: string;
   /** Milliseconds since the epoch. */
   created_at: number;
+}
+
+/** App passwords (docs/webdav.md): credentials for WebDAV and scripts, stored as a hash. */
+export interface AppPasswordsTable {
+  /** The public part of the password (`cab_<id>_<secret>`), used to find the row. */
+  id: string;
+  user_id: number;
+  name: string;
+  /** SHA-256 (hex) of the secret part: the secret is 256 random bits, so no slow hash is needed. */
+  secret_hash: string;
+  /** 1 when every write is refused. */
+  read_only: number;
+  /** Virtual folder of the user's scope the password is limited to; `/` for the whole scope. */
+  folder: string;
+  /** Milliseconds since the epoch. */
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** WebDAV dead properties (PROPPATCH), per file of the tree whoever's scope it is seen from. */
+export interface DavPropertiesTable {
+  /** `JSON.stringify([path, name])`: one key for `cabinet db copy` to page by. */
+  id: string;
+  /** The file's path from the served root (`/users/alice/notes.txt`). */
+  path: string;
+  /** `{namespace}local-name`. */
+  name: string;
+  /** The property element serialised as XML. */
+  xml: string;
+}
+
+/** WebDAV locks when instances share the database (coordination/dav-locks.ts). */
+export interface DavLocksTable {
+  token: string;
+  /** The locked path from the served root. */
+  path: string;
+  /** 1 for Depth: infinity. */
+  deep: number;
+  /** 1 for a shared lock, 0 for an exclusive one. */
+  shared: number;
+  /** The owner element the client sent, as XML ("" when none). */
+  owner: string;
+  user_id: number;
+  timeout_seconds: number;
+  /** Milliseconds since the epoch. */
+  expires_at: number;
 }

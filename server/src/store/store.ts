@@ -1,4 +1,7 @@
+import { AppPasswordsRepo } from './app-passwords.repo.ts';
 import { AttemptsRepo } from './attempts.repo.ts';
+import { DavLocksRepo } from './dav-locks.repo.ts';
+import { DavPropertiesRepo } from './dav-properties.repo.ts';
 import { CommandRunsRepo } from './command-runs.repo.ts';
 import type { Db } from './db.ts';
 import { EventsRepo } from './events.repo.ts';
@@ -31,6 +34,10 @@ export interface Store {
   sites: SitesRepo;
   /** Deleted items kept in the trash (docs/trash.md). */
   trash: TrashRepo;
+  /** App passwords and WebDAV state (docs/webdav.md). */
+  appPasswords: AppPasswordsRepo;
+  davProperties: DavPropertiesRepo;
+  davLocks: DavLocksRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -48,5 +55,8 @@ export function createStore(db: Db): Store {
     events: new EventsRepo(db),
     sites: new SitesRepo(db),
     trash: new TrashRepo(db),
+    appPasswords: new AppPasswordsRepo(db),
+    davProperties: new DavPropertiesRepo(db),
+    davLocks: new DavLocksRepo(db),
   };
 }

@@ -24,6 +24,8 @@ export const STATE_TABLES = {
   sites: { key: 'name' },
   site_post_failures: { key: 'id' },
   trash_items: { key: 'id' },
+  app_passwords: { key: 'id' },
+  dav_properties: { key: 'id' },
 } as const satisfies {
   [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
 };
@@ -33,7 +35,7 @@ export const STATE_TABLES = {
  * logins) and leases held by running instances. A copy is made with the instances stopped, so
  * these are emptied on the target instead of copied. Events are minutes of live notifications.
  */
-export const TRANSIENT_TABLES = ['attempts', 'leases', 'events'] as const;
+export const TRANSIENT_TABLES = ['attempts', 'leases', 'events', 'dav_locks'] as const;
 type TransientTable = (typeof TRANSIENT_TABLES)[number];
 
 export type StateTable = keyof typeof STATE_TABLES;

@@ -7,6 +7,7 @@ import { notifySuccess } from '../../stores/notification-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { placeError, type PlacedError } from './form-errors.ts';
 import { SessionsCard } from './sessions/SessionsCard.tsx';
+import { AppPasswordsCard } from '../app-passwords/index.ts';
 import { TextField } from './TextField.tsx';
 
 /** With the json method the server wants the current password before changing it. */
@@ -150,6 +151,7 @@ export function ProfileSettingsPage() {
         </form>
       )}
       <SessionsCard userId={user.id} />
+      <AppPasswordsCard userId={user.id} own />
     </div>
   );
 }

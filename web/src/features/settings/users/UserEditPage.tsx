@@ -4,6 +4,7 @@ import { useSettingsQuery } from '../../../api/settings/settings-query.ts';
 import { useUserQuery } from '../../../api/users/user-query.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { SessionsCard } from '../sessions/SessionsCard.tsx';
+import { AppPasswordsCard } from '../../app-passwords/index.ts';
 import { toFormValue } from './user-form-value.ts';
 import { UserEditor } from './UserEditor.tsx';
 
@@ -49,6 +50,7 @@ export function UserEditPage() {
         </p>
       )}
       {id !== undefined && user.data && <SessionsCard userId={id} />}
+      {id !== undefined && user.data && <AppPasswordsCard userId={id} own={false} />}
     </section>
   );
 }

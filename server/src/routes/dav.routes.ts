@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Runtime } from '../runtime.ts';
+import { AppError } from '../errors.ts';
+import { basicCredentials } from '../http/basic-credentials.ts';
+import { clientGone } from '../http/client-gone.ts';
+import { sendFile } from '../http/file-reply.ts';
+import { RateLimitedError } from '../services/auth/rate-limit.ts';
+import type { CredentialUser } from '../services/app-passwords.service.ts';
+import { DAV_METHODS, type DavRequest } from '../services/dav.service.ts';
+
+/** Largest XML body read (PROPFIND, PROPPATCH, LOCK). */
+const XML_BODY_LIMIT = 1024 * 1024;
+/** Methods whose body is XML the service reads; PUT streams its body, MKCOL must have none. */
+const XML_METHODS = new Set(['PROPFIND', 'PROPPATCH', 'LOCK', 'MKCOL']);
+
+/** Lets Fastify route the WebDAV methods (called on the root instance before routes register). */
+export function allowDavMethods(app: FastifyInstance): void {
+  for (const method of ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK']) {
+    app.addHttpMethod(method, { hasBody: true });
+  }
+}
+
+/** Reads a small body whole; undefined when it is larger than the limit. */
+async function readBody(request: FastifyRequest): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request.raw) {
+    size += (chunk as Buffer).length;
+    if (size > XML_BODY_LIMIT) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function challenge(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(401)
+    .header('www-authenticate', 'Basic realm="Cabinet", charset="UTF-8"')
+    .header('content-type', 'text/plain; charset=utf-8')
+    .send('401 Unauthorized\n');
+}
+
+/**
+ * /dav/ (docs/webdav.md): each user's scope over WebDAV, signed in with HTTP Basic (an app password,
+ * or the account password where allowed). Bodies are not parsed by Fastify: PUT streams its body
+ * into the file and the XML methods read theirs here, whatever their Content-Type.
+ */
+export async function davRoutes(app: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { ctx, services } = runtime;
+  const base = `${ctx.config.baseURL}/dav`;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const credentials = basicCredentials(request);
+    if (!credentials) return challenge(reply);
+    let user: CredentialUser;
+    try {
+      user = await services.appPasswords.authenticateBasic(
+        credentials.username,
+        credentials.password,
+        request.ip,
+      );
+    } catch (error) {
+      if (error instanceof RateLimitedError) {
+        return reply
+          .code(429)
+          .header('retry-after', String(error.retryAfterSeconds))
+          .send('429 Too Many Requests\n');
+      }
+      if (error instanceof AppError && error.status === 401) return challenge(reply);
+      throw error;
+    }
+    let path: string;
+    try {
+      path = decodeURIComponent(request.url.split('?')[0]!.slice('/dav'.length)) || '/';
+    } catch {
+      return reply.code(400).send('400 Bad Request\n');
+    }
+    let body = '';
+    if (XML_METHODS.has(request.method)) {
+      const read = await readBody(request);
+      if (read === undefined) return reply.code(413).send('413 Payload Too Large\n');
+      body = read;
+    }
+    const davRequest: DavRequest = {
+      user,
+      method: request.method,
+      path,
+      base,
+      host: request.host,
+      headers: {
+        depth: header(request, 'depth'),
+        destination: header(request, 'destination'),
+        overwrite: header(request, 'overwrite'),
+        if: header(request, 'if'),
+        timeout: header(request, 'timeout'),
+        lockToken: header(request, 'lock-token'),
+      },
+      body,
+      ...(request.method === 'PUT' && { stream: request.raw }),
+    };
+    const result = await services.dav.handle(davRequest);
+    if ('file' in result) return sendFile(request, reply, result.file, clientGone(reply));
+    void reply.code(result.status);
+    for (const [name, value] of Object.entries(result.headers ?? {}))
+      void reply.header(name, value);
+    if (result.xml) {
+      return reply.header('content-type', 'application/xml; charset=utf-8').send(result.xml);
+    }
+    return reply.send();
+  };
+
+  const methods = [...DAV_METHODS];
+  app.route({ method: methods, url: '/dav', exposeHeadRoute: false, handler });
+  app.route({ method: methods, url: '/dav/*', exposeHeadRoute: false, handler });
+}
