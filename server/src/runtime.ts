@@ -10,6 +10,7 @@ import { AuthService } from './services/auth.service.ts';
 import { CommandsService } from './services/commands.service.ts';
 import { EventHooks } from './services/event-hooks.ts';
 import { PreviewService } from './services/preview.service.ts';
+import { QuotaService } from './services/quota/quota.service.ts';
 import { PublicShareService, SHARE_PASSWORD_LIMIT } from './services/public-share.service.ts';
 import { RawService } from './services/raw.service.ts';
 import { ResourcesService } from './services/resources.service.ts';
@@ -37,6 +38,7 @@ export interface Services {
   tus: TusService;
   commands: CommandsService;
   search: SearchService;
+  quota: QuotaService;
 }
 
 /**
@@ -67,9 +69,12 @@ export const JOBS = {
   sweepUploads: 'uploads.sweep',
   /** Session rows that expired more than a day ago. */
   pruneSessions: 'sessions.prune',
+  /** Recounts the usage of every scope with a quota (changes made outside Cabinet). */
+  reconcileQuotas: 'quota.reconcile',
 } as const;
 
 const PRUNE_SESSIONS_EVERY_MS = 60 * 60 * 1000;
+const RECONCILE_QUOTAS_EVERY_MS = 15 * 60 * 1000;
 
 /** `auto` shares state through the database on PostgreSQL (the several-instance engine). */
 export function coordinationMode(ctx: AppContext): CoordinationMode {
@@ -90,7 +95,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const hooks = new EventHooks(ctx);
   const shares = new ShareService(ctx);
   const users = new UsersService(ctx, coordination.lock);
-  const tus = new TusService(ctx, hooks, coordination.uploadLeases);
+  const quota = new QuotaService(ctx);
+  const tus = new TusService(ctx, hooks, coordination.uploadLeases, quota);
   const services: Services = {
     auth: new AuthService(ctx, users, {
       login: coordination.attempts('login', ctx.config.rateLimitMax, windowMs),
@@ -99,7 +105,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     sessions: new SessionsService(ctx),
     users,
     settings: new SettingsService(ctx),
-    resources: new ResourcesService(ctx, hooks, shares),
+    resources: new ResourcesService(ctx, hooks, shares, quota),
     raw: new RawService(ctx),
     preview: new PreviewService(ctx),
     subtitles: new SubtitleService(ctx),
@@ -116,6 +122,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     tus,
     commands: new CommandsService(ctx),
     search: new SearchService(ctx),
+    quota,
   };
 
   const log = ctx.log.child({ area: 'runtime' });
@@ -125,6 +132,9 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     if (removed > 0) log.info({ removed }, 'removed abandoned uploads');
   });
   scheduler.handle(JOBS.pruneSessions, () => ctx.store.sessions.prune());
+  scheduler.handle(JOBS.reconcileQuotas, async (_job, signal) => {
+    await quota.reconcile(signal);
+  });
 
   return {
     ctx,
@@ -136,6 +146,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await tus.sweep();
       await scheduler.every(JOBS.sweepUploads, sweepInterval(tus.expiry));
       await scheduler.every(JOBS.pruneSessions, PRUNE_SESSIONS_EVERY_MS);
+      await scheduler.every(JOBS.reconcileQuotas, RECONCILE_QUOTAS_EVERY_MS);
       await coordination.start();
     },
     abortRequests: () => coordination.uploadLeases.abortAll(),

@@ -62,8 +62,13 @@ describe('cabinet db copy', () => {
     shares: 1,
     upload_sessions: 1,
     command_runs: 1,
-    /** The recurring jobs: the upload sweep, session pruning and the coordination's prune. */
-    scheduled_jobs: 3,
+    /**
+     * The recurring jobs: the upload sweep, session pruning, the quota reconcile and the
+     * coordination's prune.
+     */
+    scheduled_jobs: 4,
+    /** Carol's scope, counted when her upload checked her quota. */
+    quota_usage: 1,
   };
 
   beforeAll(async () => {
@@ -79,6 +84,7 @@ describe('cabinet db copy', () => {
         newUser({
           username: 'carol',
           scope: '/',
+          quota: 10_000_000,
           commands: ['echo'],
           perm: { ...newUser().perm!, execute: true, share: true, download: true },
         }),

@@ -144,6 +144,15 @@ export interface ScheduledJobsTable {
   created_at: number;
 }
 
+/** Bytes used under the scope of users with a quota (docs/quotas.md), kept incrementally. */
+export interface QuotaUsageTable {
+  /** The scope folder's real path relative to the root, '/'-separated ('' for the root itself). */
+  scope: string;
+  used: number;
+  /** Milliseconds of the last full count (the reconcile walk). */
+  counted_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   kv: KeyValueTable;
@@ -154,4 +163,5 @@ export interface Database {
   attempts: AttemptsTable;
   leases: LeasesTable;
   scheduled_jobs: ScheduledJobsTable;
+  quota_usage: QuotaUsageTable;
 }

@@ -4,6 +4,7 @@ import type { Db } from './db.ts';
 import { JobsRepo } from './jobs.repo.ts';
 import { KvRepo } from './kv.repo.ts';
 import { LeasesRepo } from './leases.repo.ts';
+import { QuotaUsageRepo } from './quota-usage.repo.ts';
 import { SessionsRepo } from './sessions.repo.ts';
 import { SharesRepo } from './shares.repo.ts';
 import { UploadsRepo } from './uploads.repo.ts';
@@ -22,6 +23,8 @@ export interface Store {
   attempts: AttemptsRepo;
   leases: LeasesRepo;
   jobs: JobsRepo;
+  /** Bytes used under the scopes of users with a quota (docs/quotas.md). */
+  quotaUsage: QuotaUsageRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -36,5 +39,6 @@ export function createStore(db: Db): Store {
     attempts: new AttemptsRepo(db),
     leases: new LeasesRepo(db),
     jobs: new JobsRepo(db),
+    quotaUsage: new QuotaUsageRepo(db),
   };
 }

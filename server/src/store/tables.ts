@@ -21,6 +21,7 @@ export const STATE_TABLES = {
   upload_sessions: { key: 'id' },
   command_runs: { key: 'id', identity: 'id' },
   scheduled_jobs: { key: 'id' },
+  quota_usage: { key: 'scope' },
 } as const satisfies {
   [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
 };

@@ -7,6 +7,7 @@ import { canLogout, hasLoginPage, pageConfig } from '../../config/page-config.ts
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { useLayoutStore } from '../../stores/layout-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
+import { QuotaMeter } from '../quota/index.ts';
 import { Footer } from './Footer.tsx';
 
 function SidebarLink({ to, icon, children }: { to: string; icon: ReactNode; children: ReactNode }) {
@@ -123,6 +124,7 @@ export function Sidebar() {
             )
           )}
         </nav>
+        {user && <QuotaMeter />}
         <Footer />
       </aside>
     </>
