@@ -18,3 +18,4 @@ export * from './tus.ts';
 export * from './sites.ts';
 export * from './trash.ts';
 export * from './app-passwords.ts';
+export * from './quota.ts';

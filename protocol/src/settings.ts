@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { Perm, Rule, Sorting } from './user.ts';
+import { Perm, QuotaBytes, Rule, Sorting } from './user.ts';
 
 /** The hook events a settings `commands` map always carries. */
 export const HOOK_EVENTS = ['save', 'copy', 'rename', 'upload', 'delete'] as const;
@@ -18,6 +18,8 @@ export const UserDefaults = z.object({
   hideDotfiles: z.boolean(),
   dateFormat: z.boolean(),
   aceEditorTheme: z.string(),
+  /** Cabinet addition: the quota of new users in bytes, 0 = none; kept when a PUT omits it. */
+  quota: z.optional(QuotaBytes),
 });
 export type UserDefaults = z.infer<typeof UserDefaults>;
 

@@ -30,6 +30,9 @@ export const Rule = z.object({
 });
 export type Rule = z.infer<typeof Rule>;
 
+/** A storage quota in bytes: a whole number, 0 = no quota (at most 2^53 − 1). */
+export const QuotaBytes = z.int().check(z.nonnegative());
+
 /** Fields a user record carries on the wire. `password` is always "" in replies. */
 export const User = z.object({
   id: z.int().check(z.nonnegative()),
@@ -48,6 +51,11 @@ export const User = z.object({
   hideDotfiles: z.boolean(),
   dateFormat: z.boolean(),
   aceEditorTheme: z.string(),
+  /**
+   * Cabinet addition: the storage quota in bytes, 0 = none (docs/quotas.md). Optional on the wire
+   * so filebrowser clients that never send it leave it unchanged.
+   */
+  quota: z.optional(QuotaBytes),
 });
 export type User = z.infer<typeof User>;
 
@@ -74,6 +82,7 @@ export const ADMIN_ONLY_USER_FIELDS = [
   'perm',
   'commands',
   'rules',
+  'quota',
 ] as const;
 
 /** The `user` claim inside a token: what clients decode for their session. */

@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   tooManyRequests: 429,
   internal: 500,
   notImplemented: 501,
+  insufficientStorage: 507,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -49,12 +50,17 @@ export const errors = {
   tooManyRequests: (reason?: string) => new AppError('tooManyRequests', reason),
   internal: (reason?: string, cause?: unknown) => new AppError('internal', reason, { cause }),
   notImplemented: (reason?: string) => new AppError('notImplemented', reason),
+  /** A write over the user's quota; the reason (quota and usage in words) is always shown. */
+  insufficientStorage: (reason: string) => new AppError('insufficientStorage', reason),
 };
 
-/** The plain-text body filebrowser writes for a status, with the reason only on 400. */
+/**
+ * The plain-text body filebrowser writes for a status, with the reason only on 400 (and on 507,
+ * Cabinet's quota refusal, whose reason names the quota and the usage).
+ */
 export function statusBody(status: number, reason?: string): string {
   const text = `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
-  return status === 400 && reason ? `${text} (${reason})\n` : `${text}\n`;
+  return (status === 400 || status === 507) && reason ? `${text} (${reason})\n` : `${text}\n`;
 }
 
 // The protocol's schemas are zod/mini, which carries no messages of its own (the web bundle stays

@@ -15,6 +15,7 @@ import { CommandsService } from './services/commands.service.ts';
 import { EventHooks } from './services/event-hooks.ts';
 import { EventStreams } from './services/events/event-streams.ts';
 import { PreviewService } from './services/preview.service.ts';
+import { QuotaService } from './services/quota/quota.service.ts';
 import { PublicShareService, SHARE_PASSWORD_LIMIT } from './services/public-share.service.ts';
 import { RawService } from './services/raw.service.ts';
 import { ResourcesService } from './services/resources.service.ts';
@@ -51,6 +52,7 @@ export interface Services {
   trash: TrashService;
   appPasswords: AppPasswordsService;
   dav: DavService;
+  quota: QuotaService;
 }
 
 /**
@@ -83,12 +85,15 @@ export const JOBS = {
   pruneSessions: 'sessions.prune',
   /** Trashed items past the retention period or over a user's byte cap (docs/trash.md). */
   purgeTrash: 'trash.purge',
+  /** Recounts the usage of every scope with a quota (changes made outside Cabinet). */
+  reconcileQuotas: 'quota.reconcile',
 } as const;
 
 const PURGE_TRASH_EVERY_MS = 60 * 60 * 1000;
 
 const PRUNE_SESSIONS_EVERY_MS = 60 * 60 * 1000;
 const SWEEP_SITE_PREVIEWS_EVERY_MS = 15 * 60 * 1000;
+const RECONCILE_QUOTAS_EVERY_MS = 15 * 60 * 1000;
 
 /** `auto` shares state through the database on PostgreSQL (the several-instance engine). */
 export function coordinationMode(ctx: AppContext): CoordinationMode {
@@ -109,12 +114,18 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const hooks = new EventHooks(ctx);
   const shares = new ShareService(ctx);
   const users = new UsersService(ctx, coordination.lock);
-  const tus = new TusService(ctx, hooks, coordination.uploadLeases);
-  const trash = new TrashService(ctx, shares);
+  const quota = new QuotaService(ctx);
+  const tus = new TusService(ctx, hooks, coordination.uploadLeases, quota);
+  // Trashed bytes count toward the quota until they leave the trash (docs/quotas.md).
+  const trash = new TrashService(ctx, shares, async (userId, bytes) => {
+    const owner = await ctx.store.users.byId(userId);
+    if (owner) await quota.adjustUser(owner, -bytes);
+  });
+  quota.countAlso((owner) => trash.bytesOf(owner.id));
   const loginAttempts = coordination.attempts('login', ctx.config.rateLimitMax, windowMs);
   const appPasswords = new AppPasswordsService(ctx, loginAttempts);
   const sessions = new SessionsService(ctx, appPasswords);
-  const resources = new ResourcesService(ctx, hooks, shares, trash);
+  const resources = new ResourcesService(ctx, hooks, shares, trash, quota);
   const davLocks =
     coordination.mode === 'database'
       ? new DatabaseDavLocks(ctx.store.davLocks, coordination.lock)
@@ -128,6 +139,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     users,
     settings: new SettingsService(ctx),
     resources,
+    quota,
     raw: new RawService(ctx),
     preview: new PreviewService(ctx),
     subtitles: new SubtitleService(ctx),
@@ -167,6 +179,9 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     const purged = await trash.purge();
     if (purged > 0) log.info({ purged }, 'purged trashed items');
   });
+  scheduler.handle(JOBS.reconcileQuotas, async (_job, signal) => {
+    await quota.reconcile(signal);
+  });
 
   return {
     ctx,
@@ -180,6 +195,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await scheduler.every(JOBS.pruneSessions, PRUNE_SESSIONS_EVERY_MS);
       await scheduler.every(SITE_JOBS.sweepPreviews, SWEEP_SITE_PREVIEWS_EVERY_MS);
       await scheduler.every(JOBS.purgeTrash, PURGE_TRASH_EVERY_MS);
+      await scheduler.every(JOBS.reconcileQuotas, RECONCILE_QUOTAS_EVERY_MS);
       await coordination.start();
       await services.events.start();
     },

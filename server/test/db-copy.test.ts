@@ -63,16 +63,18 @@ describe('cabinet db copy', () => {
     upload_sessions: 1,
     command_runs: 1,
     /**
-     * The recurring jobs (the upload sweep, session pruning, the trash purge, the coordination's
-     * prune, the site preview sweep) and one scheduled post publication.
+     * The recurring jobs (the upload sweep, session pruning, the trash purge, the quota reconcile,
+     * the coordination's prune, the site preview sweep) and one scheduled post publication.
      */
-    scheduled_jobs: 6,
+    scheduled_jobs: 7,
     sites: 1,
     site_post_failures: 1,
     /** The admin's deleted file. */
     trash_items: 1,
     app_passwords: 0,
     dav_properties: 0,
+    /** Carol's scope, counted when her upload checked her quota. */
+    quota_usage: 1,
   };
 
   beforeAll(async () => {
@@ -94,6 +96,7 @@ describe('cabinet db copy', () => {
         newUser({
           username: 'carol',
           scope: '/',
+          quota: 10_000_000,
           commands: ['echo'],
           perm: { ...newUser().perm!, execute: true, share: true, download: true },
         }),

@@ -5,6 +5,7 @@ import type { Rule } from '@cabinet/protocol';
 import { errors } from '../errors.ts';
 import type { AtomicWrite, WriteSource } from './atomic-write.ts';
 import { diskUsage } from './disk-usage.ts';
+import { treeBytes } from './tree-bytes.ts';
 import type { FileRoot } from './file-root.ts';
 import type { FolderChildren, ListEntry } from './folder-children.ts';
 import { ScopeResolver, type Resolved, type ScopedFsOptions } from './scope-resolver.ts';
@@ -231,6 +232,21 @@ export class ScopedFs {
     options?: { override?: boolean },
   ): Promise<Resolved> {
     return this.writes.move(source, destination, options);
+  }
+
+  /**
+   * Bytes of the files at or under a path (a file's size, a folder's tree), as quotas count them
+   * (see treeBytes). The path is resolved first, so a denied or escaping path is refused.
+   */
+  async bytesUnder(virtual: string | Resolved, signal?: AbortSignal): Promise<number> {
+    const resolved = await this.scope.resolve(virtual);
+    if (!resolved.stat && !resolved.isSymlink) return 0;
+    return treeBytes(resolved.real, signal);
+  }
+
+  /** Bytes of the files under the user's whole scope (the quota reconcile walk). */
+  scopeBytes(signal?: AbortSignal): Promise<number> {
+    return treeBytes(this.scope.scopeReal, signal);
   }
 
   /** See diskUsage. */

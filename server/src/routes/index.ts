@@ -21,6 +21,7 @@ import { sitesRoutes } from './sites.routes.ts';
 import { trashRoutes } from './trash.routes.ts';
 import { davRoutes } from './dav.routes.ts';
 import { appPasswordsRoutes } from './app-passwords.routes.ts';
+import { quotaRoutes } from './quota.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -49,4 +50,5 @@ export const API_ROUTES: RouteModule[] = [
   sitesRoutes,
   trashRoutes,
   appPasswordsRoutes,
+  quotaRoutes,
 ];

@@ -41,6 +41,14 @@ async function readingBody<T>(request: FastifyRequest, operation: () => Promise<
   }
 }
 
+/** The Content-Length of a body, when the client sent a valid one (quotas refuse early by it). */
+function declaredLength(request: FastifyRequest): number | undefined {
+  const header = request.headers['content-length'];
+  if (header === undefined || !/^\d+$/.test(header)) return undefined;
+  const length = Number(header);
+  return Number.isSafeInteger(length) ? length : undefined;
+}
+
 /**
  * /api/resources and /api/usage. Bodies are never parsed or
  * buffered here: every content type is left as the raw request stream for ScopedFs to write.
@@ -101,6 +109,7 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
           request.params['*'],
           request.raw,
           request.query.override,
+          declaredLength(request),
         ),
       );
       if (etag) void reply.header('etag', etag);
@@ -110,7 +119,7 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
 
   app.put('/resources/*', { preHandler: guard, schema: path }, async (request, reply) => {
     const { etag } = await readingBody(request, () =>
-      service.save(currentUser(request), request.params['*'], request.raw),
+      service.save(currentUser(request), request.params['*'], request.raw, declaredLength(request)),
     );
     return sendStatus(reply.header('etag', etag), 200);
   });

@@ -23,6 +23,7 @@ import { freeName } from './resources/free-name.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
 import { canCreate, canDelete, canDownload, canModify, canRename } from './permissions.ts';
+import type { QuotaService } from './quota/quota.service.ts';
 
 /** What GET /api/resources answers: JSON, raw bytes (X-Encoding), or 202 without download. */
 export type ResourceReply =
@@ -39,12 +40,16 @@ export class ResourcesService {
   /** Big listings hold at most this many entries at once (see listing-memory.ts). */
   private readonly listingBudget = new EntryBudget(100_000, 1_000);
 
-  /** `hooks`: the admin's before/after hooks of uploads, saves, copies, renames and deletes. */
+  /**
+   * `hooks`: the admin's before/after hooks of uploads, saves, copies, renames and deletes.
+   * `quota`: refuses writes over a user's quota and counts what each write adds or frees.
+   */
   constructor(
     private readonly ctx: AppContext,
     private readonly hooks: EventHooks,
     private readonly shares: ShareService,
     private readonly trash: TrashService,
+    private readonly quota: QuotaService,
   ) {}
 
   /** The user's view of the tree. */
@@ -148,6 +153,7 @@ export class ResourcesService {
     rawPath: string,
     body: Readable,
     override: boolean,
+    declaredLength?: number,
   ): Promise<{ etag?: string }> {
     if (!canCreate(user)) throw errors.forbidden();
     const fs = await this.view(user);
@@ -162,22 +168,33 @@ export class ResourcesService {
       if (!override) throw errors.conflict();
       if (!canModify(user)) throw errors.forbidden();
     }
+    const replaced = target.stat?.isFile() ? target.stat.size : 0;
+    const limited = await this.quota.limitBody(user, fs, body, replaced, declaredLength);
     await this.hooks.before('upload', user, fs, target);
-    const { stat } = await fs.writeFile(target, body, { override });
+    const { resolved, stat } = await fs.writeFile(target, limited, { override });
+    await this.quota.recordChange(resolved.real, stat.size - replaced);
     await this.hooks.after('upload', user, fs, target);
     return { etag: etagOf(stat) };
   }
 
   /** PUT: replaces an existing file's content atomically (modify; trailing slash is 405). */
-  async save(user: UserRecord, rawPath: string, body: Readable): Promise<{ etag: string }> {
+  async save(
+    user: UserRecord,
+    rawPath: string,
+    body: Readable,
+    declaredLength?: number,
+  ): Promise<{ etag: string }> {
     if (!canModify(user)) throw errors.forbidden();
     const fs = await this.view(user);
     const target = await fs.resolve(rawPath);
     if (target.trailingSlash) throw errors.methodNotAllowed();
     if (!target.stat) throw errors.notFound();
     if (target.stat.isDirectory()) throw errors.methodNotAllowed();
+    const replaced = target.stat.isFile() ? target.stat.size : 0;
+    const limited = await this.quota.limitBody(user, fs, body, replaced, declaredLength);
     await this.hooks.before('save', user, fs, target);
-    const { stat } = await fs.writeFile(target, body, { override: true });
+    const { resolved, stat } = await fs.writeFile(target, limited, { override: true });
+    await this.quota.recordChange(resolved.real, stat.size - replaced);
     await this.hooks.after('save', user, fs, target);
     return { etag: etagOf(stat) };
   }
@@ -210,11 +227,24 @@ export class ResourcesService {
     }
     if (override && !canModify(user)) throw errors.forbidden();
     const subject = { path: source.path, real: source.real, destination: destination.real };
+    // Quotas: a copy's whole size is judged before it starts; a move changes usage only where
+    // scopes overlap (the tracked folders holding the source and the destination differ).
+    const replaced = override ? await this.quota.measureIfTracked(fs, destination) : 0;
+    let added = 0;
+    if (action === 'copy') {
+      added = await fs.bytesUnder(source);
+      await this.quota.checkRoom(user, fs, added - replaced);
+    } else if (await this.quota.isTracked(source.real)) {
+      added = await fs.bytesUnder(source);
+    }
     await this.hooks.before(action, user, fs, subject);
     if (action === 'copy') {
-      await fs.copy(source, destination, { override });
+      const copied = await fs.copy(source, destination, { override });
+      await this.quota.recordChange(copied.real, added - replaced);
     } else {
       const moved = await fs.move(source, destination, { override });
+      await this.quota.recordChange(source.real, -added);
+      await this.quota.recordChange(moved.real, added - replaced);
       await this.shares.followMove(source, moved);
     }
     await this.hooks.after(action, user, fs, subject);
@@ -230,8 +260,11 @@ export class ResourcesService {
     const target = await fs.resolve(rawPath);
     // Missing paths are a 404 before any hook runs; a dangling link in scope can still be deleted.
     if (!target.stat && !target.isSymlink) throw errors.notFound();
+    const freed = await this.quota.measureIfTracked(fs, target);
     await this.hooks.before('delete', user, fs, target);
-    await this.trash.discard(user, fs, target);
+    // Into the trash the bytes still count toward the quota until they leave it (docs/quotas.md).
+    const trashed = await this.trash.discard(user, fs, target);
+    if (!trashed) await this.quota.recordChange(target.real, -freed);
     await this.hooks.after('delete', user, fs, target);
   }
 

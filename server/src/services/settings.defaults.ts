@@ -30,6 +30,7 @@ export function defaultUserDefaults(): UserDefaults {
     hideDotfiles: false,
     dateFormat: false,
     aceEditorTheme: '',
+    quota: 0,
   };
 }
 

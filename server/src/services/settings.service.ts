@@ -57,7 +57,13 @@ export class SettingsService {
           (next.commands[key] ?? []).map((c) => c.trim()).filter(Boolean),
         ]),
       ),
-      defaults: { ...next.defaults, locale: defaultLocale, perm: { ...next.defaults.perm } },
+      defaults: {
+        ...next.defaults,
+        locale: defaultLocale,
+        perm: { ...next.defaults.perm },
+        // A client that does not know quotas (filebrowser's) leaves the default quota alone.
+        quota: next.defaults.quota ?? current.defaults.quota ?? 0,
+      },
     });
   }
 }

@@ -16,6 +16,7 @@ import {
   type UploadState,
 } from './tus/upload-types.ts';
 import { canCreate, canDelete, canModify } from './permissions.ts';
+import type { QuotaService } from './quota/quota.service.ts';
 
 /** Streaming PATCHes push their expiry forward at most this often. */
 const TOUCH_EVERY_MS = 60_000;
@@ -38,6 +39,7 @@ export class TusService {
     private readonly ctx: AppContext,
     private readonly hooks: EventHooks,
     private readonly locks: UploadLeases,
+    private readonly quota: QuotaService,
   ) {
     this.expiryMs = Math.max(1000, Math.round(ctx.config.uploadExpiry * 1000));
   }
@@ -67,6 +69,7 @@ export class TusService {
     if (length > 0 && (await fs.uploads.availableBytes(resolved)) < length) {
       throw errors.payloadTooLarge('not enough free space');
     }
+    await this.quota.checkRoom(user, fs, length - replacedBytes(resolved));
     await this.hooks.before('upload', user, fs, resolved);
     await this.takeOverTarget(user, fs, resolved);
 
@@ -171,6 +174,10 @@ export class TusService {
     if (declared !== undefined && offset + declared > session.length) {
       throw new AppendRejected(413, offset, declared > 0);
     }
+    // The whole upload is counted when it lands, so each chunk checks that all of it still fits
+    // (other writes or a lowered quota may have taken the room since the creation).
+    const target = await fs.resolve(session.path);
+    await this.quota.checkRoom(user, fs, session.length - replacedBytes(target));
     const lease = await this.locks.acquire(session.id);
     try {
       const current = await this.reload(session);
@@ -296,17 +303,20 @@ export class TusService {
   private async complete(user: UserRecord, session: UploadSession): Promise<void> {
     const fs = await ScopedFs.forUser(this.ctx, user);
     const target = await fs.resolve(session.path);
+    let replaced = 0;
     try {
       if (fs.uploads.targetOf(target) !== session.target) {
         throw errors.conflict('the target moved');
       }
       this.checkTarget(user, target, session.override);
+      replaced = replacedBytes(target);
       await fs.uploads.commit(session, target, session.override);
     } catch (error) {
       // The upload cannot land: free its space and forget it rather than keep a dead session.
       await this.forget(fs, session);
       throw error;
     }
+    await this.quota.recordChange(target.real, session.length - replaced);
     const keepUntil = Date.now() + this.expiryMs;
     await this.ctx.store.uploads.complete(session.id, keepUntil);
     session.completed = true;
@@ -359,4 +369,9 @@ export class TusService {
       expiresAt: session.expiresAt,
     };
   }
+}
+
+/** Bytes of the file an upload replaces (0 for a new file): they are freed when it lands. */
+function replacedBytes(target: Resolved): number {
+  return target.stat?.isFile() && !target.isSymlink ? target.stat.size : 0;
 }

@@ -323,6 +323,18 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('dav_locks_path').on('dav_locks').column('path').execute();
     },
   },
+  '0011_quota_usage': {
+    async up(db: Kysely<unknown>) {
+      // Quota usage per scope folder, adjusted by every write Cabinet makes and recounted by the
+      // reconcile job (docs/quotas.md). Users whose scope is the same folder share one row.
+      await db.schema
+        .createTable('quota_usage')
+        .addColumn('scope', 'text', (c) => c.primaryKey())
+        .addColumn('used', 'bigint', (c) => c.notNull())
+        .addColumn('counted_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -199,6 +199,15 @@ export interface TrashItemsTable {
   shares: Generated<string>;
 }
 
+/** Bytes used under the scope of users with a quota (docs/quotas.md), kept incrementally. */
+export interface QuotaUsageTable {
+  /** The scope folder's real path relative to the root, '/'-separated ('' for the root itself). */
+  scope: string;
+  used: number;
+  /** Milliseconds of the last full count (the reconcile walk). */
+  counted_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   kv: KeyValueTable;
@@ -216,6 +225,7 @@ export interface Database {
   app_passwords: AppPasswordsTable;
   dav_properties: DavPropertiesTable;
   dav_locks: DavLocksTable;
+  quota_usage: QuotaUsageTable;
 }
 
 /**

@@ -8,6 +8,7 @@ import { EventsRepo } from './events.repo.ts';
 import { JobsRepo } from './jobs.repo.ts';
 import { KvRepo } from './kv.repo.ts';
 import { LeasesRepo } from './leases.repo.ts';
+import { QuotaUsageRepo } from './quota-usage.repo.ts';
 import { SessionsRepo } from './sessions.repo.ts';
 import { SharesRepo } from './shares.repo.ts';
 import { SitesRepo } from './sites.repo.ts';
@@ -38,6 +39,8 @@ export interface Store {
   appPasswords: AppPasswordsRepo;
   davProperties: DavPropertiesRepo;
   davLocks: DavLocksRepo;
+  /** Bytes used under the scopes of users with a quota (docs/quotas.md). */
+  quotaUsage: QuotaUsageRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -58,5 +61,6 @@ export function createStore(db: Db): Store {
     appPasswords: new AppPasswordsRepo(db),
     davProperties: new DavPropertiesRepo(db),
     davLocks: new DavLocksRepo(db),
+    quotaUsage: new QuotaUsageRepo(db),
   };
 }

@@ -26,6 +26,7 @@ export const STATE_TABLES = {
   trash_items: { key: 'id' },
   app_passwords: { key: 'id' },
   dav_properties: { key: 'id' },
+  quota_usage: { key: 'scope' },
 } as const satisfies {
   [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
 };

@@ -28,6 +28,9 @@ const REASONS: readonly (readonly [RegExp, string])[] = [
   [/^upload interrupted$/i, 'refusals.uploadInterrupted'],
 ];
 
+/** The reason of a 507, as server/src/services/quota/quota-words.ts writes it. */
+const QUOTA_REASON = /^this would exceed your quota: (.+) of (.+) used$/i;
+
 /** The sentence for a status when the server gave no reason we know. */
 function statusKey(status: number): string {
   if (status === 0) return 'errors.network';
@@ -51,6 +54,13 @@ export function reasonOf(body: string): string | undefined {
  * words, an unknown 400 reason quoted inside a sentence, anything else the sentence for its status.
  */
 export function refusalMessage(status: number, reason: string | undefined): string {
+  // A quota refusal (507): the server's sentence names the usage and the quota.
+  const quota = status === 507 && reason ? QUOTA_REASON.exec(reason) : null;
+  if (status === 507) {
+    return quota
+      ? i18next.t('quota.wouldExceed', { used: quota[1], quota: quota[2] })
+      : i18next.t('quota.full');
+  }
   if (reason && status === 400) {
     for (const [pattern, key] of REASONS) {
       const match = pattern.exec(reason);

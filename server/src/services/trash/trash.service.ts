@@ -45,6 +45,8 @@ export class TrashService {
   constructor(
     private readonly ctx: AppContext,
     private readonly shares: ShareService,
+    /** Told when a trashed item's bytes leave the trash for good (the quota counts them until then). */
+    private readonly onFreed: (userId: number, bytes: number) => Promise<void> = async () => {},
   ) {
     this.folder = new TrashFolder(ctx.config.data, ctx.files.dirMode);
   }
@@ -70,13 +72,13 @@ export class TrashService {
    * item is gone from its folder and its share links stop working (while trashed they are kept
    * aside and come back with a restore). Permissions are the caller's to check.
    */
-  async discard(user: UserRecord, fs: ScopedFs, target: Resolved): Promise<void> {
+  async discard(user: UserRecord, fs: ScopedFs, target: Resolved): Promise<boolean> {
     const settings = await this.settings();
     if (!settings.enabled) {
       const removed = await fs.remove(target);
       await this.shares.forgetOwnLinksAtOrUnder(user.id, removed.path, fs.caseInsensitive);
       await this.shares.forgetRemoved(removed);
-      return;
+      return false;
     }
     const id = randomBytes(12).toString('base64url');
     const isDir = target.stat?.isDirectory() === true && !target.isSymlink;
@@ -104,6 +106,13 @@ export class TrashService {
     if (settings.maxBytesPerUser > 0) {
       await this.enforceCap(user.id, settings.maxBytesPerUser, id);
     }
+    return true;
+  }
+
+  /** Bytes in a user's trash (their quota counts them, docs/quotas.md). */
+  async bytesOf(userId: number): Promise<number> {
+    const records = await this.ctx.store.trash.list(userId);
+    return records.reduce((sum, record) => sum + record.size, 0);
   }
 
   /** The items the actor may see: their own, or (administrators) one user's or everyone's. */
@@ -273,6 +282,7 @@ export class TrashService {
   private async drop(record: TrashRecord): Promise<boolean> {
     if (!(await this.ctx.store.trash.remove(record.id))) return false;
     await this.folder.discard(record.userId, record.id);
+    await this.onFreed(record.userId, record.size);
     return true;
   }
 }

@@ -32,7 +32,12 @@ export type CreationKind = 'admin' | 'cli' | 'signup' | 'proxy';
 /** The wire shape of a user: never the hash, password always "", scope hidden when asked. */
 export function toWireUser(user: UserRecord, options: { hideScope?: boolean } = {}): User {
   const { passwordHash: _hash, updatedAt: _updated, ...fields } = user;
-  return { ...fields, password: '', scope: options.hideScope ? '' : user.scope };
+  return {
+    ...fields,
+    password: '',
+    scope: options.hideScope ? '' : user.scope,
+    quota: user.quota ?? 0,
+  };
 }
 
 /** Admin implies every other permission. */
@@ -171,6 +176,7 @@ export async function createUser(
     hideDotfiles: given.hideDotfiles ?? defaults.hideDotfiles,
     dateFormat: given.dateFormat ?? defaults.dateFormat,
     aceEditorTheme: given.aceEditorTheme || defaults.aceEditorTheme,
+    quota: given.quota ?? defaults.quota ?? 0,
   };
   let id: number;
   try {

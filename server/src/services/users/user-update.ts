@@ -31,6 +31,7 @@ const UPDATABLE_FIELDS = [
   'hideDotfiles',
   'dateFormat',
   'aceEditorTheme',
+  'quota',
 ] as const;
 type UpdatableField = (typeof UPDATABLE_FIELDS)[number];
 

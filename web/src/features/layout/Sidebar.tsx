@@ -17,6 +17,7 @@ import { useDialogStore } from '../../stores/dialog-store.ts';
 import { useLayoutStore } from '../../stores/layout-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { SitesSidebarLink } from '../sites/index.ts';
+import { QuotaMeter } from '../quota/index.ts';
 import { Footer } from './Footer.tsx';
 
 function SidebarLink({ to, icon, children }: { to: string; icon: ReactNode; children: ReactNode }) {
@@ -139,6 +140,7 @@ export function Sidebar() {
             )
           )}
         </nav>
+        {user && <QuotaMeter />}
         <Footer />
       </aside>
     </>

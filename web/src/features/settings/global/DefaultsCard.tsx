@@ -12,7 +12,8 @@ export function DefaultsCard({ settings, onSave, isSaving, error }: SettingsCard
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (isSaving) return;
+    // The quota field already says what is wrong with its text.
+    if (isSaving || value.quota === null) return;
     onSave({ ...settings, defaults: toDefaults(value, settings.defaults) });
   };
 

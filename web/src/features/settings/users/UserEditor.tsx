@@ -49,6 +49,8 @@ export function UserEditor({ id, initial }: UserEditorProps) {
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (isBusy) return;
+    // The quota field already says what is wrong with its text.
+    if (value.quota === null) return;
     if (hasInvalidRule(value.rules)) {
       setError({ field: 'rules', message: t('settings.fixRules') });
       return;

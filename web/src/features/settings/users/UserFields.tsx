@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { pageConfig } from '../../../config/page-config.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import type { ErrorField } from '../form-errors.ts';
+import { QuotaField } from './QuotaField.tsx';
 import { LanguageSelect } from '../LanguageSelect.tsx';
 import { RulesEditor } from '../rules/RulesEditor.tsx';
 import { TextField } from '../TextField.tsx';
@@ -53,6 +54,7 @@ export function UserFields({ value, onChange, mode, isNew = false, errors = {} }
         error={errors.scope}
         hint={t('settings.scopeHelp')}
       />
+      <QuotaField value={value.quota} onChange={(quota) => onChange({ quota })} />
       <LanguageSelect value={value.locale} onChange={(locale) => onChange({ locale })} />
       {isUser && (
         <label className="checkbox">

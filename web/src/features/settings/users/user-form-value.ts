@@ -13,6 +13,8 @@ export interface UserFormValue {
   /** The user's commands as a space-separated line. */
   commands: string;
   rules: Rule[];
+  /** The storage quota in bytes (0 = none); null while the typed size is not one. */
+  quota: number | null;
 }
 
 /** trimmed, split on spaces, empties dropped; empty gives an empty list. */
@@ -32,6 +34,7 @@ export function toFormValue(user: User | UserDefaults): UserFormValue {
     perm: { ...user.perm },
     commands: user.commands.join(' '),
     rules: 'rules' in user ? user.rules.map((r) => ({ ...r })) : [],
+    quota: user.quota ?? 0,
   };
 }
 
@@ -47,6 +50,7 @@ export function toUserData(value: UserFormValue): UserWriteRequest['data'] {
     perm: value.perm,
     commands: splitWords(value.commands),
     rules: value.rules,
+    quota: value.quota ?? 0,
   };
 }
 
@@ -59,6 +63,7 @@ export function toDefaults(value: UserFormValue, previous: UserDefaults): UserDe
     singleClick: value.singleClick,
     perm: value.perm,
     commands: splitWords(value.commands),
+    quota: value.quota ?? 0,
   };
 }
 

@@ -1,0 +1,165 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { QuotaUsage } from '@cabinet/protocol';
+import type { AppContext } from '../../context.ts';
+import { errors } from '../../errors.ts';
+import { ScopedFs, type Resolved } from '../../fs/scoped-fs.ts';
+import type { UserRecord } from '../../store/users.repo.ts';
+import { limitBytes } from './byte-limit.ts';
+import { quotaExceededReason } from './quota-words.ts';
+
+/** The user fields quotas read. */
+type QuotaUser = Pick<UserRecord, 'id' | 'quota' | 'scope' | 'rules' | 'hideDotfiles'>;
+
+/**
+ * Per-user storage quotas (docs/quotas.md). Usage is kept per scope folder in the database and
+ * adjusted by each write Cabinet makes (one UPDATE over the tracked folders that hold the written
+ * path), so no write walks the user's tree; the `quota.reconcile` job recounts every tracked scope
+ * to catch changes made outside Cabinet. A scope is first counted when its user first needs it.
+ */
+export class QuotaService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The quota in bytes of a user, 0 when none. */
+  quotaOf(user: Pick<UserRecord, 'quota'>): number {
+    return user.quota ?? 0;
+  }
+
+  /** `GET /api/usage`: the signed-in user's usage and quota; zeros without a quota. */
+  async usage(user: QuotaUser): Promise<QuotaUsage> {
+    const quota = this.quotaOf(user);
+    if (quota === 0) return { used: 0, quota: 0 };
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    return { used: await this.usedOf(user, fs), quota };
+  }
+
+  /**
+   * Refuses (507, naming the quota and the usage) a write that adds `bytes` net to the user's
+   * scope. Writes that free room (`bytes` ≤ 0) and users without a quota always pass.
+   */
+  async checkRoom(user: QuotaUser, fs: ScopedFs, bytes: number): Promise<void> {
+    const quota = this.quotaOf(user);
+    if (quota === 0 || bytes <= 0) return;
+    const used = await this.usedOf(user, fs);
+    if (used + bytes > quota) throw errors.insufficientStorage(quotaExceededReason(used, quota));
+  }
+
+  /**
+   * A body whose size is unknown until it arrives (POST upload, PUT save): refused now when the
+   * Content-Length says it will not fit, else passed through a counter that fails it with 507 as
+   * soon as it goes past the room left (plus `replaced`, the bytes of the file it replaces).
+   */
+  async limitBody(
+    user: QuotaUser,
+    fs: ScopedFs,
+    body: Readable,
+    replaced: number,
+    declaredLength?: number,
+  ): Promise<Readable | AsyncIterable<Uint8Array>> {
+    const quota = this.quotaOf(user);
+    if (quota === 0) return body;
+    const used = await this.usedOf(user, fs);
+    const allowed = Math.max(0, quota - used) + replaced;
+    const refusal = () => errors.insufficientStorage(quotaExceededReason(used, quota));
+    if (declaredLength !== undefined && declaredLength > allowed) throw refusal();
+    return limitBytes(body, allowed, refusal);
+  }
+
+  /**
+   * Counts `delta` bytes written (or freed, when negative) at a real path against every tracked
+   * scope that holds it: the writer's, and those of other users whose scope overlaps.
+   */
+  async recordChange(real: string, delta: number): Promise<void> {
+    if (delta === 0) return;
+    await this.ctx.store.quotaUsage.adjust(this.ancestorScopes(real), delta);
+  }
+
+  /** Whether any tracked scope holds a real path: only then is a delete or move worth measuring. */
+  async isTracked(real: string): Promise<boolean> {
+    return (await this.ctx.store.quotaUsage.tracked(this.ancestorScopes(real))).length > 0;
+  }
+
+  /**
+   * Bytes at or under a resolved path, measured only when a tracked scope holds it (0 otherwise):
+   * what a delete frees or an overwrite replaces. This walks the removed subtree, never the scope.
+   */
+  async measureIfTracked(fs: ScopedFs, target: Resolved): Promise<number> {
+    // A link is removed or replaced as itself; its target's bytes stay where they are.
+    if (!target.stat || target.isSymlink) return 0;
+    if (!(await this.isTracked(target.real))) return 0;
+    return fs.bytesUnder(target);
+  }
+
+  /**
+   * For the trash (and any later part that keeps a user's bytes outside their scope): adds `delta`
+   * bytes to the usage of a user's scope. The reconcile walk recounts only the scope, so a caller
+   * keeping bytes elsewhere also registers them with `countAlso`.
+   */
+  async adjustUser(user: QuotaUser, delta: number): Promise<void> {
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    await this.ctx.store.quotaUsage.adjust([this.scopeKey(fs.scopeReal)], delta);
+  }
+
+  private readonly extraCounters: ((user: QuotaUser, signal: AbortSignal) => Promise<number>)[] =
+    [];
+
+  /** Registers bytes a user owns outside their scope (their trash), added by every recount. */
+  countAlso(counter: (user: QuotaUser, signal: AbortSignal) => Promise<number>): void {
+    this.extraCounters.push(counter);
+  }
+
+  /**
+   * The `quota.reconcile` job: recounts the scope of every user with a quota (once per folder
+   * when scopes are shared) and forgets the rows no quota needs any more. Returns how many scopes
+   * were counted.
+   */
+  async reconcile(signal: AbortSignal = new AbortController().signal): Promise<number> {
+    const users = (await this.ctx.store.users.list()).filter((u) => this.quotaOf(u) > 0);
+    const counted = new Set<string>();
+    for (const user of users) {
+      signal.throwIfAborted();
+      const fs = await ScopedFs.forUser(this.ctx, user);
+      const key = this.scopeKey(fs.scopeReal);
+      if (counted.has(key)) continue;
+      counted.add(key);
+      await this.ctx.store.quotaUsage.set(key, await this.count(fs, user, signal), this.now());
+    }
+    const stale = (await this.ctx.store.quotaUsage.scopes()).filter((s) => !counted.has(s));
+    await this.ctx.store.quotaUsage.forget(stale);
+    return counted.size;
+  }
+
+  /** Bytes counted for a user's scope, counting it first if it is not tracked yet. */
+  private async usedOf(user: QuotaUser, fs: ScopedFs): Promise<number> {
+    const key = this.scopeKey(fs.scopeReal);
+    const known = await this.ctx.store.quotaUsage.used(key);
+    if (known !== undefined) return known;
+    const bytes = await this.count(fs, user, new AbortController().signal);
+    return this.ctx.store.quotaUsage.setIfAbsent(key, bytes, this.now());
+  }
+
+  private async count(fs: ScopedFs, user: QuotaUser, signal: AbortSignal): Promise<number> {
+    let bytes = await fs.scopeBytes(signal);
+    for (const extra of this.extraCounters) bytes += await extra(user, signal);
+    return bytes;
+  }
+
+  /** A scope folder's key: its real path relative to the root, '/'-separated, '' for the root. */
+  private scopeKey(scopeReal: string): string {
+    return path.relative(this.ctx.files.realRoot, scopeReal).split(path.sep).join('/');
+  }
+
+  /** The keys of every folder that holds a real path: '', 'a', 'a/b', … and the path itself. */
+  private ancestorScopes(real: string): string[] {
+    const relative = this.scopeKey(real);
+    if (relative.startsWith('..')) return [];
+    const keys = [''];
+    if (relative === '') return keys;
+    const parts = relative.split('/');
+    for (let i = 1; i <= parts.length; i += 1) keys.push(parts.slice(0, i).join('/'));
+    return keys;
+  }
+}
