@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pdf } from '../fixtures/preview-fixtures.ts';
 import { PublicSharePage } from '../pages/share-page.ts';
 import { ShareDialog } from '../pages/share-dialog.ts';
 import { withCabinet } from '../support/cabinet.ts';
@@ -171,6 +172,40 @@ describe('the public share page', () => {
     expect(await readFile(path.join(root, 'notes(1).txt'), 'utf8')).toBe('from a visitor');
     expect(await readFile(path.join(root, 'new.txt'), 'utf8')).toBe('brand new');
     await visitor.page.context().close();
+  });
+
+  it('counts one download for a visit that previews and downloads a PDF, and then says the link is used up', async () => {
+    const paper = pdf('One copy only');
+    await cabinet.seed({ 'paper.pdf': paper });
+    const hash = await makeLink('/paper.pdf', { downloadLimit: 1 });
+    const downloads = async () => (await cabinet.server.ctx.store.shares.get(hash))?.downloads;
+    const visitor = await visit(hash);
+    await visitor.heading.filter({ hasText: 'paper.pdf' }).waitFor();
+    const preview = visitor.page.getByTitle('paper.pdf');
+    await preview.waitFor();
+    // The preview fetched the file: that is this visit's one download.
+    await expect.poll(downloads).toBe(1);
+    const [file] = await Promise.all([
+      visitor.page.waitForEvent('download'),
+      visitor.download.click(),
+    ]);
+    expect(file.suggestedFilename()).toBe('paper.pdf');
+    const saved = path.join(await scratch, 'paper.pdf');
+    await file.saveAs(saved);
+    expect(Buffer.compare(await readFile(saved), paper)).toBe(0);
+    expect(await downloads()).toBe(1);
+    await visitor.page.context().close();
+
+    const again = await visit(hash);
+    await again.page.getByRole('heading', { name: "This link's downloads are used up." }).waitFor();
+    expect(await again.page.getByText('does not exist').count()).toBe(0);
+    await again.page.context().close();
+
+    const ops = await cabinet.open('');
+    await ops.page.goto(`${cabinet.server.url}/settings/shares`);
+    const row = ops.page.getByRole('row').filter({ hasText: '/paper.pdf' });
+    await row.getByText('Used up', { exact: true }).waitFor();
+    expect(await row.textContent()).toContain('1 of 1');
   });
 
   it('says plainly when a link does not exist', async () => {

@@ -144,6 +144,18 @@ export interface ScheduledJobsTable {
   created_at: number;
 }
 
+/**
+ * Visits of share pages whose file was served once (docs/sharing.md): the first byte-serving
+ * request of a visit counts one download, later ones of the same visit do not.
+ */
+export interface ShareVisitsTable {
+  /** The visit's random id (from its signed ticket). */
+  id: string;
+  hash: string;
+  /** Milliseconds; the ticket dies then, and the row may go. */
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   kv: KeyValueTable;
@@ -154,4 +166,5 @@ export interface Database {
   attempts: AttemptsTable;
   leases: LeasesTable;
   scheduled_jobs: ScheduledJobsTable;
+  share_visits: ShareVisitsTable;
 }

@@ -1,7 +1,7 @@
 import type { Resource } from '@cabinet/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Ban, MapPinOff } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/api-error.ts';
 import { fetchPublicShare, publicDownloadUrl } from '../../api/shares/public-share.ts';
@@ -31,9 +31,15 @@ export function PublicSharePage() {
   const { t } = useTranslation();
   const { hash, sub } = parseShareSplat(useParams()['*'] ?? '');
   const [password, setPassword] = useState('');
+  // This visit's ticket, kept while the visitor walks a folder link: one visit, one download.
+  const visit = useRef<string | undefined>(undefined);
   const query = useQuery({
     queryKey: shareKeys.public(hash, sub, password),
-    queryFn: ({ signal }) => fetchPublicShare(hash, sub, password, signal),
+    queryFn: async ({ signal }) => {
+      const item = await fetchPublicShare(hash, sub, password, signal, visit.current);
+      visit.current = item.visit ?? visit.current;
+      return item;
+    },
     retry: false,
     staleTime: 0,
   });
@@ -82,13 +88,22 @@ function shownName(item: Resource, sub: string): string {
   return sub.replace(/\/+$/, '').split('/').pop() || item.name;
 }
 
-/** Not found (unknown, expired or used-up link), no longer available (403), or a failure. */
+/**
+ * Not found (unknown or expired link), downloads used up (410), no longer available (403), or a
+ * failure.
+ */
 function ShareProblem({ status }: { status: number }) {
   const { t } = useTranslation();
-  const isGone = status === 403;
+  const isGone = status === 403 || status === 410;
   const Icon = isGone ? Ban : MapPinOff;
   const message =
-    status === 404 ? t('share.notFound') : isGone ? t('share.forbidden') : t('share.loadFailed');
+    status === 404
+      ? t('share.notFound')
+      : status === 410
+        ? t('firstWeek.shareUsedUp')
+        : isGone
+          ? t('share.forbidden')
+          : t('share.loadFailed');
   return (
     <section
       className="card public-share__card public-share__state"
@@ -161,11 +176,21 @@ function ShareView({
             <dd>{formatDateTime(new Date(item.modified), i18n.language)}</dd>
           </div>
         </dl>
-        <ShareDownload hash={hash} sub={itemSub} isDir={item.isDir} token={item.token} />
+        <ShareDownload
+          hash={hash}
+          sub={itemSub}
+          isDir={item.isDir}
+          token={item.token}
+          visit={item.visit}
+        />
         {!item.isDir && (
           <SharePreview
             item={item}
-            src={publicDownloadUrl(hash, itemSub, { token: item.token, inline: true })}
+            src={publicDownloadUrl(hash, itemSub, {
+              token: item.token,
+              visit: item.visit,
+              inline: true,
+            })}
           />
         )}
         {item.isDir && <ShareFolderList hash={hash} items={item.items ?? []} />}
