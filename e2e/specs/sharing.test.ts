@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -56,9 +56,10 @@ describe('the share dialog', () => {
     expect(await share.links.first().textContent()).toContain('Expires');
     await share.permanent.click();
     await expect.poll(() => share.links.count()).toBe(2);
-    // Permanent links come first, and a second permanent link is not offered.
+    // Permanent links come first, and a second permanent link is not offered (the button stays
+    // in its place, disabled).
     expect(await share.links.first().textContent()).toContain('Permanent');
-    expect(await share.permanent.count()).toBe(0);
+    expect(await share.permanent.isDisabled()).toBe(true);
     const [permanentUrl] = await share.urls();
     expect(permanentUrl).toMatch(new RegExp(`^${cabinet.server.url}/share/[A-Za-z0-9_-]{16}$`));
     await share.links.first().getByRole('button', { name: 'Copy link' }).click();
@@ -82,8 +83,18 @@ describe('the share dialog', () => {
     await share.dialog.getByText('No links yet', { exact: false }).waitFor();
     await share.password.fill('letmein');
     await share.downloadLimit.fill('3');
+    const requestFiles = share.dialog.getByRole('button', { name: 'Request files', exact: true });
+    // Across, that is: the dialog grows downwards with the new link.
+    const spots = async () =>
+      (await Promise.all([requestFiles.boundingBox(), share.permanent.boundingBox()])).map(
+        (box) => box && Math.round(box.x),
+      );
+    const before = await spots();
     await share.permanent.click();
     await expect.poll(() => share.links.count()).toBe(1);
+    // One place per action: after the permanent link, no other button moves into its spot.
+    await expect.poll(() => share.permanent.isDisabled()).toBe(true);
+    expect(await spots()).toEqual(before);
     const text = await share.links.first().textContent();
     expect(text).toContain('Password');
     expect(text).toContain('Downloads: 0 of 3');
@@ -134,6 +145,23 @@ describe('the public share page', () => {
     await visitor.page.context().close();
   });
 
+  it('leads back from a file of a folder link to the folder, by the folder’s name', async () => {
+    const hash = await makeLink('/trip/');
+    const visitor = await visit(hash);
+    await visitor.entry('notes.txt').click();
+    await visitor.heading.filter({ hasText: 'notes.txt' }).waitFor();
+    const back = visitor.page.getByRole('link', { name: /^Back to/ });
+    await back.filter({ hasText: 'Back to trip' }).waitFor();
+    expect(await back.textContent()).not.toContain('notes.txt');
+    await visitor.page.context().close();
+    // Opened straight from an address, without the folder's page first.
+    const direct = await visit(hash, '/notes.txt');
+    await direct.heading.filter({ hasText: 'notes.txt' }).waitFor();
+    await direct.page.getByRole('link', { name: 'Back to trip' }).click();
+    await direct.entry('photos').waitFor();
+    await direct.page.context().close();
+  });
+
   it('asks for the password of a protected link and then opens and downloads', async () => {
     const hash = await makeLink('/report.txt', { password: 'correct horse' });
     const visitor = await visit(hash);
@@ -176,7 +204,7 @@ describe('the public share page', () => {
 
   it('counts one download for a visit that previews and downloads a PDF, and then says the link is used up', async () => {
     const paper = pdf('One copy only');
-    await cabinet.seed({ 'paper.pdf': paper });
+    await writeFile(path.join(cabinet.server.root, 'paper.pdf'), paper);
     const hash = await makeLink('/paper.pdf', { downloadLimit: 1 });
     const downloads = async () => (await cabinet.server.ctx.store.shares.get(hash))?.downloads;
     const visitor = await visit(hash);

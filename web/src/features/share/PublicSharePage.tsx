@@ -48,9 +48,29 @@ export function PublicSharePage() {
     document.title = `${title} - ${productName}`;
   }, [title]);
 
+  // A file directly inside a folder link goes back to the link's folder: its name comes from the
+  // folder's own reply (cached when the visitor came from there).
+  const item = query.data;
+  const needsRootName = item !== undefined && !item.isDir && shareParent(item.path || '/') === '/';
+  const root = useQuery({
+    queryKey: shareKeys.public(hash, '/', password),
+    queryFn: ({ signal }) => fetchPublicShare(hash, '/', password, signal, visit.current),
+    enabled: needsRootName && item.path !== '',
+    retry: false,
+    staleTime: Infinity,
+  });
+
   let content;
   if (query.data) {
-    content = <ShareView hash={hash} sub={sub} item={query.data} password={password} />;
+    content = (
+      <ShareView
+        hash={hash}
+        sub={sub}
+        item={query.data}
+        password={password}
+        rootName={root.data?.name}
+      />
+    );
   } else if (query.error) {
     const status = query.error instanceof ApiError ? query.error.status : 0;
     content =
@@ -124,11 +144,14 @@ function ShareView({
   sub,
   item,
   password,
+  rootName,
 }: {
   hash: string;
   sub: string;
   item: Resource;
   password: string;
+  /** The name of a folder link's own folder, for a file directly inside it. */
+  rootName?: string;
 }) {
   const { t, i18n } = useTranslation();
   if (item.request) {
@@ -149,13 +172,15 @@ function ShareView({
   const itemSub = item.path === '' ? '/' : item.path;
   const parent = item.path === '' ? null : shareParent(itemSub);
   const name = shownName(item, sub);
+  // The folder "Back to" leads to: a folder reply is named after the link's folder at any depth.
+  const upName = parent === '/' ? (item.isDir ? item.name : rootName) : parent?.split('/').pop();
   return (
     <div className="public-share__layout">
       <section className="card public-share__card" aria-labelledby="share-name">
-        {parent !== null && (
+        {parent !== null && upName && (
           <Link className="public-share__up" to={shareRoute(hash, parent, true)}>
             <ArrowLeft size={18} aria-hidden="true" />
-            {t('share.up', { name: parent === '/' ? item.name : parent.split('/').pop() })}
+            {t('share.up', { name: upName })}
           </Link>
         )}
         <div className="public-share__heading">
