@@ -92,6 +92,28 @@ describe('user management', { timeout: 180_000 }, () => {
     expect(await cabinet.server.ctx.store.users.byUsername('restricted')).toBeUndefined();
   });
 
+  it('asks for the admin’s password in the delete confirmation: empty is required, wrong is incorrect', async () => {
+    const target = await cabinet.server.createUser({ username: 'to-be-deleted' });
+    const admin = await cabinet.loginPage();
+    const ui = new SettingsPages(admin.page);
+    await ui.goto(cabinet.server.url, `users/${target.user.id}`);
+    await ui.deleteUser.click();
+    const dialog = admin.page.getByRole('dialog', { name: 'Delete user' });
+    const password = dialog.getByLabel('Your password', { exact: true });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByText('Enter your password to confirm.').waitFor();
+    expect(await password.getAttribute('aria-invalid')).toBe('true');
+    expect(await admin.page.getByText('The current password is incorrect.').count()).toBe(0);
+    await password.fill('not my password at all');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByText('This is not your current password.').waitFor();
+    expect(await cabinet.server.ctx.store.users.byId(target.user.id)).toBeDefined();
+    await password.fill(cabinet.server.admin.password);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await ui.message('User deleted!').waitFor();
+    expect(await cabinet.server.ctx.store.users.byId(target.user.id)).toBeUndefined();
+  });
+
   it('shows the server’s refusals on the fields they concern', async () => {
     const taken = await cabinet.server.createUser({ username: 'taken-name' });
     const admin = await cabinet.loginPage();

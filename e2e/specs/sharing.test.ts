@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pdf } from '../fixtures/preview-fixtures.ts';
 import { PublicSharePage } from '../pages/share-page.ts';
 import { ShareDialog } from '../pages/share-dialog.ts';
 import { withCabinet } from '../support/cabinet.ts';
@@ -55,9 +56,10 @@ describe('the share dialog', () => {
     expect(await share.links.first().textContent()).toContain('Expires');
     await share.permanent.click();
     await expect.poll(() => share.links.count()).toBe(2);
-    // Permanent links come first, and a second permanent link is not offered.
+    // Permanent links come first, and a second permanent link is not offered (the button stays
+    // in its place, disabled).
     expect(await share.links.first().textContent()).toContain('Permanent');
-    expect(await share.permanent.count()).toBe(0);
+    expect(await share.permanent.isDisabled()).toBe(true);
     const [permanentUrl] = await share.urls();
     expect(permanentUrl).toMatch(new RegExp(`^${cabinet.server.url}/share/[A-Za-z0-9_-]{16}$`));
     await share.links.first().getByRole('button', { name: 'Copy link' }).click();
@@ -81,8 +83,18 @@ describe('the share dialog', () => {
     await share.dialog.getByText('No links yet', { exact: false }).waitFor();
     await share.password.fill('letmein');
     await share.downloadLimit.fill('3');
+    const requestFiles = share.dialog.getByRole('button', { name: 'Request files', exact: true });
+    // Across, that is: the dialog grows downwards with the new link.
+    const spots = async () =>
+      (await Promise.all([requestFiles.boundingBox(), share.permanent.boundingBox()])).map(
+        (box) => box && Math.round(box.x),
+      );
+    const before = await spots();
     await share.permanent.click();
     await expect.poll(() => share.links.count()).toBe(1);
+    // One place per action: after the permanent link, no other button moves into its spot.
+    await expect.poll(() => share.permanent.isDisabled()).toBe(true);
+    expect(await spots()).toEqual(before);
     const text = await share.links.first().textContent();
     expect(text).toContain('Password');
     expect(text).toContain('Downloads: 0 of 3');
@@ -133,6 +145,23 @@ describe('the public share page', () => {
     await visitor.page.context().close();
   });
 
+  it('leads back from a file of a folder link to the folder, by the folder’s name', async () => {
+    const hash = await makeLink('/trip/');
+    const visitor = await visit(hash);
+    await visitor.entry('notes.txt').click();
+    await visitor.heading.filter({ hasText: 'notes.txt' }).waitFor();
+    const back = visitor.page.getByRole('link', { name: /^Back to/ });
+    await back.filter({ hasText: 'Back to trip' }).waitFor();
+    expect(await back.textContent()).not.toContain('notes.txt');
+    await visitor.page.context().close();
+    // Opened straight from an address, without the folder's page first.
+    const direct = await visit(hash, '/notes.txt');
+    await direct.heading.filter({ hasText: 'notes.txt' }).waitFor();
+    await direct.page.getByRole('link', { name: 'Back to trip' }).click();
+    await direct.entry('photos').waitFor();
+    await direct.page.context().close();
+  });
+
   it('asks for the password of a protected link and then opens and downloads', async () => {
     const hash = await makeLink('/report.txt', { password: 'correct horse' });
     const visitor = await visit(hash);
@@ -171,6 +200,40 @@ describe('the public share page', () => {
     expect(await readFile(path.join(root, 'notes(1).txt'), 'utf8')).toBe('from a visitor');
     expect(await readFile(path.join(root, 'new.txt'), 'utf8')).toBe('brand new');
     await visitor.page.context().close();
+  });
+
+  it('counts one download for a visit that previews and downloads a PDF, and then says the link is used up', async () => {
+    const paper = pdf('One copy only');
+    await writeFile(path.join(cabinet.server.root, 'paper.pdf'), paper);
+    const hash = await makeLink('/paper.pdf', { downloadLimit: 1 });
+    const downloads = async () => (await cabinet.server.ctx.store.shares.get(hash))?.downloads;
+    const visitor = await visit(hash);
+    await visitor.heading.filter({ hasText: 'paper.pdf' }).waitFor();
+    const preview = visitor.page.getByTitle('paper.pdf');
+    await preview.waitFor();
+    // The preview fetched the file: that is this visit's one download.
+    await expect.poll(downloads).toBe(1);
+    const [file] = await Promise.all([
+      visitor.page.waitForEvent('download'),
+      visitor.download.click(),
+    ]);
+    expect(file.suggestedFilename()).toBe('paper.pdf');
+    const saved = path.join(await scratch, 'paper.pdf');
+    await file.saveAs(saved);
+    expect(Buffer.compare(await readFile(saved), paper)).toBe(0);
+    expect(await downloads()).toBe(1);
+    await visitor.page.context().close();
+
+    const again = await visit(hash);
+    await again.page.getByRole('heading', { name: "This link's downloads are used up." }).waitFor();
+    expect(await again.page.getByText('does not exist').count()).toBe(0);
+    await again.page.context().close();
+
+    const ops = await cabinet.open('');
+    await ops.page.goto(`${cabinet.server.url}/settings/shares`);
+    const row = ops.page.getByRole('row').filter({ hasText: '/paper.pdf' });
+    await row.getByText('Used up', { exact: true }).waitFor();
+    expect(await row.textContent()).toContain('1 of 1');
   });
 
   it('says plainly when a link does not exist', async () => {

@@ -48,6 +48,11 @@ export const Resource = z.extend(ResourceItem, {
   checksums: z.optional(z.record(z.string(), z.string())),
   /** Public share replies only: the download token for `/api/public/dl` of a protected share. */
   token: z.optional(z.string()),
+  /**
+   * Cabinet's addition, public share replies only: the visit ticket the page's `/api/public/dl`
+   * requests carry (`?visit=`), so one visit counts one download.
+   */
+  visit: z.optional(z.string()),
   /** Public share of a file request: upload only (docs/sharing.md). */
   request: z.optional(z.boolean()),
   /** A folder's entries. */

@@ -62,6 +62,8 @@ export type ShareCreateRequest = z.infer<typeof ShareCreateRequest>;
 export const PublicShareQuery = z.extend(RawDownloadQuery, {
   /** The share download token (the filebrowser client's spelling; `auth` is also read). */
   token: z.optional(QueryText),
+  /** Cabinet's addition: the page visit's ticket, so one visit counts one download. */
+  visit: z.optional(QueryText),
 });
 export type PublicShareQuery = z.output<typeof PublicShareQuery>;
 

@@ -75,6 +75,8 @@ describe('cabinet db copy', () => {
     dav_properties: 0,
     /** Carol's scope, counted when her upload checked her quota. */
     quota_usage: 1,
+    /** The visit that downloaded the shared report (docs/sharing.md). */
+    share_visits: 1,
   };
 
   beforeAll(async () => {
@@ -121,6 +123,15 @@ describe('cabinet db copy', () => {
       });
       expect(shared.status).toBe(200);
       shareHash = ((await shared.json()) as { hash: string }).hash;
+      const page = (await (
+        await source.fetch(`/api/public/share/${shareHash}`, {
+          headers: { 'X-SHARE-PASSWORD': SHARE_PASSWORD },
+        })
+      ).json()) as { token: string; visit: string };
+      const visited = await source.fetch(
+        `/api/public/dl/${shareHash}?token=${page.token}&visit=${encodeURIComponent(page.visit)}`,
+      );
+      expect(await visited.text()).toBe('quarterly figures');
 
       const settings = (await (
         await source.fetch('/api/settings', { token: source.admin.token })

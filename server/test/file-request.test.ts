@@ -101,7 +101,7 @@ describe('file requests', () => {
   it('stop after their limit and keep their password', async () => {
     const limited = await requestHash({ downloadLimit: 1 });
     expect((await upload(limited, 'one.txt', '1')).status).toBe(200);
-    expect((await upload(limited, 'two.txt', '2')).status).toBe(404);
+    expect((await upload(limited, 'two.txt', '2')).status).toBe(410);
     const guarded = await requestHash({ password: 'drop here' });
     expect((await upload(guarded, 'p.txt', 'p')).status).toBe(401);
     const ok = await upload(guarded, 'p.txt', 'p', {

@@ -95,8 +95,27 @@ describe('two instances over one database', () => {
     const first = await a.fetch(`/api/public/dl/${hash}`);
     expect(await first.text()).toBe('shared across instances');
     expect((await b.fetch(`/api/public/dl/${hash}`)).status).toBe(200);
-    expect((await a.fetch(`/api/public/dl/${hash}`)).status).toBe(404);
-    expect((await b.fetch(`/api/public/dl/${hash}`)).status).toBe(404);
+    expect((await a.fetch(`/api/public/dl/${hash}`)).status).toBe(410);
+    expect((await b.fetch(`/api/public/dl/${hash}`)).status).toBe(410);
+  });
+
+  it('count one download per share-page visit, whichever instance serves its requests', async () => {
+    await writeFile(path.join(a.root, 'visited.txt'), 'one visit, one copy');
+    const made = await a.fetch('/api/share/visited.txt', {
+      method: 'POST',
+      token: a.admin.token,
+      body: JSON.stringify({ downloadLimit: 1 }),
+    });
+    const { hash } = (await made.json()) as { hash: string };
+    const { visit } = (await (await a.fetch(`/api/public/share/${hash}`)).json()) as {
+      visit: string;
+    };
+    const url = `/api/public/dl/${hash}?visit=${encodeURIComponent(visit)}`;
+    const replies = await Promise.all([a.fetch(url), b.fetch(url), a.fetch(url), b.fetch(url)]);
+    expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 200]);
+    expect(await replies[1]!.text()).toBe('one visit, one copy');
+    expect((await b.fetch(`/api/public/share/${hash}`)).status).toBe(410);
+    expect((await a.ctx.store.shares.get(hash))?.downloads).toBe(1);
   });
 
   it('see a setting saved on one on the other', async () => {

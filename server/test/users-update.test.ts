@@ -216,6 +216,12 @@ describe('users API', () => {
       const target = await server.createUser();
       const res = await del(server.admin.token, target.user.id, { current_password: 'nope' });
       expect(res.status).toBe(400);
+      expect(await res.text()).toBe('400 Bad Request (the current password is incorrect)\n');
+      // An empty or missing password is "required", never "incorrect".
+      for (const body of [{ current_password: '' }, {}]) {
+        const missing = await del(server.admin.token, target.user.id, body);
+        expect(await missing.text()).toBe('400 Bad Request (the current password is required)\n');
+      }
       expect(await server.ctx.store.users.byId(target.user.id)).toBeDefined();
     });
 

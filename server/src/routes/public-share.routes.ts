@@ -23,6 +23,7 @@ function credentialsOf(request: {
   return {
     password: typeof header === 'string' ? header : undefined,
     token: request.query.token || request.query.auth || undefined,
+    visit: request.query.visit || undefined,
     address: request.ip,
   };
 }

@@ -18,6 +18,7 @@ import { EntryBudget } from './resources/listing-memory.ts';
 import { freeName } from './resources/free-name.ts';
 import { isExpired, type ShareService } from './share.service.ts';
 import { isValidDownloadToken, issueDownloadToken } from './share/download-token.ts';
+import { issueVisitTicket, readVisitTicket, type VisitTicket } from './share/visit-ticket.ts';
 import { canCreate, canShare } from './permissions.ts';
 
 /** What a visitor presents: the password header, a download token, and where they come from. */
@@ -26,6 +27,8 @@ export interface ShareCredentials {
   password?: string;
   /** `?token=` (or `?auth=`) of a download URL. */
   token?: string;
+  /** `?visit=`: the page visit's ticket (docs/sharing.md). */
+  visit?: string;
   address: string;
 }
 
@@ -37,6 +40,8 @@ interface OpenShare {
   token?: string;
   /** The shared item's base name. */
   name: string;
+  /** The visit ticket the request carried, when it is valid for this link. */
+  visit?: VisitTicket;
   /**
    * Folder links: a view re-rooted at the folder, with the owner's rules applied on the owner's
    * own paths. File links: the owner's view (the item is `item`).
@@ -90,7 +95,12 @@ export class PublicShareService {
   ): Promise<{ kind: 'json'; body: Resource } | { kind: 'listing'; listing: Listing }> {
     const { hash, sub } = splitShareUrl(wildcard);
     const open = await this.open(hash, credentials);
-    const extra = open.token ? { token: open.token } : {};
+    // A visit keeps its ticket while it walks a folder link; a fresh visit gets a fresh one.
+    const visit =
+      open.visit && credentials.visit
+        ? credentials.visit
+        : issueVisitTicket(this.ctx.signingKey, hash, Date.now());
+    const extra = open.token ? { token: open.token, visit } : { visit };
     if (open.share.isRequest) {
       // A file request shows its folder's name and nothing of what is in it.
       if (canonicalPath(sub).path !== '/') throw errors.forbidden();
@@ -130,8 +140,10 @@ export class PublicShareService {
   }
 
   /**
-   * GET /api/public/dl: a file (ranges allowed) or an archive of the folder or a selection. A
-   * request that starts at the first byte counts as one download against the link's limit.
+   * GET /api/public/dl: a file (ranges allowed) or an archive of the folder or a selection. With a
+   * visit ticket, the visit's first request counts one download and its later ones nothing (the
+   * page's preview, a PDF viewer's range requests and the Download button are one copy). Without
+   * one, a request that starts at the first byte counts as one download against the link's limit.
    */
   async download(
     wildcard: string,
@@ -146,8 +158,14 @@ export class PublicShareService {
     if (open.share.isRequest) throw errors.forbidden(); // Upload only.
     const isFileLink = !open.item.stat.isDirectory();
     const target = isFileLink ? open.item : await open.fs.stat(sub);
-    const continuing = range !== undefined && !/^bytes=0-/.test(range.trim());
-    if (!continuing && !(await this.ctx.store.shares.takeDownload(hash))) throw errors.notFound();
+    if (open.visit) {
+      const { id, expiresAt } = open.visit;
+      const taken = await this.ctx.store.shares.takeVisitDownload(hash, id, expiresAt, Date.now());
+      if (taken === 'used-up') throw errors.gone();
+    } else {
+      const continuing = range !== undefined && !/^bytes=0-/.test(range.trim());
+      if (!continuing && !(await this.ctx.store.shares.takeDownload(hash))) throw errors.gone();
+    }
     if (!target.stat.isDirectory()) {
       const named = isFileLink ? { ...target, name: open.name } : target;
       return { kind: 'file', file: await fileDownload(open.fs, named, query.inline) };
@@ -181,7 +199,7 @@ export class PublicShareService {
     const open = await this.open(hash, credentials);
     if (!open.share.isRequest) throw errors.forbidden();
     if (!canCreate(open.owner)) throw errors.forbidden();
-    if (!(await this.ctx.store.shares.takeDownload(hash))) throw errors.notFound();
+    if (!(await this.ctx.store.shares.takeDownload(hash))) throw errors.gone();
     let target = await open.fs.resolve(wanted.path);
     if (target.stat || target.isSymlink) {
       target = await open.fs.resolve(await freeName(open.fs, target.path));
@@ -200,14 +218,24 @@ export class PublicShareService {
       await this.ctx.store.shares.remove([hash]);
       throw errors.notFound();
     }
-    if (share.downloadLimit > 0 && share.downloads >= share.downloadLimit) throw errors.notFound();
+    const ticket = credentials.visit;
+    const visit = ticket
+      ? readVisitTicket(this.ctx.signingKey, hash, ticket, Date.now())
+      : undefined;
+    if (share.downloadLimit > 0 && share.downloads >= share.downloadLimit) {
+      // Used up (410, said so on the page) — except for a visit that already had its copy counted:
+      // it may finish fetching what it shows.
+      if (!visit || !(await this.ctx.store.shares.visitCounted(hash, visit.id))) {
+        throw errors.gone();
+      }
+    }
     const token = share.passwordHash ? await this.checkPassword(share, credentials) : undefined;
     const owner = await this.ctx.store.users.byId(share.userId);
     if (!owner) throw errors.notFound();
     // A link lives only as long as its owner may share and download (advisory: links outliving
     // permissions).
     if (!canShare(owner)) throw errors.forbidden();
-    return { share, owner, token, ...(await this.openItem(share, owner)) };
+    return { share, owner, token, visit, ...(await this.openItem(share, owner)) };
   }
 
   /**

@@ -48,7 +48,9 @@ async function checkCurrentPassword(
   currentPassword: string | undefined,
 ): Promise<void> {
   if (ctx.config.authMethod !== 'json') return;
-  if (!currentPassword || !(await verifyPassword(actor.passwordHash, currentPassword))) {
+  // Missing and wrong are told apart, so a form can say "required" for an empty field.
+  if (!currentPassword) throw errors.badRequest('the current password is required');
+  if (!(await verifyPassword(actor.passwordHash, currentPassword))) {
     throw errors.badRequest('the current password is incorrect');
   }
 }

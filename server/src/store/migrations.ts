@@ -335,6 +335,22 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0012_share_visits': {
+    async up(db: Kysely<unknown>) {
+      // One row per share-page visit whose download counted (docs/sharing.md).
+      await db.schema
+        .createTable('share_visits')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('hash', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('share_visits_expires_at')
+        .on('share_visits')
+        .column('expires_at')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

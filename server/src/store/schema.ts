@@ -208,6 +208,18 @@ export interface QuotaUsageTable {
   counted_at: number;
 }
 
+/**
+ * Visits of share pages whose file was served once (docs/sharing.md): the first byte-serving
+ * request of a visit counts one download, later ones of the same visit do not.
+ */
+export interface ShareVisitsTable {
+  /** The visit's random id (from its signed ticket). */
+  id: string;
+  hash: string;
+  /** Milliseconds; the ticket dies then, and the row may go. */
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   kv: KeyValueTable;
@@ -226,6 +238,7 @@ export interface Database {
   dav_properties: DavPropertiesTable;
   dav_locks: DavLocksTable;
   quota_usage: QuotaUsageTable;
+  share_visits: ShareVisitsTable;
 }
 
 /**

@@ -136,6 +136,56 @@ export class SharesRepo {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /**
+   * Counts the download of one share-page visit once: the visit's first call records it and takes
+   * a download from the link (as takeDownload), later calls of the same visit take nothing. Both
+   * happen in one transaction, so concurrent requests of one visit count once, on every instance.
+   * Answers 'counted', 'already' (the visit counted before) or 'used-up' (nothing recorded).
+   */
+  async takeVisitDownload(
+    hash: string,
+    visitId: string,
+    expiresAt: number,
+    now: number,
+  ): Promise<'counted' | 'already' | 'used-up'> {
+    const usedUp = new Error('used up');
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('share_visits').where('expires_at', '<=', now).execute();
+        const inserted = await trx
+          .insertInto('share_visits')
+          .values({ id: visitId, hash, expires_at: expiresAt })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return 'already';
+        const taken = await trx
+          .updateTable('shares')
+          .set({ downloads: sql`downloads + 1` })
+          .where('hash', '=', hash)
+          .where((eb) =>
+            eb.or([eb('download_limit', '=', 0), eb('downloads', '<', eb.ref('download_limit'))]),
+          )
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) > 0) return 'counted';
+        throw usedUp; // Rolls the visit back: it never got its copy.
+      });
+    } catch (error) {
+      if (error === usedUp) return 'used-up';
+      throw error;
+    }
+  }
+
+  /** Whether the visit `visitId` of link `hash` has had its download counted. */
+  async visitCounted(hash: string, visitId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('share_visits')
+      .select('id')
+      .where('id', '=', visitId)
+      .where('hash', '=', hash)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async remove(hashes: string[]): Promise<number> {
     hashes = hashes.filter(isStorableText);
     if (hashes.length === 0) return 0;

@@ -27,6 +27,7 @@ export const STATE_TABLES = {
   app_passwords: { key: 'id' },
   dav_properties: { key: 'id' },
   quota_usage: { key: 'scope' },
+  share_visits: { key: 'id' },
 } as const satisfies {
   [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
 };

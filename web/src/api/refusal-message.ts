@@ -7,6 +7,7 @@ import i18next from 'i18next';
  */
 const REASONS: readonly (readonly [RegExp, string])[] = [
   [/^the current password is incorrect$/i, 'refusals.currentPasswordWrong'],
+  [/^the current password is required$/i, 'firstWeek.currentPasswordRequired'],
   [/^password is too short, minimum length is (\d+)$/i, 'refusals.passwordTooShort'],
   [/^password is too easy$/i, 'refusals.passwordTooEasy'],
   [/^password is required$/i, 'refusals.passwordRequired'],

@@ -18,11 +18,14 @@ export function fetchPublicShare(
   sub: string,
   password: string,
   signal?: AbortSignal,
+  visit?: string,
 ): Promise<Resource> {
   const headers: Record<string, string> = password
     ? { 'X-SHARE-PASSWORD': encodeURIComponent(password) }
     : {};
-  return apiJson(`/public/share/${hash}${encodePath(sub)}`, Resource, {
+  // The visit's ticket (docs/sharing.md): a visit walking a folder link keeps one ticket.
+  const query = visit ? `?visit=${encodeURIComponent(visit)}` : '';
+  return apiJson(`/public/share/${hash}${encodePath(sub)}${query}`, Resource, {
     signal,
     headers,
     withToken: false,
@@ -31,17 +34,20 @@ export function fetchPublicShare(
 
 /**
  * GET /api/public/dl/{hash}{sub}: a file (inline to view it) or a folder as an archive. The
- * token of a password link is a download token bound to the link, never a session.
+ * token of a password link is a download token bound to the link, never a session; `visit` is the
+ * page visit's ticket.
  */
 export function publicDownloadUrl(
   hash: string,
   sub: string,
-  options: { token?: string; inline?: boolean; format?: ArchiveFormat } = {},
+  options: { token?: string; visit?: string; inline?: boolean; format?: ArchiveFormat } = {},
 ): string {
   const query = new URLSearchParams();
   if (options.format) query.set('algo', options.format);
   if (options.inline) query.set('inline', 'true');
   if (options.token) query.set('token', options.token);
+  // Everything one page visit fetches of the file counts one download (docs/sharing.md).
+  if (options.visit) query.set('visit', options.visit);
   const search = query.toString();
   const path = sub === '/' ? '' : encodePath(sub);
   return apiUrl(`/public/dl/${hash}${path}${search ? `?${search}` : ''}`);

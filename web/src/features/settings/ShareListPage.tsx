@@ -93,6 +93,9 @@ function ShareRow({ share, showOwner }: { share: Share; showOwner: boolean }) {
         {share.downloadLimit > 0
           ? t('share.countOfLimit', { count: share.downloads, limit: share.downloadLimit })
           : share.downloads}
+        {share.downloadLimit > 0 && share.downloads >= share.downloadLimit && (
+          <span className="share-list__used-up">{t('firstWeek.shareUsedUpBadge')}</span>
+        )}
       </td>
       {showOwner && <td data-label={t('share.manageOwner')}>{share.username}</td>}
       <td className="share-list__actions">

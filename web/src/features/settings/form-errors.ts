@@ -22,6 +22,11 @@ const KNOWN: {
   say: (t: TFunction, m: RegExpExecArray) => string;
 }[] = [
   {
+    test: /current password is required/i,
+    field: 'currentPassword',
+    say: (t) => t('firstWeek.currentPasswordRequired'),
+  },
+  {
     test: /current password is incorrect/i,
     field: 'currentPassword',
     say: (t) => t('settings.errCurrentPassword'),

@@ -1,7 +1,7 @@
 import type { Resource } from '@cabinet/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Ban, MapPinOff } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/api-error.ts';
 import { fetchPublicShare, publicDownloadUrl } from '../../api/shares/public-share.ts';
@@ -31,9 +31,15 @@ export function PublicSharePage() {
   const { t } = useTranslation();
   const { hash, sub } = parseShareSplat(useParams()['*'] ?? '');
   const [password, setPassword] = useState('');
+  // This visit's ticket, kept while the visitor walks a folder link: one visit, one download.
+  const visit = useRef<string | undefined>(undefined);
   const query = useQuery({
     queryKey: shareKeys.public(hash, sub, password),
-    queryFn: ({ signal }) => fetchPublicShare(hash, sub, password, signal),
+    queryFn: async ({ signal }) => {
+      const item = await fetchPublicShare(hash, sub, password, signal, visit.current);
+      visit.current = item.visit ?? visit.current;
+      return item;
+    },
     retry: false,
     staleTime: 0,
   });
@@ -42,9 +48,29 @@ export function PublicSharePage() {
     document.title = `${title} - ${productName}`;
   }, [title]);
 
+  // A file directly inside a folder link goes back to the link's folder: its name comes from the
+  // folder's own reply (cached when the visitor came from there).
+  const item = query.data;
+  const needsRootName = item !== undefined && !item.isDir && shareParent(item.path || '/') === '/';
+  const root = useQuery({
+    queryKey: shareKeys.public(hash, '/', password),
+    queryFn: ({ signal }) => fetchPublicShare(hash, '/', password, signal, visit.current),
+    enabled: needsRootName && item.path !== '',
+    retry: false,
+    staleTime: Infinity,
+  });
+
   let content;
   if (query.data) {
-    content = <ShareView hash={hash} sub={sub} item={query.data} password={password} />;
+    content = (
+      <ShareView
+        hash={hash}
+        sub={sub}
+        item={query.data}
+        password={password}
+        rootName={root.data?.name}
+      />
+    );
   } else if (query.error) {
     const status = query.error instanceof ApiError ? query.error.status : 0;
     content =
@@ -82,13 +108,22 @@ function shownName(item: Resource, sub: string): string {
   return sub.replace(/\/+$/, '').split('/').pop() || item.name;
 }
 
-/** Not found (unknown, expired or used-up link), no longer available (403), or a failure. */
+/**
+ * Not found (unknown or expired link), downloads used up (410), no longer available (403), or a
+ * failure.
+ */
 function ShareProblem({ status }: { status: number }) {
   const { t } = useTranslation();
-  const isGone = status === 403;
+  const isGone = status === 403 || status === 410;
   const Icon = isGone ? Ban : MapPinOff;
   const message =
-    status === 404 ? t('share.notFound') : isGone ? t('share.forbidden') : t('share.loadFailed');
+    status === 404
+      ? t('share.notFound')
+      : status === 410
+        ? t('firstWeek.shareUsedUp')
+        : isGone
+          ? t('share.forbidden')
+          : t('share.loadFailed');
   return (
     <section
       className="card public-share__card public-share__state"
@@ -109,11 +144,14 @@ function ShareView({
   sub,
   item,
   password,
+  rootName,
 }: {
   hash: string;
   sub: string;
   item: Resource;
   password: string;
+  /** The name of a folder link's own folder, for a file directly inside it. */
+  rootName?: string;
 }) {
   const { t, i18n } = useTranslation();
   if (item.request) {
@@ -134,13 +172,15 @@ function ShareView({
   const itemSub = item.path === '' ? '/' : item.path;
   const parent = item.path === '' ? null : shareParent(itemSub);
   const name = shownName(item, sub);
+  // The folder "Back to" leads to: a folder reply is named after the link's folder at any depth.
+  const upName = parent === '/' ? (item.isDir ? item.name : rootName) : parent?.split('/').pop();
   return (
     <div className="public-share__layout">
       <section className="card public-share__card" aria-labelledby="share-name">
-        {parent !== null && (
+        {parent !== null && upName && (
           <Link className="public-share__up" to={shareRoute(hash, parent, true)}>
             <ArrowLeft size={18} aria-hidden="true" />
-            {t('share.up', { name: parent === '/' ? item.name : parent.split('/').pop() })}
+            {t('share.up', { name: upName })}
           </Link>
         )}
         <div className="public-share__heading">
@@ -161,11 +201,21 @@ function ShareView({
             <dd>{formatDateTime(new Date(item.modified), i18n.language)}</dd>
           </div>
         </dl>
-        <ShareDownload hash={hash} sub={itemSub} isDir={item.isDir} token={item.token} />
+        <ShareDownload
+          hash={hash}
+          sub={itemSub}
+          isDir={item.isDir}
+          token={item.token}
+          visit={item.visit}
+        />
         {!item.isDir && (
           <SharePreview
             item={item}
-            src={publicDownloadUrl(hash, itemSub, { token: item.token, inline: true })}
+            src={publicDownloadUrl(hash, itemSub, {
+              token: item.token,
+              visit: item.visit,
+              inline: true,
+            })}
           />
         )}
         {item.isDir && <ShareFolderList hash={hash} items={item.items ?? []} />}

@@ -103,16 +103,16 @@ function ShareForm({
               {t('share.requestFiles')}
             </button>
           )}
-          {!hasPermanent && (
-            <button
-              type="button"
-              className="button button--secondary"
-              disabled={create.isPending || !isValidLimit || links.isPending}
-              onClick={() => submit(true)}
-            >
-              {t('share.permanentLink')}
-            </button>
-          )}
+          {/* Stays in its place once the item has a permanent link (disabled: one is enough),
+              so no other action moves under the pointer. */}
+          <button
+            type="button"
+            className="button button--secondary"
+            disabled={create.isPending || !isValidLimit || links.isPending || hasPermanent}
+            onClick={() => submit(true)}
+          >
+            {t('share.permanentLink')}
+          </button>
           <button
             type="submit"
             className="button"

@@ -12,16 +12,18 @@ export function ShareDownload({
   sub,
   isDir,
   token,
+  visit,
 }: {
   hash: string;
   sub: string;
   isDir: boolean;
   token?: string;
+  visit?: string;
 }) {
   const { t } = useTranslation();
   const selectId = useId();
   const [format, setFormat] = useState<ArchiveFormat>('zip');
-  const href = publicDownloadUrl(hash, sub, { token, format: isDir ? format : undefined });
+  const href = publicDownloadUrl(hash, sub, { token, visit, format: isDir ? format : undefined });
   return (
     <div className="public-share__download">
       {isDir && (

@@ -85,6 +85,11 @@ export function UserEditor({ id, initial }: UserEditorProps) {
 
   const handleDelete = () => {
     if (isNew || isBusy) return;
+    if (needsCurrentPassword && !currentPassword) {
+      // Said before asking the server: an empty field is "required", never "incorrect".
+      setError({ field: 'currentPassword', message: t('firstWeek.currentPasswordRequired') });
+      return;
+    }
     remove.mutate(
       { id, ...confirmation },
       {
@@ -94,6 +99,11 @@ export function UserEditor({ id, initial }: UserEditorProps) {
           void navigate('/settings/users');
         },
         onError: (failure) => {
+          const placed = placeError(failure, t);
+          if (placed.field === 'currentPassword') {
+            setError(placed); // Shown next to the dialog's own password field.
+            return;
+          }
           setConfirming(false);
           // An administrator is refused a deletion (403, no reason on the wire) only for the last one.
           if (failure instanceof ApiError && failure.kind === 'forbidden') {
@@ -136,7 +146,10 @@ export function UserEditor({ id, initial }: UserEditorProps) {
               type="button"
               className="button button--danger"
               disabled={isBusy}
-              onClick={() => setConfirming(true)}
+              onClick={() => {
+                if (error?.field === 'currentPassword') setError(undefined);
+                setConfirming(true);
+              }}
             >
               {t('settings.delete')}
             </button>
@@ -150,7 +163,19 @@ export function UserEditor({ id, initial }: UserEditorProps) {
         <DeleteUserDialog
           isPending={remove.isPending}
           onConfirm={handleDelete}
-          onClose={() => setConfirming(false)}
+          onClose={() => {
+            setConfirming(false);
+            if (error?.field === 'currentPassword') setError(undefined);
+          }}
+          password={
+            needsCurrentPassword
+              ? {
+                  value: currentPassword,
+                  onChange: setCurrentPassword,
+                  error: fieldErrors.currentPassword,
+                }
+              : undefined
+          }
         />
       )}
     </>
