@@ -16,3 +16,4 @@ export * from './resource-requests.ts';
 export * from './download.ts';
 export * from './tus.ts';
 export * from './sites.ts';
+export * from './two-factor.ts';

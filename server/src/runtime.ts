@@ -21,6 +21,7 @@ import { SubtitleService } from './services/subtitle.service.ts';
 import { TusService } from './services/tus.service.ts';
 import { sweepInterval } from './services/tus/expiry-sweeper.ts';
 import { UsersService } from './services/users.service.ts';
+import { TwoFactorService } from './services/auth/totp.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
 export interface Services {
@@ -37,6 +38,7 @@ export interface Services {
   tus: TusService;
   commands: CommandsService;
   search: SearchService;
+  twoFactor: TwoFactorService;
 }
 
 /**
@@ -91,11 +93,20 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const shares = new ShareService(ctx);
   const users = new UsersService(ctx, coordination.lock);
   const tus = new TusService(ctx, hooks, coordination.uploadLeases);
+  const twoFactor = new TwoFactorService(
+    ctx,
+    coordination.attempts('two-factor', ctx.config.rateLimitMax, windowMs),
+  );
   const services: Services = {
-    auth: new AuthService(ctx, users, {
-      login: coordination.attempts('login', ctx.config.rateLimitMax, windowMs),
-      signup: coordination.attempts('signup', ctx.config.rateLimitMax, windowMs),
-    }),
+    auth: new AuthService(
+      ctx,
+      users,
+      {
+        login: coordination.attempts('login', ctx.config.rateLimitMax, windowMs),
+        signup: coordination.attempts('signup', ctx.config.rateLimitMax, windowMs),
+      },
+      twoFactor,
+    ),
     sessions: new SessionsService(ctx),
     users,
     settings: new SettingsService(ctx),
@@ -116,6 +127,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     tus,
     commands: new CommandsService(ctx),
     search: new SearchService(ctx),
+    twoFactor,
   };
 
   const log = ctx.log.child({ area: 'runtime' });

@@ -64,6 +64,8 @@ describe('cabinet db copy', () => {
     command_runs: 1,
     /** The recurring jobs: the upload sweep, session pruning and the coordination's prune. */
     scheduled_jobs: 3,
+    /** Carol's started two-factor enrolment. */
+    two_factor: 1,
   };
 
   beforeAll(async () => {
@@ -95,6 +97,9 @@ describe('cabinet db copy', () => {
       const signedIn = await login(source, { username: 'carol', password: STRONG });
       expect(signedIn.status).toBe(200);
       carolToken = (await signedIn.text()).trim();
+      await source.runtime.services.twoFactor.setup(
+        (await source.ctx.store.users.byUsername('carol'))!,
+      );
 
       const shared = await source.fetch('/api/share/report.txt', {
         method: 'POST',

@@ -15,6 +15,7 @@ import { subtitleRoutes } from './subtitle.routes.ts';
 import { tusRoutes } from './tus.routes.ts';
 import { usersRoutes } from './users.routes.ts';
 import { searchRoutes } from './search.routes.ts';
+import { twoFactorRoutes } from './two-factor.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -39,4 +40,5 @@ export const API_ROUTES: RouteModule[] = [
   publicShareRoutes,
   commandRoutes,
   searchRoutes,
+  twoFactorRoutes,
 ];

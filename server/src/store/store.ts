@@ -6,6 +6,7 @@ import { KvRepo } from './kv.repo.ts';
 import { LeasesRepo } from './leases.repo.ts';
 import { SessionsRepo } from './sessions.repo.ts';
 import { SharesRepo } from './shares.repo.ts';
+import { TwoFactorRepo } from './two-factor.repo.ts';
 import { UploadsRepo } from './uploads.repo.ts';
 import { UsersRepo } from './users.repo.ts';
 
@@ -22,6 +23,7 @@ export interface Store {
   attempts: AttemptsRepo;
   leases: LeasesRepo;
   jobs: JobsRepo;
+  twoFactor: TwoFactorRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -36,5 +38,6 @@ export function createStore(db: Db): Store {
     attempts: new AttemptsRepo(db),
     leases: new LeasesRepo(db),
     jobs: new JobsRepo(db),
+    twoFactor: new TwoFactorRepo(db),
   };
 }

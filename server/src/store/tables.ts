@@ -21,6 +21,7 @@ export const STATE_TABLES = {
   upload_sessions: { key: 'id' },
   command_runs: { key: 'id', identity: 'id' },
   scheduled_jobs: { key: 'id' },
+  two_factor: { key: 'user_id' },
 } as const satisfies {
   [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
 };
