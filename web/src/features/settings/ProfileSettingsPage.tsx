@@ -8,6 +8,7 @@ import { useCurrentUser } from '../../stores/session-store.ts';
 import { placeError, type PlacedError } from './form-errors.ts';
 import { SessionsCard } from './sessions/SessionsCard.tsx';
 import { TextField } from './TextField.tsx';
+import { TwoFactorCard } from '../two-factor/on-demand.ts';
 
 /** With the json method the server wants the current password before changing it. */
 const needsCurrentPassword = canLogout;
@@ -149,6 +150,7 @@ export function ProfileSettingsPage() {
           </div>
         </form>
       )}
+      {canLogout && <TwoFactorCard />}
       <SessionsCard userId={user.id} />
     </div>
   );
