@@ -5,6 +5,8 @@ export const LoginRequest = z.object({
   username: z._default(z.string(), ''),
   password: z._default(z.string(), ''),
   recaptcha: z._default(z.string(), ''),
+  /** Cabinet: the two-factor code (or a recovery code) of a user who has two-factor sign-in. */
+  otp: z._default(z.string(), ''),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 

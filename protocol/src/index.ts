@@ -19,3 +19,4 @@ export * from './sites.ts';
 export * from './trash.ts';
 export * from './app-passwords.ts';
 export * from './quota.ts';
+export * from './two-factor.ts';

@@ -62,6 +62,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
   app.decorateRequest('tokenExp', 0);
+  app.decorateRequest('enrolOnly', false);
   app.setErrorHandler(handleError);
   useZodValidation(app);
   app.setNotFoundHandler(async (_request, reply) => sendStatus(reply, 404));

@@ -29,6 +29,7 @@ import { sweepInterval } from './services/tus/expiry-sweeper.ts';
 import { SITE_JOBS, SitesService } from './services/sites.service.ts';
 import { UsersService } from './services/users.service.ts';
 import { TrashService } from './services/trash/trash.service.ts';
+import { TwoFactorService } from './services/auth/totp.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
 export interface Services {
@@ -53,6 +54,7 @@ export interface Services {
   appPasswords: AppPasswordsService;
   dav: DavService;
   quota: QuotaService;
+  twoFactor: TwoFactorService;
 }
 
 /**
@@ -122,8 +124,14 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     if (owner) await quota.adjustUser(owner, -bytes);
   });
   quota.countAlso((owner) => trash.bytesOf(owner.id));
+  const twoFactor = new TwoFactorService(
+    ctx,
+    coordination.attempts('two-factor', ctx.config.rateLimitMax, windowMs),
+  );
   const loginAttempts = coordination.attempts('login', ctx.config.rateLimitMax, windowMs);
-  const appPasswords = new AppPasswordsService(ctx, loginAttempts);
+  const appPasswords = new AppPasswordsService(ctx, loginAttempts, (id) =>
+    twoFactor.hasTwoFactor(id),
+  );
   const sessions = new SessionsService(ctx, appPasswords);
   const resources = new ResourcesService(ctx, hooks, shares, trash, quota);
   const davLocks =
@@ -131,10 +139,15 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       ? new DatabaseDavLocks(ctx.store.davLocks, coordination.lock)
       : new MemoryDavLocks();
   const services: Services = {
-    auth: new AuthService(ctx, users, {
-      login: loginAttempts,
-      signup: coordination.attempts('signup', ctx.config.rateLimitMax, windowMs),
-    }),
+    auth: new AuthService(
+      ctx,
+      users,
+      {
+        login: loginAttempts,
+        signup: coordination.attempts('signup', ctx.config.rateLimitMax, windowMs),
+      },
+      twoFactor,
+    ),
     sessions,
     users,
     settings: new SettingsService(ctx),
@@ -161,6 +174,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     trash,
     appPasswords,
     dav: new DavService(ctx, resources, davLocks),
+    twoFactor,
   };
 
   const log = ctx.log.child({ area: 'runtime' });

@@ -1,3 +1,4 @@
+import { generate } from 'otplib';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,7 +170,17 @@ describe('app passwords', () => {
     expect(listing).toContain('/dav/a.txt');
     expect(listing).not.toContain('secret');
     expect((await dav(server, 'GET', '/secret/s.txt', auth)).status).toBe(404);
-    expect((await dav(server, 'GET', '/../secret/s.txt', auth)).status).not.toBe(200);
+    // Encoded so the client keeps the dot segments (fetch would resolve a plain `..` itself); the
+    // server's clean-path redirect sends them out of /dav/ altogether, never into the secret.
+    for (const sneaky of ['/..%2fsecret/s.txt', '/a.txt/..%2f..%2fsecret/s.txt']) {
+      const res = await fetch(`${server.url}/dav${sneaky}`, {
+        headers: { authorization: auth },
+        redirect: 'manual',
+      });
+      expect(res.status, sneaky).not.toBe(200);
+      expect(res.headers.get('location') ?? '').not.toMatch(/^\/dav\//);
+      expect(await res.text()).not.toContain('hidden');
+    }
     const api = await fetch(`${server.url}/api/resources/`, {
       headers: { authorization: `Bearer ${password}` },
     });
@@ -269,6 +280,37 @@ describe('app passwords', () => {
       ).toBe(207);
     } finally {
       await server.updateSettings({ davAccountPassword: true });
+    }
+  });
+});
+
+describe('WebDAV and two-factor sign-in', () => {
+  it('refuses the bare account password of a user with two-factor, and takes app passwords', async () => {
+    const server = await startTestServer();
+    try {
+      const user = await server.createUser({ password: 'correct horse 42' });
+      const auth = basic(user.user.username, 'correct horse 42');
+      const propfind = (authorization: string) =>
+        dav(server, 'PROPFIND', '/', authorization, { headers: { depth: '0' } });
+      expect((await propfind(auth)).status).toBe(207);
+      const post = (path: string, body: unknown) =>
+        server.fetch(path, {
+          method: 'POST',
+          token: user.token,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const { secret } = (await (await post('/api/two-factor/setup', {})).json()) as {
+        secret: string;
+      };
+      const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) });
+      expect((await post('/api/two-factor/enable', { code })).status).toBe(200);
+      expect((await propfind(auth)).status).toBe(401);
+      const created = await post('/api/app-passwords', { name: 'laptop' });
+      const { password } = (await created.json()) as { password: string };
+      expect((await propfind(basic(user.user.username, password))).status).toBe(207);
+    } finally {
+      await server.close();
     }
   });
 });

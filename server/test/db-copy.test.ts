@@ -77,6 +77,8 @@ describe('cabinet db copy', () => {
     quota_usage: 1,
     /** The visit that downloaded the shared report (docs/sharing.md). */
     share_visits: 1,
+    /** Carol's started two-factor enrolment. */
+    two_factor: 1,
   };
 
   beforeAll(async () => {
@@ -115,6 +117,9 @@ describe('cabinet db copy', () => {
       const signedIn = await login(source, { username: 'carol', password: STRONG });
       expect(signedIn.status).toBe(200);
       carolToken = (await signedIn.text()).trim();
+      await source.runtime.services.twoFactor.setup(
+        (await source.ctx.store.users.byUsername('carol'))!,
+      );
 
       const shared = await source.fetch('/api/share/report.txt', {
         method: 'POST',

@@ -155,6 +155,9 @@ describe('refusals with 507', () => {
       token: u.token,
     });
     expect(removed.status).toBe(204);
+    // A trashed file still counts (docs/quotas.md): emptying the trash makes the room.
+    const emptied = await server.fetch('/api/trash', { method: 'DELETE', token: u.token });
+    expect(await emptied.json()).toEqual({ removed: 1 });
     const last = await patchChunk(server, u.token, '/fits.bin', KIB, Buffer.alloc(KIB, 8));
     expect(last.status).toBe(204);
     expect(exists('tusser/fits.bin')).toBe(true);
@@ -189,12 +192,17 @@ describe('usage accounting', () => {
       token: u.token,
     });
     expect(del.status).toBe(204);
-    expect((await usageOf(u)).used).toBe(3 * KIB);
+    // In the trash the file still counts toward the quota (docs/quotas.md).
+    expect((await usageOf(u)).used).toBe(5 * KIB);
     await put('acct/dir/x.bin', Buffer.alloc(KIB));
     await put('acct/dir/y.bin', Buffer.alloc(KIB));
-    // (dir was made outside Cabinet: its delete frees what it measures, 2 KiB, from 3 KiB)
+    // (dir was made outside Cabinet: the trash measures it, 2 KiB, when it goes in)
     const delDir = await server.fetch('/api/resources/dir', { method: 'DELETE', token: u.token });
     expect(delDir.status).toBe(204);
+    expect((await usageOf(u)).used).toBe(5 * KIB);
+    // Emptying the trash frees what its items measured: 2 KiB and 2 KiB.
+    const emptied = await server.fetch('/api/trash', { method: 'DELETE', token: u.token });
+    expect(await emptied.json()).toEqual({ removed: 2 });
     expect((await usageOf(u)).used).toBe(KIB);
 
     // …until the reconcile job, run by the scheduler, recounts the scope.

@@ -13,6 +13,8 @@ declare module 'fastify' {
     sessionId: string | null;
     /** Expiry of the presented token in seconds since the epoch. */
     tokenExp: number;
+    /** The session may only enrol in two-factor sign-in until it has (docs/two-factor.md). */
+    enrolOnly: boolean;
   }
 }
 
@@ -40,16 +42,32 @@ export async function authenticateRequest(
   request.user = signedIn.user;
   request.sessionId = signedIn.sessionId;
   request.tokenExp = signedIn.tokenExp;
+  request.enrolOnly = signedIn.enrolOnly;
   if (signedIn.renew) void reply.header('X-Renew-Token', 'true');
 }
+
+export interface GuardOptions {
+  /**
+   * Open to sessions that may only enrol in two-factor sign-in (the two-factor routes, renew and
+   * logout); every other route answers them 403.
+   */
+  allowEnrolOnly?: boolean;
+}
+
+const enrolmentRequired = () => errors.forbidden('two-factor enrolment required');
 
 /**
  * Fastify preHandler for routes that need a signed-in user. `sources.queryToken` lets a GET carry
  * its token in `?auth=` (downloads, previews, subtitles, the command socket only).
  */
-export function requireUser(sessions: SessionsService, sources: TokenSources = {}) {
+export function requireUser(
+  sessions: SessionsService,
+  sources: TokenSources = {},
+  options: GuardOptions = {},
+) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     await authenticateRequest(sessions, request, reply, sources);
+    if (request.enrolOnly && !options.allowEnrolOnly) throw enrolmentRequired();
   };
 }
 
@@ -57,6 +75,7 @@ export function requireUser(sessions: SessionsService, sources: TokenSources = {
 export function requireAdmin(sessions: SessionsService) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     await authenticateRequest(sessions, request, reply);
+    if (request.enrolOnly) throw enrolmentRequired();
     if (!request.user || !isAdmin(request.user)) throw errors.forbidden();
   };
 }

@@ -7,6 +7,8 @@ import { currentUser, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
 import { RateLimitedError } from '../services/auth/rate-limit.ts';
 import type { AuthAttempt } from '../services/auth.service.ts';
+import { TwoFactorError } from '../services/auth/totp.ts';
+import { TWO_FACTOR_HEADER } from '@cabinet/protocol';
 
 function attemptOf(request: FastifyRequest): AuthAttempt {
   return {
@@ -33,6 +35,15 @@ async function withReasons(reply: FastifyReply, task: () => Promise<FastifyReply
         .send(
           `429 ${STATUS_CODES[429]} (too many attempts, try again in ${error.retryAfterSeconds} s)\n`,
         );
+    }
+    if (error instanceof TwoFactorError) {
+      // The password was right; the header tells Cabinet's login page to ask for the code.
+      return reply
+        .code(401)
+        .header(TWO_FACTOR_HEADER, error.kind)
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('x-content-type-options', 'nosniff')
+        .send(`401 ${STATUS_CODES[401]} (${error.message})\n`);
     }
     if (error instanceof AppError && error.status === 401 && error.reason) {
       return reply
@@ -76,13 +87,22 @@ export async function authRoutes(app: FastifyInstance, runtime: Runtime): Promis
     }),
   );
 
-  app.all('/renew', { preHandler: requireUser(services.sessions) }, async (request, reply) => {
-    const token = await auth.renew(currentUser(request), request.sessionId);
-    return sendToken(reply.header('X-Renew-Token', 'false'), token);
-  });
+  const enrolToo = { allowEnrolOnly: true };
+  app.all(
+    '/renew',
+    { preHandler: requireUser(services.sessions, {}, enrolToo) },
+    async (request, reply) => {
+      const token = await auth.renew(currentUser(request), request.sessionId);
+      return sendToken(reply.header('X-Renew-Token', 'false'), token);
+    },
+  );
 
-  app.post('/logout', { preHandler: requireUser(services.sessions) }, async (request, reply) => {
-    await auth.logout(request.sessionId);
-    return sendStatus(reply, 200);
-  });
+  app.post(
+    '/logout',
+    { preHandler: requireUser(services.sessions, {}, enrolToo) },
+    async (request, reply) => {
+      await auth.logout(request.sessionId);
+      return sendStatus(reply, 200);
+    },
+  );
 }

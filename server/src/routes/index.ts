@@ -22,6 +22,7 @@ import { trashRoutes } from './trash.routes.ts';
 import { davRoutes } from './dav.routes.ts';
 import { appPasswordsRoutes } from './app-passwords.routes.ts';
 import { quotaRoutes } from './quota.routes.ts';
+import { twoFactorRoutes } from './two-factor.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -51,4 +52,5 @@ export const API_ROUTES: RouteModule[] = [
   trashRoutes,
   appPasswordsRoutes,
   quotaRoutes,
+  twoFactorRoutes,
 ];

@@ -34,21 +34,6 @@ export function looksLikeAppPassword(value: string): boolean {
   return FORMAT.test(value);
 }
 
-/**
- * Two-factor sign-in is added beside this feature; its user flag is read defensively, so a user
- * with two-factor never uses the bare account password here, whatever the flag ends up named.
- */
-function hasTwoFactor(user: UserRecord): boolean {
-  const fields = user as unknown as Record<string, unknown>;
-  for (const name of ['twoFactor', 'twoFactorEnabled', 'totp', 'totpEnabled', 'totpSecret']) {
-    const value = fields[name];
-    if (value && typeof value === 'object' && 'enabled' in value) {
-      if ((value as { enabled: unknown }).enabled) return true;
-    } else if (value) return true;
-  }
-  return false;
-}
-
 /** The permissions left to a read-only credential: reading and downloading only. */
 function readOnlyPerm(perm: UserRecord['perm']): UserRecord['perm'] {
   return {
@@ -73,6 +58,8 @@ export class AppPasswordsService {
   constructor(
     private readonly ctx: AppContext,
     private readonly login: AttemptCounter,
+    /** Whether a user signs in with a second factor: then the bare account password is refused. */
+    private readonly hasTwoFactor: (userId: number) => Promise<boolean> = async () => false,
   ) {}
 
   private present(record: AppPasswordRecord): AppPassword {
@@ -170,7 +157,9 @@ export class AppPasswordsService {
     const settings = await this.ctx.settings.get();
     const user = username ? await this.ctx.store.users.byUsername(username) : undefined;
     const allowed =
-      settings.davAccountPassword !== false && user !== undefined && !hasTwoFactor(user);
+      settings.davAccountPassword !== false &&
+      user !== undefined &&
+      !(await this.hasTwoFactor(user.id));
     // Unknown names and refused accounts cost a hash comparison too, so timing tells nothing.
     const ok =
       allowed && user

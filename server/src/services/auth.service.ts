@@ -9,6 +9,7 @@ import type { AttemptCounter } from '../coordination/index.ts';
 import { assertUnderLimit } from './auth/rate-limit.ts';
 import { proxyUser } from './auth/proxy.ts';
 import type { UsersService } from './users.service.ts';
+import type { TwoFactorService } from './auth/totp.ts';
 
 /**
  * The attempt counters of sign-in: failed logins and every signup, per address and per username.
@@ -47,6 +48,7 @@ export class AuthService {
     private readonly ctx: AppContext,
     private readonly users: UsersService,
     private readonly limits: AuthLimits,
+    private readonly twoFactor: TwoFactorService,
   ) {}
 
   /**
@@ -54,7 +56,7 @@ export class AuthService {
    * opened from, so that logout, password changes and the Sessions card can revoke it. Old expired
    * sessions are pruned on the way.
    */
-  async issueToken(user: UserRecord, client?: SessionClient): Promise<string> {
+  async issueToken(user: UserRecord, client?: SessionClient, enrolOnly = false): Promise<string> {
     const signed = await signToken(this.ctx.signingKey, user, this.ctx.config.tokenExpiration);
     await this.ctx.store.sessions.create({
       id: signed.sessionId,
@@ -62,6 +64,7 @@ export class AuthService {
       createdAt: Date.now(),
       expiresAt: signed.expiresAt,
       ...client,
+      enrolOnly,
     });
     await this.ctx.store.sessions.prune();
     return signed.token;
@@ -69,6 +72,13 @@ export class AuthService {
 
   /** json method: bot-check, then name and password; every failure is a plain 403. */
   private async loginWithPassword(attempt: AuthAttempt): Promise<UserRecord> {
+    const { user, otp } = await this.checkPassword(attempt);
+    // After the password, so a code is only ever tried for someone who knows it (docs/two-factor.md).
+    await this.twoFactor.checkSignIn(user, otp, attempt.ip);
+    return user;
+  }
+
+  private async checkPassword(attempt: AuthAttempt): Promise<{ user: UserRecord; otp: string }> {
     const limits = this.limits;
     await assertUnderLimit(limits.login, [ipKey(attempt.ip)]);
     let request: LoginRequest;
@@ -101,8 +111,10 @@ export class AuthService {
       ? await verifyPassword(user.passwordHash, request.password)
       : await verifyAgainstDummy(request.password);
     if (!user || !ok) throw await fail('wrong credentials');
-    if (needsRehash(user.passwordHash)) return this.rehash(user, request.password);
-    return user;
+    if (needsRehash(user.passwordHash)) {
+      return { user: await this.rehash(user, request.password), otp: request.otp };
+    }
+    return { user, otp: request.otp };
   }
 
   /**
@@ -135,6 +147,7 @@ export class AuthService {
   /** POST /api/login for the configured method; returns the signed token. */
   async login(attempt: AuthAttempt): Promise<string> {
     let user: UserRecord;
+    let enrolOnly = false;
     switch (this.ctx.config.authMethod) {
       case 'proxy':
         user = await proxyUser(this.ctx, this.users, attempt.headers);
@@ -144,12 +157,17 @@ export class AuthService {
         break;
       default:
         user = await this.loginWithPassword(attempt);
+        enrolOnly = await this.twoFactor.enrolOnly(user);
     }
     const agent = attempt.headers['user-agent'];
-    return this.issueToken(user, {
-      userAgent: typeof agent === 'string' ? agent : '',
-      address: attempt.ip,
-    });
+    return this.issueToken(
+      user,
+      {
+        userAgent: typeof agent === 'string' ? agent : '',
+        address: attempt.ip,
+      },
+      enrolOnly,
+    );
   }
 
   /**

@@ -22,6 +22,8 @@ export interface SignedIn {
   tokenExp: number;
   /** The client should fetch a fresh token: this one expires within an hour, or the user changed. */
   renew: boolean;
+  /** The session may only enrol in two-factor sign-in (docs/two-factor.md). */
+  enrolOnly: boolean;
 }
 
 const RENEW_WINDOW_SECONDS = 3600;
@@ -67,7 +69,13 @@ export class SessionsService {
     // already carries it, so the comparison is in seconds too.
     const renew =
       claims.exp - now < RENEW_WINDOW_SECONDS || Math.floor(user.updatedAt / 1000) > claims.iat;
-    return { user, sessionId: claims.jti, tokenExp: claims.exp, renew };
+    return {
+      user,
+      sessionId: claims.jti,
+      tokenExp: claims.exp,
+      renew,
+      enrolOnly: session.enrolOnly,
+    };
   }
 
   /** Users see and end their own sessions; administrators those of anyone. */

@@ -351,6 +351,30 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0013_two_factor': {
+    async up(db: Kysely<unknown>) {
+      // Two-factor sign-in (docs/two-factor.md): one row per user who started enrolling. The
+      // secret is encrypted with a key derived from the signing key; last_step is the TOTP time
+      // step of the last accepted code, so a code is refused a second time on every instance.
+      await db.schema
+        .createTable('two_factor')
+        .addColumn('user_id', 'integer', (c) =>
+          c.primaryKey().references('users.id').onDelete('cascade'),
+        )
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_step', 'bigint')
+        .addColumn('recovery_codes', 'text', (c) => c.notNull().defaultTo(sql`'[]'`))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      // A session opened while the admin requires two-factor sign-in and the user has none may
+      // only enrol (and sign out) until enrolment clears the flag.
+      await db.schema
+        .alterTable('sessions')
+        .addColumn('enrol_only', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

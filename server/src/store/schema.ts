@@ -28,6 +28,8 @@ export interface SessionsTable {
   address: Generated<string>;
   /** Milliseconds; refreshed at most once a minute by authenticated requests. */
   last_used_at: number | null;
+  /** 1 while the session may only enrol in two-factor sign-in (the admin requires it). */
+  enrol_only: Generated<number>;
 }
 
 export interface SharesTable {
@@ -220,6 +222,20 @@ export interface ShareVisitsTable {
   expires_at: number;
 }
 
+/** Two-factor sign-in of one user (docs/two-factor.md). */
+export interface TwoFactorTable {
+  user_id: number;
+  /** The TOTP secret, AES-256-GCM encrypted (see services/auth/totp-secret.ts). */
+  secret: string;
+  /** 0 while enrolment waits for its first code, 1 once confirmed. */
+  enabled: Generated<number>;
+  /** TOTP time step of the last accepted code; codes of this step or earlier are refused. */
+  last_step: number | null;
+  /** JSON array of SHA-256 hex digests of the unused recovery codes. */
+  recovery_codes: Generated<string>;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   kv: KeyValueTable;
@@ -239,6 +255,7 @@ export interface Database {
   dav_locks: DavLocksTable;
   quota_usage: QuotaUsageTable;
   share_visits: ShareVisitsTable;
+  two_factor: TwoFactorTable;
 }
 
 /**

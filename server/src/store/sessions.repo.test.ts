@@ -28,6 +28,7 @@ describe('sessions table', () => {
       userAgent: '',
       address: '',
       lastUsedAt: 1_000,
+      enrolOnly: false,
     });
   });
 

@@ -15,11 +15,13 @@ export interface SessionRecord {
   address: string;
   /** Milliseconds of the last authenticated request (the creation time until then). */
   lastUsedAt: number;
+  /** The session may only enrol in two-factor sign-in (docs/two-factor.md). */
+  enrolOnly: boolean;
 }
 
 /** What a new session records; the client details are optional (the CLI and tests have none). */
 export type NewSession = Pick<SessionRecord, 'id' | 'userId' | 'createdAt' | 'expiresAt'> &
-  Partial<Pick<SessionRecord, 'userAgent' | 'address'>>;
+  Partial<Pick<SessionRecord, 'userAgent' | 'address' | 'enrolOnly'>>;
 
 const MAX_USER_AGENT = 512;
 
@@ -34,6 +36,7 @@ function toRecord(row: Selectable<SessionsTable>): SessionRecord {
     userAgent: row.user_agent,
     address: row.address,
     lastUsedAt: row.last_used_at === null ? createdAt : Number(row.last_used_at),
+    enrolOnly: Number(row.enrol_only) === 1,
   };
 }
 
@@ -53,6 +56,7 @@ export class SessionsRepo {
         user_agent: (session.userAgent ?? '').slice(0, MAX_USER_AGENT),
         address: session.address ?? '',
         last_used_at: session.createdAt,
+        enrol_only: session.enrolOnly ? 1 : 0,
       })
       .execute();
   }
@@ -113,6 +117,16 @@ export class SessionsRepo {
       .where('revoked_at', 'is', null);
     if (keepId && isStorableText(keepId)) query = query.where('id', '!=', keepId);
     await query.execute();
+  }
+
+  /** Lifts the enrol-only restriction from the user's sessions once they enrolled. */
+  async clearEnrolOnly(userId: number): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ enrol_only: 0 })
+      .where('user_id', '=', userId)
+      .where('enrol_only', '=', 1)
+      .execute();
   }
 
   /** Drops sessions that expired more than a day ago. */

@@ -13,6 +13,7 @@ import { SessionsRepo } from './sessions.repo.ts';
 import { SharesRepo } from './shares.repo.ts';
 import { SitesRepo } from './sites.repo.ts';
 import { TrashRepo } from './trash.repo.ts';
+import { TwoFactorRepo } from './two-factor.repo.ts';
 import { UploadsRepo } from './uploads.repo.ts';
 import { UsersRepo } from './users.repo.ts';
 
@@ -41,6 +42,7 @@ export interface Store {
   davLocks: DavLocksRepo;
   /** Bytes used under the scopes of users with a quota (docs/quotas.md). */
   quotaUsage: QuotaUsageRepo;
+  twoFactor: TwoFactorRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -62,5 +64,6 @@ export function createStore(db: Db): Store {
     davProperties: new DavPropertiesRepo(db),
     davLocks: new DavLocksRepo(db),
     quotaUsage: new QuotaUsageRepo(db),
+    twoFactor: new TwoFactorRepo(db),
   };
 }

@@ -28,6 +28,7 @@ export const STATE_TABLES = {
   dav_properties: { key: 'id' },
   quota_usage: { key: 'scope' },
   share_visits: { key: 'id' },
+  two_factor: { key: 'user_id' },
 } as const satisfies {
   [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
 };

@@ -43,6 +43,10 @@ const PublicSharePage = lazyComponent(
   () => import('../features/share/PublicSharePage.tsx'),
   (m) => m.PublicSharePage,
 );
+const TwoFactorEnrolPage = lazyComponent(
+  () => import('../features/two-factor/TwoFactorEnrolPage.tsx'),
+  (m) => m.TwoFactorEnrolPage,
+);
 const CommandRunsPage = lazyComponent(
   () => import('../features/command-runs/CommandRunsPage.tsx'),
   (m) => m.CommandRunsPage,
@@ -75,6 +79,7 @@ export const routes: RouteObject[] = [
       { path: 'login', element: <LoginPage />, handle: handle('login.title') },
       // Public: a visitor with a link needs no account (the page titles itself).
       { path: 'share/*', element: <PublicSharePage /> },
+      { path: 'two-factor', element: <TwoFactorEnrolPage />, handle: handle('twoFactor.title') },
       {
         element: <AppLayout />,
         children: [

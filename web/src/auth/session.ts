@@ -29,8 +29,13 @@ export async function restoreSession(): Promise<void> {
 }
 
 /** Logs in and adopts the returned token. Throws ApiError (403 for wrong credentials). */
-export async function logIn(username: string, password: string, recaptcha: string): Promise<void> {
-  const token = await requestLogin({ username, password, recaptcha });
+export async function logIn(
+  username: string,
+  password: string,
+  recaptcha: string,
+  otp = '',
+): Promise<void> {
+  const token = await requestLogin({ username, password, recaptcha, otp });
   if (!useSessionStore.getState().setToken(token)) {
     throw new ApiError(500, 'The server sent an unreadable token', 'bad-reply');
   }

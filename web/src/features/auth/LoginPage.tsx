@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { ApiError } from '../../api/api-error.ts';
@@ -11,9 +11,14 @@ import { renderBotCheck, type BotCheck } from './recaptcha.ts';
 import { safeRedirectTarget } from './redirect-target.ts';
 import './login.css';
 
+const loadTwoFactor = () => import('../two-factor/on-demand.ts');
+const LoginCodeField = lazy(() => loadTwoFactor().then((m) => ({ default: m.LoginCodeField })));
+
 /** The message for a failed login or signup. */
 function failureMessage(error: unknown, isSignup: boolean, t: (key: string) => string): string {
   if (error instanceof ApiError) {
+    // With a login form, only the two-factor step answers 401 (docs/two-factor.md).
+    if (error.status === 401) return t('twoFactor.wrongCode');
     if (isSignup && error.kind === 'conflict') return t('login.usernameTaken');
     if (error.kind === 'rate-limited') return t('login.tooManyAttempts');
     if (error.kind === 'network') return t('errors.network');
@@ -39,6 +44,9 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // Shown once the server answered that the password was right but a two-factor code is needed.
+  const [needsCode, setNeedsCode] = useState(false);
+  const [otp, setOtp] = useState('');
   const [isBusy, setBusy] = useState(false);
   // Set while a login navigates away, so the already-logged-in redirect does not take over.
   const [isLeaving, setLeaving] = useState(false);
@@ -84,10 +92,20 @@ export function LoginPage() {
     setLeaving(true);
     try {
       if (isSignup) await requestSignup({ username, password });
-      await logIn(username, password, recaptcha);
-      await navigate(target, { replace: true });
+      await logIn(username, password, recaptcha, needsCode ? otp.trim() : '');
+      // A session the administrator's policy limits to enrolling goes to the enrolment screen.
+      const twoFactor = await loadTwoFactor()
+        .then((m) => m.fetchTwoFactorStatus())
+        .catch(() => null);
+      await navigate(twoFactor?.enrolOnly ? '/two-factor' : target, { replace: true });
     } catch (cause) {
       setLeaving(false);
+      if (cause instanceof ApiError && cause.status === 401 && !needsCode) {
+        setNeedsCode(true);
+        botCheck?.reset();
+        setBusy(false);
+        return;
+      }
       setError(failureMessage(cause, isSignup, t));
       botCheck?.reset();
       setBusy(false);
@@ -153,6 +171,11 @@ export function LoginPage() {
                   onChange={(e) => setConfirmation(e.target.value)}
                 />
               </label>
+            )}
+            {needsCode && (
+              <Suspense fallback={null}>
+                <LoginCodeField value={otp} onChange={setOtp} />
+              </Suspense>
             )}
             {pageConfig.ReCaptcha && <div ref={botCheckRef} className="login__bot-check" />}
             <button type="submit" className="button button--block" disabled={isBusy}>

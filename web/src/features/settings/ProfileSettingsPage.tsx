@@ -9,6 +9,7 @@ import { placeError, type PlacedError } from './form-errors.ts';
 import { SessionsCard } from './sessions/SessionsCard.tsx';
 import { AppPasswordsCard } from '../app-passwords/index.ts';
 import { TextField } from './TextField.tsx';
+import { TwoFactorCard } from '../two-factor/on-demand.ts';
 
 /** With the json method the server wants the current password before changing it. */
 const needsCurrentPassword = canLogout;
@@ -150,6 +151,7 @@ export function ProfileSettingsPage() {
           </div>
         </form>
       )}
+      {canLogout && <TwoFactorCard />}
       <SessionsCard userId={user.id} />
       <AppPasswordsCard userId={user.id} own />
     </div>

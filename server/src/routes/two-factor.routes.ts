@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  TwoFactorDisableRequest,
+  TwoFactorEnableRequest,
+  TwoFactorPolicyBody,
+  TWO_FACTOR_HEADER,
+  UserIdParams,
+  type TwoFactorRecoveryCodes,
+  type UserTwoFactor,
+} from '@cabinet/protocol';
+import type { Runtime } from '../runtime.ts';
+import { currentUser, requireAdmin, requireUser } from '../http/authenticate.ts';
+import { sendStatus } from '../http/reply.ts';
+import type { ZodTypeProvider } from '../http/zod-validation.ts';
+import { parseUserId } from '../services/users.service.ts';
+import { RateLimitedError } from '../services/auth/rate-limit.ts';
+import { TwoFactorError } from '../services/auth/totp.ts';
+
+/**
+ * /api/two-factor (docs/two-factor.md): the signed-in user's enrolment, and the administrator's
+ * policy and reset. A session that may only enrol reaches these routes (and nothing else).
+ */
+export async function twoFactorRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
+  const { services } = runtime;
+  const twoFactor = services.twoFactor;
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const self = { preHandler: requireUser(services.sessions, {}, { allowEnrolOnly: true }) };
+  const admin = { preHandler: requireAdmin(services.sessions) };
+
+  // A wrong code is a 403 here (the session is fine), with the same header as the login's 401.
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof TwoFactorError) {
+      return reply
+        .code(403)
+        .header(TWO_FACTOR_HEADER, error.kind)
+        .header('content-type', 'text/plain; charset=utf-8')
+        .send(`403 Forbidden (${error.message})\n`);
+    }
+    if (error instanceof RateLimitedError) {
+      return reply
+        .code(429)
+        .header('retry-after', String(error.retryAfterSeconds))
+        .header('content-type', 'text/plain; charset=utf-8')
+        .send('429 Too Many Requests\n');
+    }
+    throw error;
+  });
+
+  app.get('/two-factor', self, async (request) =>
+    twoFactor.status(currentUser(request), request.enrolOnly),
+  );
+
+  app.post('/two-factor/setup', self, async (request, reply) =>
+    reply.header('cache-control', 'no-store').send(await twoFactor.setup(currentUser(request))),
+  );
+
+  app.post(
+    '/two-factor/enable',
+    { ...self, schema: { body: TwoFactorEnableRequest } },
+    async (request, reply) => {
+      const recoveryCodes = await twoFactor.enable(
+        currentUser(request),
+        request.body.code,
+        request.ip,
+      );
+      const body: TwoFactorRecoveryCodes = { recoveryCodes };
+      return reply.header('cache-control', 'no-store').send(body);
+    },
+  );
+
+  app.post(
+    '/two-factor/disable',
+    {
+      preHandler: requireUser(services.sessions),
+      schema: { body: TwoFactorDisableRequest },
+    },
+    async (request, reply) => {
+      const { password, code } = request.body;
+      await twoFactor.disable(currentUser(request), password, code, request.ip);
+      return sendStatus(reply, 200);
+    },
+  );
+
+  app.get('/two-factor/policy', admin, async () => ({ require: await twoFactor.policy() }));
+
+  app.put(
+    '/two-factor/policy',
+    { ...admin, schema: { body: TwoFactorPolicyBody } },
+    async (request, reply) => {
+      await twoFactor.setPolicy(request.body.require);
+      return sendStatus(reply, 200);
+    },
+  );
+
+  app.get(
+    '/users/:id/two-factor',
+    { ...admin, schema: { params: UserIdParams } },
+    async (request): Promise<UserTwoFactor> => ({
+      enabled: await twoFactor.hasTwoFactor(parseUserId(request.params.id)),
+    }),
+  );
+
+  app.delete(
+    '/users/:id/two-factor',
+    { ...admin, schema: { params: UserIdParams } },
+    async (request, reply) => {
+      await twoFactor.reset(parseUserId(request.params.id));
+      return sendStatus(reply, 200);
+    },
+  );
+}
