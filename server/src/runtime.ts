@@ -62,6 +62,8 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** Names this process in lease rows and job claims (default: host, pid and a random part). */
   instanceId?: string;
+  /** The clock resumable uploads expire by (default `Date.now`; tests drive it). */
+  now?: () => number;
 }
 
 /** Timed work of the runtime, one recurring scheduler job each (one run across instances). */
@@ -93,7 +95,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const hooks = new EventHooks(ctx);
   const shares = new ShareService(ctx);
   const users = new UsersService(ctx, coordination.lock);
-  const tus = new TusService(ctx, hooks, coordination.uploadLeases);
+  const tus = new TusService(ctx, hooks, coordination.uploadLeases, options.now);
   const sessions = new SessionsService(ctx);
   const services: Services = {
     auth: new AuthService(ctx, users, {
