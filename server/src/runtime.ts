@@ -77,6 +77,8 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** Names this process in lease rows and job claims (default: host, pid and a random part). */
   instanceId?: string;
+  /** The clock resumable uploads expire by (default `Date.now`; tests drive it). */
+  now?: () => number;
 }
 
 /** Timed work of the runtime, one recurring scheduler job each (one run across instances). */
@@ -117,7 +119,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const shares = new ShareService(ctx);
   const users = new UsersService(ctx, coordination.lock);
   const quota = new QuotaService(ctx);
-  const tus = new TusService(ctx, hooks, coordination.uploadLeases, quota);
+  const tus = new TusService(ctx, hooks, coordination.uploadLeases, quota, options.now);
   // Trashed bytes count toward the quota until they leave the trash (docs/quotas.md).
   const trash = new TrashService(ctx, shares, async (userId, bytes) => {
     const owner = await ctx.store.users.byId(userId);

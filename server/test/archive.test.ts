@@ -258,10 +258,16 @@ describe('writeArchive', () => {
     // and none after the abort.
     expect(opened).toBeLessThan(8);
     expect(opened).toBe(openedAtAbort);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Every opened file is closed and the compressor is gone, once the streams have wound down:
+    // waited for as conditions (a file left open or a compressor left running never gets there).
+    let leftover: string[] = [];
+    for (;;) {
+      leftover = [...(await childPids())].filter((pid) => !before.has(pid));
+      if (destroyed === opened && leftover.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     expect(destroyed).toBe(opened);
-    const after = await childPids();
-    expect([...after].filter((pid) => !before.has(pid))).toEqual([]);
+    expect(leftover).toEqual([]);
   });
 });
 

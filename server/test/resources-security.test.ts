@@ -232,7 +232,11 @@ describe('hostile writes change nothing outside the scope or under a rule', () =
 
 describe('interrupted uploads', () => {
   /** Starts an upload, sends part of the declared body, then drops the connection. */
-  async function abortedUpload(rawPath: string): Promise<void> {
+  /** Whether the server has a temp file open in `dir` (it writes an upload there before renaming). */
+  const writingIn = (dir: string) => existsSync(dir) && readdirSync(dir).some(isTempName);
+
+  /** Sends part of an upload to `rawPath` and goes away once the server is writing it in `dir`. */
+  async function abortedUpload(rawPath: string, dir: string): Promise<void> {
     const url = new URL(server.url);
     await new Promise<void>((resolve) => {
       const request = http.request({
@@ -244,23 +248,22 @@ describe('interrupted uploads', () => {
       });
       request.on('error', () => resolve());
       request.write(Buffer.alloc(256 * 1024, 0x41), () => {
-        setTimeout(() => {
+        void (async () => {
+          while (!writingIn(dir)) await new Promise((r) => setTimeout(r, 10));
           request.destroy();
           resolve();
-        }, 100);
+        })();
       });
     });
   }
 
-  /** Waits until the server has cleaned up after the dropped request. */
+  /** Waits until the server has cleaned up after the dropped request (only the test's budget ends it). */
   async function settled(dir: string) {
-    for (let i = 0; i < 200 && readdirSync(dir).some(isTempName); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    while (writingIn(dir)) await new Promise((resolve) => setTimeout(resolve, 25));
   }
 
   it('leaves the original file intact and no temp file when the client goes away', async () => {
-    await abortedUpload('/api/resources/public.txt?override=true');
+    await abortedUpload('/api/resources/public.txt?override=true', home);
     await settled(home);
     expect(readFileSync(inHome('public.txt'), 'utf8')).toBe('public');
     expect(readdirSync(home).filter(isTempName)).toEqual([]);
@@ -269,7 +272,7 @@ describe('interrupted uploads', () => {
   });
 
   it('creates nothing when a new upload is interrupted', async () => {
-    await abortedUpload('/api/resources/dir/partial.bin');
+    await abortedUpload('/api/resources/dir/partial.bin', inHome('dir'));
     await settled(inHome('dir'));
     expect(existsSync(inHome('dir/partial.bin'))).toBe(false);
     expect(readdirSync(inHome('dir')).filter(isTempName)).toEqual([]);

@@ -14,11 +14,15 @@ afterEach(async () => {
  * resolves with the status line and headers of the answer.
  */
 async function startRequest(
-  url: string,
+  server: TestServer,
   method: string,
   path: string,
 ): Promise<{ finish(): Promise<string> }> {
-  const { hostname, port } = new URL(url);
+  const { hostname, port } = new URL(server.url);
+  // The server's end of the connection, to see when it has read the partial head.
+  const accepted: net.Socket[] = [];
+  const onConnection = (connection: net.Socket) => accepted.push(connection);
+  server.app.server.on('connection', onConnection);
   const socket = net.connect(Number(port), hostname);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
@@ -33,9 +37,15 @@ async function startRequest(
     });
     socket.once('close', () => resolve());
   });
-  socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}\r\nTus-Resumable: 1.0.0\r\n`);
-  // Let the server read the partial head before the shutdown starts.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  const head = `${method} ${path} HTTP/1.1\r\nHost: ${hostname}\r\nTus-Resumable: 1.0.0\r\n`;
+  socket.write(head);
+  // The shutdown must start only once the server has read the partial head (its HTTP parser runs
+  // on the bytes as they are read), or the connection would count as idle and simply be closed.
+  const ours = () => accepted.find((connection) => connection.remotePort === socket.localPort);
+  while ((ours()?.bytesRead ?? 0) < Buffer.byteLength(head)) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  server.app.server.off('connection', onConnection);
   return {
     async finish() {
       socket.write('\r\n');
@@ -49,8 +59,8 @@ async function startRequest(
 describe('requests during shutdown', () => {
   it('tells a resumable upload to retry later (423) and refuses the rest with 503', async () => {
     server = await startTestServer();
-    const tusHead = await startRequest(server.url, 'HEAD', '/api/tus/movie.bin');
-    const listing = await startRequest(server.url, 'GET', '/api/resources/');
+    const tusHead = await startRequest(server, 'HEAD', '/api/tus/movie.bin');
+    const listing = await startRequest(server, 'GET', '/api/resources/');
     const closing = server.app.close();
     const [tus, other] = await Promise.all([tusHead.finish(), listing.finish()]);
     await closing;
@@ -63,8 +73,8 @@ describe('requests during shutdown', () => {
 
   it('answers the same requests as usual before the shutdown', async () => {
     server = await startTestServer();
-    const tusHead = await startRequest(server.url, 'HEAD', '/api/tus/movie.bin');
-    const listing = await startRequest(server.url, 'GET', '/api/resources/');
+    const tusHead = await startRequest(server, 'HEAD', '/api/tus/movie.bin');
+    const listing = await startRequest(server, 'GET', '/api/resources/');
     // Without a token both are 401, and the connection stays open.
     expect(await tusHead.finish()).toMatch(/^HTTP\/1\.1 401 /);
     const other = await listing.finish();

@@ -14,16 +14,30 @@ import {
   stagingFiles,
 } from './helpers/tus.ts';
 
-/** Resolves after `ms`: lets a one-second upload lifetime pass (the assertion is on the outcome). */
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * The clock uploads expire by, injected into the servers below: the tests move it past an expiry
+ * instead of waiting for real time to pass. Whole seconds, as Upload-Expires is an HTTP date.
+ */
+function testClock(): { now: () => number; advance(ms: number): void } {
+  // Years away from the real time, so nothing that reads the real clock could pass these tests.
+  let time = Date.UTC(2031, 0, 1);
+  return {
+    now: () => time,
+    advance(ms) {
+      time += ms;
+    },
+  };
+}
 
 describe('abandoned uploads expire', () => {
   let server: TestServer;
   let user: TestUser;
   let outside: string;
+  const clock = testClock();
 
   beforeAll(async () => {
-    server = await startTestServer({ config: { uploadExpiry: 1 } });
+    // A one-second lifetime: the periodic sweep then runs every second (see sweepInterval).
+    server = await startTestServer({ config: { uploadExpiry: 1 }, now: clock.now });
     user = await server.createUser({ perm: { create: true, delete: true } });
     outside = await mkdtemp(path.join(os.tmpdir(), 'cabinet-expiry-outside-'));
   });
@@ -33,13 +47,22 @@ describe('abandoned uploads expire', () => {
   });
 
   it('announces the expiry and pushes it forward on every PATCH', async () => {
-    const created = await createUpload(server, user.token, '/announce.bin', 10);
-    const createdExpiry = Date.parse(created.headers.get('upload-expires')!);
-    expect(createdExpiry).toBeGreaterThan(Date.now() - 1000);
-    const patched = await patchChunk(server, user.token, '/announce.bin', 0, Buffer.from('ab'));
-    expect(Date.parse(patched.headers.get('upload-expires')!)).toBeGreaterThanOrEqual(
-      createdExpiry,
-    );
+    const own = testClock();
+    const minute = await startTestServer({ config: { uploadExpiry: 60 }, now: own.now });
+    try {
+      const alice = await minute.createUser({ perm: { create: true } });
+      const created = await createUpload(minute, alice.token, '/announce.bin', 10);
+      expect(Date.parse(created.headers.get('upload-expires')!)).toBe(own.now() + 60_000);
+      own.advance(30_000);
+      const patched = await patchChunk(minute, alice.token, '/announce.bin', 0, Buffer.from('ab'));
+      expect(patched.status).toBe(204);
+      expect(Date.parse(patched.headers.get('upload-expires')!)).toBe(own.now() + 60_000);
+      // Past the pushed expiry the upload is gone for its owner too.
+      own.advance(60_000);
+      expect((await headUpload(minute, alice.token, '/announce.bin')).status).toBe(404);
+    } finally {
+      await minute.close();
+    }
   });
 
   it('removes the staging file of an idle upload and forgets it (periodic sweep)', async () => {
@@ -47,6 +70,10 @@ describe('abandoned uploads expire', () => {
     await patchChunk(server, user.token, '/idle/partial.bin', 0, Buffer.from('some bytes'));
     const folder = realOf(server.root, '/idle');
     expect(await stagingFiles(folder)).toHaveLength(1);
+    // Still alive just before its expiry: the sweeps that run meanwhile leave it alone.
+    clock.advance(999);
+    expect((await headUpload(server, user.token, '/idle/partial.bin')).status).toBe(200);
+    clock.advance(1);
     await eventually(async () => (await stagingFiles(folder)).length === 0, 15_000, 'the sweep');
     expect((await headUpload(server, user.token, '/idle/partial.bin')).status).toBe(404);
     expect(await exists(realOf(server.root, '/idle/partial.bin'))).toBe(false);
@@ -63,6 +90,7 @@ describe('abandoned uploads expire', () => {
     await symlink(outside, folder);
     const [session] = await server.ctx.store.uploads.listExpired(Number.MAX_SAFE_INTEGER);
     expect(session).toBeDefined();
+    clock.advance(2000);
     await eventually(
       async () =>
         (await server.ctx.store.uploads.byTarget(path.join(folder, 'x.bin'))) === undefined,
@@ -75,16 +103,22 @@ describe('abandoned uploads expire', () => {
 
 describe('the expiry sweep at start', () => {
   it('removes uploads that expired while the server was stopped', async () => {
-    const first = await startTestServer({ config: { uploadExpiry: 1 } });
+    const clock = testClock();
+    const first = await startTestServer({ config: { uploadExpiry: 1 }, now: clock.now });
     const { root, dataDir } = first;
     const user = await first.createUser({ perm: { create: true } });
     await createUpload(first, user.token, '/stopped/file.bin', 50);
     const folder = realOf(root, '/stopped');
     expect(await stagingFiles(folder)).toHaveLength(1);
     await first.close({ removeFiles: false });
-    await pause(1200);
+    clock.advance(1000);
 
-    const second = await startTestServer({ root, dataDir, config: { uploadExpiry: 3600 } });
+    const second = await startTestServer({
+      root,
+      dataDir,
+      config: { uploadExpiry: 3600 },
+      now: clock.now,
+    });
     try {
       // Swept before the server answered its first request.
       expect(await stagingFiles(folder)).toEqual([]);
@@ -96,13 +130,21 @@ describe('the expiry sweep at start', () => {
   });
 
   it('keeps uploads that have not expired across a restart', async () => {
-    const first = await startTestServer();
+    const clock = testClock();
+    const first = await startTestServer({ config: { uploadExpiry: 3600 }, now: clock.now });
     const { root, dataDir } = first;
     const user = await first.createUser({ perm: { create: true } });
     await mkdir(realOf(root, '/kept'), { recursive: true });
     await createUpload(first, user.token, '/kept/file.bin', 50);
     await first.close({ removeFiles: false });
-    const second = await startTestServer({ root, dataDir });
+    // One second short of its expiry.
+    clock.advance(3599_000);
+    const second = await startTestServer({
+      root,
+      dataDir,
+      config: { uploadExpiry: 3600 },
+      now: clock.now,
+    });
     try {
       expect(await stagingFiles(realOf(root, '/kept'))).toHaveLength(1);
       const token = await second.tokenFor(user.user);

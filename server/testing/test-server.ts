@@ -61,6 +61,8 @@ export interface TestServerOptions {
   log?: FastifyBaseLogger;
   /** Holds the search index's background walks until it resolves. */
   searchGate?: Promise<void>;
+  /** The clock uploads expire by (see RuntimeOptions.now): advance it instead of waiting. */
+  now?: () => number;
 }
 
 let userCounter = 0;
@@ -98,7 +100,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     await testDatabase?.release();
     throw error;
   }
-  const runtime = createRuntime(ctx);
+  const runtime = createRuntime(ctx, { now: options.now });
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
     app = await buildApp(runtime);

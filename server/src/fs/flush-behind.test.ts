@@ -22,13 +22,24 @@ describe('flushBehind', () => {
     const handle = await open(path.join(dir, 'big.bin'), 'w');
     let flushes = 0;
     const counted = {
+      // Counted when done, so the checks counted below come after the flush stopped running.
       datasync: async () => {
-        flushes++;
         await handle.datasync();
+        flushes++;
       },
     };
     let written = 0;
-    const stop = flushBehind(counted, () => written, 1024);
+    // The flusher asks for the writer's progress on each of its checks: counting them tells when
+    // it has looked again (and so would have flushed) without waiting for any fixed time.
+    let checks = 0;
+    const stop = flushBehind(
+      counted,
+      () => {
+        checks++;
+        return written;
+      },
+      1024,
+    );
     try {
       for (let i = 0; i < 3; i++) {
         await handle.write(Buffer.alloc(2048, i), 0, 2048, written);
@@ -37,8 +48,9 @@ describe('flushBehind', () => {
         await waitFor(() => flushes > before);
       }
       expect(flushes).toBe(3);
-      // No growth, no flush.
-      await new Promise((r) => setTimeout(r, 250));
+      // No growth, no flush: two more checks pass without one.
+      const seen = checks;
+      await waitFor(() => checks >= seen + 2);
       expect(flushes).toBe(3);
     } finally {
       await stop();
@@ -57,18 +69,38 @@ describe('FlushBehindFiles', () => {
     files.wrote('/a', 60);
     files.wrote('/b', 60);
     expect(flushed).toEqual([]);
+    // The flush starts within the call that crosses the threshold, so no waiting is needed.
     files.wrote('/a', 60);
-    await waitFor(() => flushed.length > 0);
     expect(flushed).toEqual(['/a']);
     files.forget('/b');
     files.wrote('/b', 60); // counts from zero after forget
-    await new Promise((r) => setTimeout(r, 50));
     expect(flushed).toEqual(['/a']);
+    files.wrote('/b', 60);
+    expect(flushed).toEqual(['/a', '/b']);
   });
 
-  it('does not let a failed flush escape', async () => {
-    const files = new FlushBehindFiles(() => Promise.reject(new Error('disk gone')), 1);
-    files.wrote('/a', 10);
-    await new Promise((r) => setTimeout(r, 20));
+  it('does not let a failed flush escape, and flushes that file again later', async () => {
+    const escaped: unknown[] = [];
+    const onUnhandled = (reason: unknown) => escaped.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let calls = 0;
+      const files = new FlushBehindFiles(() => {
+        calls++;
+        return Promise.reject(new Error('disk gone'));
+      }, 1);
+      files.wrote('/a', 10);
+      expect(calls).toBe(1);
+      // A second flush of the file starts only once the failed one has settled.
+      await waitFor(() => {
+        files.wrote('/a', 10);
+        return calls === 2;
+      });
+      // Rejections nobody handled are reported when the turn that made them ends; this is a later one.
+      await new Promise((r) => setImmediate(r));
+      expect(escaped).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

@@ -34,12 +34,14 @@ export class TusService {
   /**
    * `hooks`: before_upload runs at creation (before anything is written), after_upload at
    * completion. `locks`: one request at a time per upload, on every instance (docs/runtime.md).
+   * `now`: the clock uploads expire by (tests drive it instead of waiting for real time to pass).
    */
   constructor(
     private readonly ctx: AppContext,
     private readonly hooks: EventHooks,
     private readonly locks: UploadLeases,
     private readonly quota: QuotaService,
+    private readonly now: () => number = Date.now,
   ) {
     this.expiryMs = Math.max(1000, Math.round(ctx.config.uploadExpiry * 1000));
   }
@@ -80,7 +82,7 @@ export class TusService {
     const target = await fs.resolve(resolved.path);
     this.checkTarget(user, target, request.override);
 
-    const now = Date.now();
+    const now = this.now();
     const id = randomBytes(16).toString('hex');
     const session: UploadSession = {
       id,
@@ -214,7 +216,7 @@ export class TusService {
   }
 
   /** Removes abandoned uploads (see sweepExpiredUploads); returns how many staging files went. */
-  sweep(now = Date.now()): Promise<number> {
+  sweep(now = this.now()): Promise<number> {
     return sweepExpiredUploads(
       {
         uploads: this.ctx.store.uploads,
@@ -244,7 +246,7 @@ export class TusService {
   private async takeOverTarget(user: UserRecord, fs: ScopedFs, target: Resolved): Promise<void> {
     const existing = await this.ctx.store.uploads.byTarget(fs.uploads.targetOf(target));
     if (!existing) return;
-    const live = !existing.completed && existing.expiresAt > Date.now();
+    const live = !existing.completed && existing.expiresAt > this.now();
     if (live && existing.userId !== user.id) {
       throw errors.conflict('an upload to this path is in progress');
     }
@@ -317,7 +319,7 @@ export class TusService {
       throw error;
     }
     await this.quota.recordChange(target.real, session.length - replaced);
-    const keepUntil = Date.now() + this.expiryMs;
+    const keepUntil = this.now() + this.expiryMs;
     await this.ctx.store.uploads.complete(session.id, keepUntil);
     session.completed = true;
     session.expiresAt = keepUntil;
@@ -331,7 +333,7 @@ export class TusService {
     target: Resolved,
   ): Promise<UploadSession> {
     const session = await this.ctx.store.uploads.byTarget(fs.uploads.targetOf(target));
-    if (!session || session.userId !== user.id || session.expiresAt <= Date.now()) {
+    if (!session || session.userId !== user.id || session.expiresAt <= this.now()) {
       throw errors.notFound();
     }
     return session;
@@ -346,7 +348,7 @@ export class TusService {
 
   /** Pushes a session's expiry forward. */
   private async touch(session: UploadSession): Promise<void> {
-    session.expiresAt = Date.now() + this.expiryMs;
+    session.expiresAt = this.now() + this.expiryMs;
     await this.ctx.store.uploads.touch(session.id, session.expiresAt);
   }
 
