@@ -20,6 +20,14 @@ export default defineConfig(({ command }) => ({
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 400,
+    rolldownOptions: {
+      output: {
+        // Everything the first screen imports statically goes into one chunk: left to automatic
+        // splitting, modules also used by lazy screens became a score of tiny chunks, each
+        // compressed on its own and fetched on its own (web/scripts/chunk-report.mjs).
+        codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }] },
+      },
+    },
   },
   server: {
     port: 5173,

@@ -1,1 +1,12 @@
-export { useLiveFolders } from './use-live-folders.ts';
+import { lazy } from 'react';
+
+/**
+ * The event stream that keeps open folders up to date, fetched after the first screen so its
+ * bundle stays small; if it cannot be fetched, folders simply update on the next load.
+ */
+export const LiveFolders = lazy(() =>
+  import('./LiveFolders.tsx').then(
+    (m) => ({ default: m.LiveFolders }),
+    () => ({ default: () => null }),
+  ),
+);

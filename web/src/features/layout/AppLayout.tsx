@@ -8,7 +8,7 @@ import { useShellStore } from '../../stores/shell-store.ts';
 import { canUseShell } from '../shell/index.ts';
 import { useUploadStore } from '../../stores/upload-store.ts';
 import { OfflineBanner } from '../offline/index.ts';
-import { useLiveFolders } from '../events/index.ts';
+import { LiveFolders } from '../events/index.ts';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import './layout.css';
@@ -29,7 +29,6 @@ export function AppLayout() {
   const [showsUploads, setShowsUploads] = useState(false);
   if (hasUploads && !showsUploads) setShowsUploads(true);
   useEffect(() => preloadFilesUi(), []);
-  useLiveFolders();
   const user = useCurrentUser();
   const isShellOpen = useShellStore((s) => s.isOpen);
   const showsShell = isShellOpen && canUseShell(user);
@@ -39,6 +38,9 @@ export function AppLayout() {
         {t('layout.skipToContent')}
       </a>
       <Header />
+      <Suspense fallback={null}>
+        <LiveFolders />
+      </Suspense>
       <div className="app-layout__body">
         <div className="app-layout__side">
           <Sidebar />

@@ -140,7 +140,11 @@ export function Sidebar() {
             )
           )}
         </nav>
-        {user && <QuotaMeter />}
+        {user && (
+          <Suspense fallback={null}>
+            <QuotaMeter />
+          </Suspense>
+        )}
         <Footer />
       </aside>
     </>

@@ -1,3 +1,11 @@
 /** Storage quotas in the web app: the sidebar's usage bar and the sizes admins type. */
-export { QuotaMeter } from './QuotaMeter.tsx';
+import { lazy } from 'react';
+
+/** The sidebar's usage bar, fetched after the first screen (it needs no words before then). */
+export const QuotaMeter = lazy(() =>
+  import('./QuotaMeter.tsx').then(
+    (m) => ({ default: m.QuotaMeter }),
+    () => ({ default: () => null }),
+  ),
+);
 export { parseSize, sizeInputText } from './size-input.ts';
