@@ -4,6 +4,7 @@ import { usePostCreateMutation } from '../../api/sites/post-mutations.ts';
 import { siteErrorCode } from '../../api/sites/site-error-code.ts';
 import { useArchetypesQuery } from '../../api/sites/site-queries.ts';
 import { Dialog } from '../../components/Dialog.tsx';
+import { CancelSubmitActions } from '../../components/CancelSubmitActions.tsx';
 import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { isUsableSlug, slugOf } from './slug.ts';
@@ -76,14 +77,12 @@ export function NewPostDialog({
       onClose={onClose}
       onSubmit={submit}
       actions={
-        <>
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {t('buttons.cancel')}
-          </button>
-          <button type="submit" className="button" disabled={create.isPending}>
-            {t('buttons.create')}
-          </button>
-        </>
+        <CancelSubmitActions
+          cancelLabel={t('buttons.cancel')}
+          submitLabel={t('buttons.create')}
+          onCancel={onClose}
+          busy={create.isPending}
+        />
       }
     >
       <div className="new-post">

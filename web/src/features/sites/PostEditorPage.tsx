@@ -20,6 +20,7 @@ import { PreviewFrame } from './PreviewFrame.tsx';
 import { postsRoute } from './site-routes.ts';
 import { useLivePreview } from './use-live-preview.ts';
 import './sites.css';
+import { useSaveShortcut } from '../../hooks/use-save-shortcut.ts';
 
 /**
  * /publishing/:site/edit/<path>: the post in the text editor with its live preview beside it
@@ -144,17 +145,7 @@ function PostEditor({ site, post }: { site: string; post: Post }) {
     );
   };
 
-  useEffect(() => {
-    const handleKeyDown = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.key.toLowerCase() !== 's') {
-        return;
-      }
-      event.preventDefault();
-      void save();
-    };
-    window.addEventListener('keydown', handleKeyDown);
-    return () => window.removeEventListener('keydown', handleKeyDown);
-  }, [save]);
+  useSaveShortcut(save);
 
   const previewTitle = t('sites.previewOf', { title: isolateName(title) });
   return (

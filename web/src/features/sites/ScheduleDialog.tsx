@@ -1,6 +1,7 @@
 import type { Post } from '@cabinet/protocol';
 import { useId, useState } from 'react';
 import { Dialog } from '../../components/Dialog.tsx';
+import { CancelSubmitActions } from '../../components/CancelSubmitActions.tsx';
 import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
 import { isolateName } from '../../i18n/isolate-name.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
@@ -56,14 +57,12 @@ export function ScheduleDialog({
       onClose={onClose}
       onSubmit={submit}
       actions={
-        <>
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {t('buttons.cancel')}
-          </button>
-          <button type="submit" className="button" disabled={isBusy}>
-            {t('sites.schedule')}
-          </button>
-        </>
+        <CancelSubmitActions
+          cancelLabel={t('buttons.cancel')}
+          submitLabel={t('sites.schedule')}
+          onCancel={onClose}
+          busy={isBusy}
+        />
       }
     >
       <div className="schedule-fields">

@@ -16,6 +16,7 @@ import { MarkdownModeSwitch, type MarkdownMode } from './MarkdownModeSwitch.tsx'
 import { MarkdownViewer } from '../MarkdownViewer.tsx';
 import { useThemeName } from './use-theme-name.ts';
 import './editor.css';
+import { useSaveShortcut } from '../../../hooks/use-save-shortcut.ts';
 
 export interface TextEditorProps {
   file: Resource;
@@ -128,18 +129,7 @@ export function TextEditor({ file, navigation, ...props }: TextEditorProps) {
     }
   }, [file.path, file.name, isReadOnly, queryClient, t]);
 
-  useEffect(() => {
-    const handleKeyDown = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.key.toLowerCase() !== 's') {
-        return;
-      }
-      // Also when read-only: the browser's "save page" would save Cabinet, not the file.
-      event.preventDefault();
-      void save();
-    };
-    window.addEventListener('keydown', handleKeyDown);
-    return () => window.removeEventListener('keydown', handleKeyDown);
-  }, [save]);
+  useSaveShortcut(save);
 
   return (
     <section className="text-editor" aria-label={file.name}>
