@@ -4,3 +4,5 @@
 export { TwoFactorCard } from './TwoFactorCard.tsx';
 export { fetchTwoFactorStatus } from './two-factor-api.ts';
 export { LoginCodeField } from './LoginCodeField.tsx';
+export { TwoFactorPolicyCard } from './admin/TwoFactorPolicyCard.tsx';
+export { UserTwoFactorCard } from './admin/UserTwoFactorCard.tsx';

@@ -1,7 +1,9 @@
 import {
   TwoFactorRecoveryCodes,
   TwoFactorSetup,
+  TwoFactorPolicyBody,
   TwoFactorStatus,
+  UserTwoFactor,
   type TwoFactorPolicy,
 } from '@cabinet/protocol';
 import { apiJson, apiRequest } from '../../api/client.ts';
@@ -25,3 +27,8 @@ export async function saveTwoFactorPolicy(policy: TwoFactorPolicy): Promise<void
 export async function resetUserTwoFactor(userId: number): Promise<void> {
   await apiRequest(`/users/${userId}/two-factor`, { method: 'DELETE' });
 }
+
+export const fetchTwoFactorPolicy = () => apiJson('/two-factor/policy', TwoFactorPolicyBody);
+
+export const fetchUserTwoFactor = (userId: number) =>
+  apiJson(`/users/${userId}/two-factor`, UserTwoFactor);

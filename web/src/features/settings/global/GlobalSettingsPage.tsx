@@ -8,6 +8,7 @@ import { useTranslation } from '../../../i18n/use-translation.ts';
 import { notifySuccess } from '../../../stores/notification-store.ts';
 import { ErrorPage } from '../../errors/index.ts';
 import { SitesSettingsCard } from '../../sites/on-demand.ts';
+import { TwoFactorPolicyCard } from '../../two-factor/on-demand.ts';
 import { placeError, type PlacedError } from '../form-errors.ts';
 import { hasInvalidRule } from '../rules/rule-rows.ts';
 import { CommandRunnerCard } from './CommandRunnerCard.tsx';
@@ -68,6 +69,7 @@ export function GlobalSettingsPage() {
           <DefaultsCard {...cardProps('defaults')} />
           {pageConfig.EnableExec && <CommandRunnerCard {...cardProps('commands')} />}
           <SitesSettingsCard />
+          {pageConfig.AuthMethod === 'json' && <TwoFactorPolicyCard />}
         </div>
       ) : (
         <p className="settings__help" role="status">

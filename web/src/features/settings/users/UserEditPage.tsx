@@ -5,6 +5,8 @@ import { useUserQuery } from '../../../api/users/user-query.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { SessionsCard } from '../sessions/SessionsCard.tsx';
 import { AppPasswordsCard } from '../../app-passwords/index.ts';
+import { UserTwoFactorCard } from '../../two-factor/on-demand.ts';
+import { pageConfig } from '../../../config/page-config.ts';
 import { toFormValue } from './user-form-value.ts';
 import { UserEditor } from './UserEditor.tsx';
 
@@ -51,6 +53,9 @@ export function UserEditPage() {
       )}
       {id !== undefined && user.data && <SessionsCard userId={id} />}
       {id !== undefined && user.data && <AppPasswordsCard userId={id} own={false} />}
+      {id !== undefined && user.data && pageConfig.AuthMethod === 'json' && (
+        <UserTwoFactorCard userId={id} />
+      )}
     </section>
   );
 }
