@@ -179,6 +179,63 @@ describe('selection with the keyboard', () => {
   });
 });
 
+describe('extending the selection with Shift and the keyboard', () => {
+  const focusedName = (page: Page) => page.evaluate(() => document.activeElement?.textContent);
+
+  it('Shift+ArrowDown/Up grows and shrinks the range from the anchor; Shift+Home/End reach the ends', async () => {
+    const { page, files } = await login();
+    await files.entry('b.txt').click();
+    await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(() => focusedName(page)).toBe('c.txt');
+    expect(await files.selectedNames()).toEqual(['b.txt', 'c.txt']);
+    await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(() => focusedName(page)).toBe('d.txt');
+    expect(await files.selectedNames()).toEqual(['b.txt', 'c.txt', 'd.txt']);
+    await page.keyboard.press('Shift+ArrowUp');
+    await expect.poll(() => focusedName(page)).toBe('c.txt');
+    expect(await files.selectedNames()).toEqual(['b.txt', 'c.txt']);
+    // Past the anchor the range turns around.
+    await page.keyboard.press('Shift+ArrowUp');
+    await page.keyboard.press('Shift+ArrowUp');
+    await expect.poll(() => focusedName(page)).toBe('a.txt');
+    expect(await files.selectedNames()).toEqual(['a.txt', 'b.txt']);
+    await page.keyboard.press('Shift+End');
+    await expect.poll(() => focusedName(page)).toBe('e.txt');
+    expect(await files.selectedNames()).toEqual(['b.txt', 'c.txt', 'd.txt', 'e.txt']);
+    await page.keyboard.press('Shift+Home');
+    await expect.poll(() => focusedName(page)).toBe('inbox');
+    expect(await files.selectedNames()).toEqual(['inbox', 'a.txt', 'b.txt']);
+    // Plain arrows still only move focus.
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => focusedName(page)).toBe('a.txt');
+    expect(await files.selectedNames()).toEqual(['inbox', 'a.txt', 'b.txt']);
+    expect(await files.selectionBanner.textContent()).toBe('3 selected');
+  });
+
+  it('Shift+Arrow keys extend across and down the mosaic grid', async () => {
+    const { page, files } = await login({ viewMode: 'mosaic' });
+    expect(Number(await files.mosaic.getAttribute('aria-colcount'))).toBe(3);
+    // Focused without a click: the entry the keys start from is the anchor.
+    await files.entry('a.txt').focus();
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(() => focusedName(page)).toBe('b.txt');
+    expect(await files.selectedNames()).toEqual(['a.txt', 'b.txt']);
+    await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(() => focusedName(page)).toBe('e.txt');
+    expect(await files.selectedNames()).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt']);
+    await page.keyboard.press('Shift+ArrowLeft');
+    await expect.poll(() => focusedName(page)).toBe('d.txt');
+    expect(await files.selectedNames()).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt']);
+    await page.keyboard.press('Shift+ArrowUp');
+    await expect.poll(() => focusedName(page)).toBe('a.txt');
+    expect(await files.selectedNames()).toEqual(['a.txt']);
+    await page.keyboard.press('Shift+ArrowLeft');
+    await expect.poll(() => focusedName(page)).toBe('inbox');
+    expect(await files.selectedNames()).toEqual(['inbox', 'a.txt']);
+    expect(await files.item('inbox').getAttribute('aria-selected')).toBe('true');
+  });
+});
+
 describe('selection on touch', () => {
   it('a tap selects, a double tap opens', async () => {
     const { page, files } = await login({}, true);

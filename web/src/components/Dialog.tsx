@@ -1,4 +1,5 @@
 import { useId, useLayoutEffect, useRef, type FormEvent, type ReactNode } from 'react';
+import { trapTabKey } from './focus-trap.ts';
 import './dialog.css';
 
 export interface DialogProps {
@@ -13,7 +14,8 @@ export interface DialogProps {
 
 /**
  * A modal dialog on the native <dialog> element: the rest of the page is inert while it is open,
- * Esc closes it and focus returns to where it was (docs/design.md, Components).
+ * Tab and Shift+Tab cycle inside it, Esc closes it and focus returns to where it was
+ * (docs/design.md, Components).
  */
 export function Dialog({ title, children, actions, onClose, onSubmit }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -44,6 +46,7 @@ export function Dialog({ title, children, actions, onClose, onSubmit }: DialogPr
         event.preventDefault();
         onClose();
       }}
+      onKeyDown={trapTabKey}
     >
       <form method="dialog" className="dialog__card" onSubmit={handleSubmit}>
         <h2 id={titleId} className="dialog__title">

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   EMPTY_SELECTION,
   clickSelection,
+  extendSelection,
   focusTarget,
   indexesOf,
   selectAll,
@@ -95,5 +96,17 @@ describe('focusTarget', () => {
     ['ArrowDown', 0, 0, 1, null],
   ])('%s from %i of %i in %i columns → %s', (key, current, count, columns, expected) => {
     expect(focusTarget(key, current, count, columns)).toBe(expected);
+  });
+});
+
+describe('extendSelection', () => {
+  it.each<[string, SelectionState, number, number, SelectionState]>([
+    ['starts at the focused entry without an anchor', EMPTY_SELECTION, 2, 3, state([2, 3], 2)],
+    ['runs from the anchor to the new focus', state([1], 1), 3, 4, state([1, 2, 3, 4], 1)],
+    ['shrinks when moving back toward the anchor', state([1, 2, 3], 1), 3, 2, state([1, 2], 1)],
+    ['turns around past the anchor', state([2, 3], 2), 2, 0, state([0, 1, 2], 2)],
+    ['replaces what was outside the range', state([0, 5], 5), 5, 4, state([4, 5], 5)],
+  ])('%s', (_name, before, from, to, after) => {
+    expect(extendSelection(before, from, to)).toEqual(after);
   });
 });

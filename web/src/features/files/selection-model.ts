@@ -66,6 +66,16 @@ export function toggleSelection(state: SelectionState, index: number): Selection
   return clickSelection(state, index, { toggle: true, range: false, multiple: false });
 }
 
+/**
+ * Shift+Arrow (and Shift+Home/End) from the focused entry `from` to `to`: the selection becomes the
+ * range from the anchor to `to`, like a desktop file manager. Without an anchor yet, the entry the
+ * keys start from is the anchor; the anchor stays put so that moving back shrinks the range.
+ */
+export function extendSelection(state: SelectionState, from: number, to: number): SelectionState {
+  const anchor = state.anchor ?? from;
+  return { selected: inclusiveRange(anchor, to), anchor };
+}
+
 /** Ctrl+A: every entry of the listing. */
 export function selectAll(count: number): SelectionState {
   return { selected: Array.from({ length: count }, (_, i) => i), anchor: count > 0 ? 0 : null };

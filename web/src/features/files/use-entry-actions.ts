@@ -14,6 +14,7 @@ import { endEntryDrag, startEntryDrag } from './drag-items.ts';
 import { routeFromScopePath } from '../../paths/file-paths.ts';
 import {
   clickSelection,
+  extendSelection,
   indexesOf,
   selectAll,
   toggleSelection,
@@ -40,6 +41,8 @@ export interface EntryActions {
   focus(index: number): void;
   open(index: number): void;
   toggle(index: number): void;
+  /** Shift+Arrow from the focused entry `from` to `to`: selects the range from the anchor. */
+  extend(from: number, to: number): void;
   selectAll(): void;
 }
 
@@ -191,6 +194,9 @@ export function useEntryActions(options: EntryActionsOptions): EntryActions {
       },
       open,
       toggle,
+      extend(from, to) {
+        apply(extendSelection(current(), from, to));
+      },
       selectAll() {
         apply(selectAll(latest.current.entries.length));
       },

@@ -18,8 +18,8 @@ interface ListingKeyboardOptions {
 }
 
 /**
- * Arrow keys, Home and End move focus between entries (one tab stop for the whole listing); Space
- * toggles the focused entry's selection; Enter opens it (the entry is a link). Focus is placed once
+ * Arrow keys, Home and End move focus between entries (one tab stop for the whole listing); with
+ * Shift they also select the range from the anchor to the new focus; Space toggles the focused entry's selection; Enter opens it (the entry is a link). Focus is placed once
  * the virtual window has rendered the entry.
  */
 export function useListingKeyboard(options: ListingKeyboardOptions) {
@@ -59,6 +59,8 @@ export function useListingKeyboard(options: ListingKeyboardOptions) {
     const target = focusTarget(event.key, focusIndex, count, columns);
     if (target === null) return;
     event.preventDefault();
+    // Shift extends the selection from the anchor to where focus moves (Shift+Arrow, Shift+Home/End).
+    if (event.shiftKey) actions.extend(focusIndex, target);
     pendingFocus.current = target;
     setFocusIndex(target);
     if (target < shownCount) scrollToEntry(target);

@@ -9,6 +9,7 @@ import { hitEntry, hitParts } from './search-hit.ts';
 import { useSearch } from './use-search.ts';
 import './search.css';
 import { UI_LIMITS } from '../../config/ui-limits.ts';
+import { trapTabKey } from '../../components/focus-trap.ts';
 
 /** Results are shown 50 at a time, 50 more when the list is scrolled this close to its end. */
 const MORE_WITHIN_PX = 100;
@@ -110,7 +111,10 @@ export function SearchOverlay({ folder, onClose }: SearchOverlayProps) {
         onClose();
       }}
       // Keys stay in the overlay: the listing's shortcuts (Delete, F2, Ctrl+A…) must not act behind it.
-      onKeyDown={(event) => event.stopPropagation()}
+      onKeyDown={(event) => {
+        event.stopPropagation();
+        trapTabKey(event);
+      }}
     >
       <form
         className="search-overlay__bar"
