@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { AppShell } from '../pages/app-shell.ts';
+import { SettingsPages } from '../pages/settings-pages.ts';
+import { withCabinet } from '../support/cabinet.ts';
+
+/** Issue #28's first steps of an admin (and of the people they create), items 5–8. */
+const cabinet = withCabinet({
+  files: { 'work/a.txt': 'a', 'work/b.txt': 'b' },
+  server: { config: { enableExec: true } },
+});
+
+const STRONG = 'a-long-enough-unusual-passphrase';
+
+/** Whether the element is wholly inside the viewport (not scrolled away, not under the fold). */
+async function isInView(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const viewport = page.viewportSize();
+  if (!box || !viewport) return false;
+  return box.y >= 0 && box.y + box.height <= viewport.height;
+}
+
+/** The error notifications on screen. */
+const errorToasts = (page: Page) => new AppShell(page).notifications.getByRole('alert');
+
+describe('a taken username', () => {
+  it('is said once, next to the field, brought into view with the field focused', async () => {
+    await cabinet.server.createUser({ username: 'already-here' });
+    const { page } = await cabinet.loginPage({ width: 1280, height: 600 });
+    const ui = new SettingsPages(page);
+    await ui.goto(cabinet.server.url, 'users/new');
+    await ui.username.fill('already-here');
+    await ui.password.fill(STRONG);
+    await ui.yourPassword.fill(cabinet.server.admin.password);
+    // Save is at the end of a long form: the username field is out of view when it is pressed.
+    await ui.save.scrollIntoViewIfNeeded();
+    expect(await isInView(page, ui.username)).toBe(false);
+    await ui.save.click();
+
+    const message = page.getByText('Username already taken');
+    await message.waitFor();
+    await expect.poll(() => ui.username.getAttribute('aria-invalid')).toBe('true');
+    await expect
+      .poll(() => ui.username.evaluate((input) => input === document.activeElement))
+      .toBe(true);
+    await expect.poll(() => isInView(page, ui.username)).toBe(true);
+    expect(await isInView(page, message)).toBe(true);
+    // One message: no notification besides, and none in the file-system words.
+    expect(await errorToasts(page).count()).toBe(0);
+    expect(await page.getByText('An item with this name already exists there.').count()).toBe(0);
+    expect(await cabinet.server.ctx.store.users.byUsername('already-here')).toBeDefined();
+  });
+});
+
