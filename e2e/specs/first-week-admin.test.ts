@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { AppShell } from '../pages/app-shell.ts';
+import { FilesPage } from '../pages/files-page.ts';
 import { SettingsPages } from '../pages/settings-pages.ts';
 import { withCabinet } from '../support/cabinet.ts';
+import { loginThroughForm } from '../support/session.ts';
+import { seedFiles } from '../support/servers.ts';
 
 /** Issue #28's first steps of an admin (and of the people they create), items 5–8. */
 const cabinet = withCabinet({
@@ -52,3 +55,27 @@ describe('a taken username', () => {
   });
 });
 
+describe('Delete without the delete permission', () => {
+  it('says why nothing is deleted, once however often it is pressed', async () => {
+    const scope = `/scopes/no-delete`;
+    await seedFiles(`${cabinet.server.root}${scope}`, { 'keep.txt': 'k' });
+    const user = await cabinet.server.createUser({
+      viewMode: 'list',
+      scope,
+      perm: { delete: false },
+    });
+    const { page } = await cabinet.newPage();
+    await loginThroughForm(page, cabinet.server.url, user.user.username, user.password);
+    const files = new FilesPage(page);
+    await files.entry('keep.txt').click();
+    await page.keyboard.press('Delete');
+    const toast = errorToasts(page).filter({
+      hasText: "You don't have permission to delete files and folders.",
+    });
+    await toast.waitFor();
+    await page.keyboard.press('Delete');
+    expect(await toast.count()).toBe(1);
+    expect(await page.getByRole('dialog', { name: 'Delete' }).count()).toBe(0);
+    await files.entry('keep.txt').waitFor();
+  });
+});
