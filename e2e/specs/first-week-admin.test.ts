@@ -79,3 +79,29 @@ describe('Delete without the delete permission', () => {
     await files.entry('keep.txt').waitFor();
   });
 });
+
+describe('the command runs list', () => {
+  it('names a hook’s event in words, not as its code', async () => {
+    await cabinet.server.updateSettings({ commands: { after_upload: ['true'] } });
+    try {
+      const response = await cabinet.server.fetch('/api/resources/work/hooked.txt?override=true', {
+        method: 'POST',
+        body: 'hooked',
+        token: cabinet.server.admin.token,
+      });
+      expect(response.status).toBe(200);
+      const ops = await cabinet.open('');
+      await ops.page.goto(`${cabinet.server.url}/settings/commands`);
+      const row = ops.page
+        .getByRole('table')
+        .getByRole('row')
+        .filter({ hasText: '/work/hooked.txt' });
+      await row.first().waitFor();
+      const cells = await row.first().getByRole('cell').allTextContents();
+      expect(cells[2]).toBe('After upload');
+      expect(await ops.page.getByText('after_upload').count()).toBe(0);
+    } finally {
+      await cabinet.server.updateSettings({ commands: {} });
+    }
+  });
+});
