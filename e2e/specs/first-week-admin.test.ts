@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { AppShell } from '../pages/app-shell.ts';
 import { FilesPage } from '../pages/files-page.ts';
 import { SettingsPages } from '../pages/settings-pages.ts';
+import { ShellPanel } from '../pages/shell-panel.ts';
 import { withCabinet } from '../support/cabinet.ts';
 import { loginThroughForm } from '../support/session.ts';
 import { seedFiles } from '../support/servers.ts';
@@ -103,5 +104,52 @@ describe('the command runs list', () => {
     } finally {
       await cabinet.server.updateSettings({ commands: {} });
     }
+  });
+});
+
+describe('a fresh administrator in the shell panel', () => {
+  it('is told where commands are allowed and can allow the refused one from there', async () => {
+    const admin = cabinet.server.admin;
+    expect((await cabinet.server.ctx.store.users.byId(admin.user.id))?.commands).toEqual([]);
+    const ops = await cabinet.open('work/');
+    const shell = new ShellPanel(ops.page);
+    await shell.open();
+
+    // The empty panel says none is allowed yet, and where that is set.
+    await shell.output.getByText('You may not run any command yet.', { exact: false }).waitFor();
+    const link = shell.output.getByRole('link', { name: 'Open my user settings' });
+    expect(await link.getAttribute('href')).toBe(`/settings/users/${admin.user.id}`);
+
+    await shell.run('ls');
+    await shell.waitForLine('"ls" is not one of the commands you may run.');
+    const allow = shell.output.getByRole('button', { name: 'Allow “ls” for me' });
+    await allow.waitFor();
+    await shell.output.getByText(/in the user's Commands field/).waitFor();
+
+    // The server asks for the admin's own password; an empty field is "required".
+    await allow.click();
+    await shell.output.getByText('Enter your password to confirm.').waitFor();
+    await shell.output.getByLabel('Your password').fill(admin.password);
+    await allow.click();
+    await shell.waitForLine('“ls” is now one of your commands. Press Enter to run it again.');
+    expect((await cabinet.server.ctx.store.users.byId(admin.user.id))?.commands).toEqual(['ls']);
+    await expect.poll(() => shell.input.inputValue()).toBe('ls');
+    expect(await allow.count()).toBe(0);
+
+    await shell.input.press('Enter');
+    await shell.waitForLine('b.txt');
+  });
+
+  it('tells a user without commands to ask an administrator, with nothing to press', async () => {
+    const user = await cabinet.server.createUser({ commands: [], perm: { execute: true } });
+    const ops = await cabinet.open('', { token: user.token });
+    const shell = new ShellPanel(ops.page);
+    await shell.open();
+    await shell.output.getByText(/Ask an administrator to add the commands you need/).waitFor();
+    await shell.run('ls');
+    await shell.waitForLine('"ls" is not one of the commands you may run.');
+    await shell.output.getByText(/in the user's Commands field/).waitFor();
+    expect(await shell.output.getByRole('button').count()).toBe(0);
+    expect(await shell.output.getByRole('link').count()).toBe(0);
   });
 });
