@@ -11,11 +11,13 @@ export interface UserCreateVariables {
 
 /**
  * POST /api/users (administrators). Resolves to the Location the server answered (the new
- * user's screen, e.g. /settings/users/7).
+ * user's screen, e.g. /settings/users/7). Its one caller, the user form, shows refusals on the
+ * field they concern, so no error notification doubles them.
  */
 export function useUserCreateMutation() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { handlesErrors: true },
     mutationFn: async ({ data, currentPassword }: UserCreateVariables) => {
       const body: UserWriteRequest = { what: 'user', which: [], data: { ...data, id: 0 } };
       if (currentPassword !== undefined) body.current_password = currentPassword;

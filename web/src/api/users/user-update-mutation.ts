@@ -16,12 +16,13 @@ export interface UserUpdateVariables {
 /**
  * PUT /api/users/{id} with the what/which envelope. Updating oneself renews the token, so the
  * session (language, preferences) reflects the change at once. `action` tags its error
- * notification (see the query client's mutation meta).
+ * notification (see the query client's mutation meta); `handlesErrors` leaves the failure to the
+ * caller (a form that shows it on its field).
  */
-export function useUserUpdateMutation(action?: string) {
+export function useUserUpdateMutation(action?: string, handlesErrors?: boolean) {
   const queryClient = useQueryClient();
   return useMutation({
-    meta: { action },
+    meta: { action, handlesErrors },
     mutationFn: async ({ id, which, data, currentPassword }: UserUpdateVariables) => {
       const body: UserWriteRequest = { what: 'user', which, data: { ...data, id } };
       if (currentPassword !== undefined) body.current_password = currentPassword;

@@ -1,4 +1,4 @@
-import type { CommandRun } from '@cabinet/protocol';
+import { HOOK_KEYS, type CommandRun } from '@cabinet/protocol';
 import { RefreshCw } from 'lucide-react';
 import { useCommandRunsQuery } from '../../api/command-runs/command-runs-query.ts';
 import { formatDateTime } from '../../format/date-time.ts';
@@ -17,6 +17,16 @@ function useResultText() {
       : t(`commandRuns.outcome.${run.outcome}`);
 }
 
+/** The kind column: "Shell", or the hook's event in words ("After upload", not `after_upload`). */
+function useKindText() {
+  const { t } = useTranslation();
+  return (kind: string) => {
+    if (kind === 'command') return t('commandRuns.shell');
+    // A kind this client does not know (a newer server's event) is shown as it came.
+    return HOOK_KEYS.includes(kind) ? t(`firstWeekAdmin.hookEvent.${kind}`) : kind;
+  };
+}
+
 /**
  * /settings/commands (administrators, execution enabled): who ran which command or hook, where,
  * how it ended, when and for how long, newest first.
@@ -25,6 +35,7 @@ export function CommandRunsPage() {
   const { t, i18n } = useTranslation();
   const query = useCommandRunsQuery(SHOWN_RUNS);
   const resultText = useResultText();
+  const kindText = useKindText();
   return (
     <section className="settings__screen" aria-labelledby="command-runs-title">
       <div className="command-runs__head">
@@ -66,7 +77,7 @@ export function CommandRunsPage() {
                 <tr key={run.id}>
                   <td>{formatDateTime(new Date(run.startedAt), i18n.language)}</td>
                   <td>{run.username}</td>
-                  <td>{run.kind === 'command' ? t('commandRuns.shell') : run.kind}</td>
+                  <td>{kindText(run.kind)}</td>
                   <td className="command-runs__line">{run.line}</td>
                   <td className="command-runs__line">{run.path}</td>
                   <td

@@ -2,7 +2,12 @@ import { useEffect, useRef } from 'react';
 import { loadTransfers } from '../../app/on-demand.ts';
 import { useClipboardStore } from '../../stores/clipboard-store.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
-import { notifyFailure } from '../../stores/notification-store.ts';
+import i18next from 'i18next';
+import {
+  notifyError,
+  notifyFailure,
+  useNotificationStore,
+} from '../../stores/notification-store.ts';
 import { notifyClipboard } from '../operations/index.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
@@ -23,6 +28,12 @@ function isTyping(target: EventTarget | null): boolean {
 function hasTextSelection(): boolean {
   const selection = window.getSelection();
   return !!selection && !selection.isCollapsed && selection.toString().trim() !== '';
+}
+
+/** An error toast, unless the same words are already on screen (a key pressed again and again). */
+function sayOnce(message: string): void {
+  const shown = useNotificationStore.getState().notifications;
+  if (!shown.some((n) => n.kind === 'error' && n.message === message)) notifyError(message);
 }
 
 /**
@@ -56,7 +67,13 @@ export function useListingShortcuts(folder: string, selectAll: () => void): void
         if (event.shiftKey) return;
         switch (event.key) {
           case 'Delete':
-            if (count > 0 && hasPerm(user, 'delete')) run(() => dialogs.open('delete'));
+            if (count === 0) return;
+            // Without the permission the key still answers, in words: silence reads as broken.
+            if (!hasPerm(user, 'delete')) {
+              run(() => sayOnce(i18next.t('firstWeekAdmin.noDeletePermission')));
+              return;
+            }
+            run(() => dialogs.open('delete'));
             return;
           case 'Escape':
             if (count > 0 || selection.multiple) run(() => selection.clear());

@@ -8,6 +8,7 @@ import { useCurrentUser } from '../../stores/session-store.ts';
 import { useShellStore } from '../../stores/shell-store.ts';
 import { currentFolderOf } from '../../paths/file-paths.ts';
 import { runCommand, type CommandEnd } from '../../api/command/command-socket.ts';
+import { CommandsHelp, refusedCommandOf } from './CommandsHelp.tsx';
 import { readHistory, rememberCommand } from './shell-history.ts';
 import { SHELL_TOGGLE_ID } from './shell-ids.ts';
 import './shell.css';
@@ -41,6 +42,8 @@ export function ShellPanel() {
   /** Position while browsing the history with Up and Down (history.length: the new line). */
   const [cursor, setCursor] = useState(history.length);
   const [stop, setStop] = useState<(() => void) | null>(null);
+  /** The last line refused for a command the user may not run, and that command. */
+  const [refusal, setRefusal] = useState<{ line: string; command: string } | undefined>();
   const outputRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const isRunning = stop !== null;
@@ -86,6 +89,7 @@ export function ShellPanel() {
     setHistory(remembered);
     setCursor(remembered.length);
     setLine('');
+    setRefusal(undefined);
     if (command === 'clear') {
       setEntries([]);
       return;
@@ -96,7 +100,11 @@ export function ShellPanel() {
     }
     const commandId = add('command', command);
     const stopCommand = runCommand(folder, command, {
-      onLine: (text) => add('output', text),
+      onLine: (text) => {
+        add('output', text);
+        const refused = refusedCommandOf(text);
+        if (refused !== undefined) setRefusal({ line: command, command: refused });
+      },
       onEnd: (end) => {
         if (end.kind === 'refused') markRefused(commandId);
         const note = endNote(end);
@@ -107,6 +115,14 @@ export function ShellPanel() {
       },
     });
     setStop(() => stopCommand);
+  };
+
+  /** The refused command is allowed now: say so, and put the line back at the prompt. */
+  const handleAllowed = (allowed: string) => {
+    add('note', t('firstWeekAdmin.allowed', { command: allowed }));
+    if (refusal) setLine(refusal.line);
+    setRefusal(undefined);
+    inputRef.current?.focus();
   };
 
   const browse = (step: -1 | 1) => {
@@ -170,13 +186,21 @@ export function ShellPanel() {
         tabIndex={0}
       >
         {entries.length === 0 ? (
-          <p className="shell__hint">{t('shell.hint')}</p>
+          <>
+            <p className="shell__hint">{t('shell.hint')}</p>
+            {user?.commands.length === 0 && (
+              <CommandsHelp refused={undefined} onAllowed={handleAllowed} />
+            )}
+          </>
         ) : (
           entries.map((entry) => (
             <pre key={entry.id} className={`shell__line shell__line--${entry.kind}`}>
               {entry.kind === 'command' ? `$ ${entry.text}` : entry.text}
             </pre>
           ))
+        )}
+        {refusal && (
+          <CommandsHelp key={refusal.command} refused={refusal.command} onAllowed={handleAllowed} />
         )}
       </div>
       <form

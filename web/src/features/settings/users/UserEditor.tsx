@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../../api/api-error.ts';
 import { useUserCreateMutation } from '../../../api/users/user-create-mutation.ts';
@@ -13,6 +13,7 @@ import { TextField } from '../TextField.tsx';
 import { DeleteUserDialog } from './DeleteUserDialog.tsx';
 import { toUserData, type UserFormValue } from './user-form-value.ts';
 import { UserFields } from './UserFields.tsx';
+import { useRevealError } from './use-reveal-error.ts';
 
 /** With the json method the server wants the acting admin's own password for these changes. */
 const needsCurrentPassword = canLogout;
@@ -25,8 +26,8 @@ interface UserEditorProps {
 
 /**
  * The form of the user screen: Save creates or replaces the whole user, Delete asks first. The
- * server's refusals land on the field they concern, in words for people, besides the error
- * notification every failed user change shows.
+ * server's refusals land on the field they concern, in words for people, brought into view with
+ * the field focused; saving raises no error notification besides (one message, where it applies).
  */
 export function UserEditor({ id, initial }: UserEditorProps) {
   const { t } = useTranslation();
@@ -36,7 +37,7 @@ export function UserEditor({ id, initial }: UserEditorProps) {
   const [error, setError] = useState<PlacedError | undefined>();
   const [isConfirming, setConfirming] = useState(false);
   const create = useUserCreateMutation();
-  const update = useUserUpdateMutation();
+  const update = useUserUpdateMutation(undefined, true);
   const remove = useUserDeleteMutation();
   const isNew = id === undefined;
   const isBusy = create.isPending || update.isPending || remove.isPending;
@@ -45,6 +46,9 @@ export function UserEditor({ id, initial }: UserEditorProps) {
     : {};
   const confirmation = needsCurrentPassword ? { currentPassword } : {};
   const fail = (failure: unknown) => setError(placeError(failure, t));
+  const formRef = useRef<HTMLFormElement>(null);
+  // Not while the delete dialog is open: its own password field shows its refusal and keeps focus.
+  useRevealError(formRef, isConfirming ? undefined : error);
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -116,7 +120,13 @@ export function UserEditor({ id, initial }: UserEditorProps) {
 
   return (
     <>
-      <form className="card" onSubmit={handleSubmit} aria-labelledby="user-edit-title" noValidate>
+      <form
+        ref={formRef}
+        className="card"
+        onSubmit={handleSubmit}
+        aria-labelledby="user-edit-title"
+        noValidate
+      >
         <UserFields
           mode="user"
           isNew={isNew}
