@@ -23,7 +23,12 @@ const perm = {
 
 describe('protocol schemas', () => {
   it('fill the defaults of the login body', () => {
-    expect(LoginRequest.parse({})).toEqual({ username: '', password: '', recaptcha: '' });
+    expect(LoginRequest.parse({})).toEqual({
+      username: '',
+      password: '',
+      recaptcha: '',
+      otp: '',
+    });
     expect(LoginRequest.safeParse({ username: 1 }).success).toBe(false);
   });
 
