@@ -18,6 +18,7 @@ import { withCabinet } from '../support/cabinet.ts';
 
 let page: Page;
 let consoleErrors: string[];
+let cspViolations: string[];
 
 const cabinet = withCabinet({
   files: {
@@ -41,7 +42,7 @@ const cabinet = withCabinet({
 });
 
 async function open(encodedPath: string, name: string): Promise<PreviewPage> {
-  ({ page, consoleErrors } = await cabinet.newPage());
+  ({ page, consoleErrors, cspViolations } = await cabinet.newPage());
   await loginThroughForm(page, cabinet.server.url, 'admin', cabinet.server.admin.password);
   const preview = new PreviewPage(page);
   await preview.goto(cabinet.server.url, encodedPath);
@@ -194,6 +195,10 @@ describe('documents', () => {
       return Object.keys(w).filter((key) => key.startsWith('__markdown'));
     });
     expect(flags).toEqual([]);
+    // The page's CSP (a second line of defence) refused the hostile handler while the Markdown was
+    // parsed for sanitising; it must refuse nothing else.
+    expect(cspViolations.filter((v) => !v.includes('inline event handler'))).toEqual([]);
+    cspViolations.length = 0;
   });
 
   it('offers any other file for download with its size and type', async () => {

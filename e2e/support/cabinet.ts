@@ -25,6 +25,11 @@ export interface OpenedPage {
   page: Page;
   /** Console errors and uncaught page errors, for asserts. */
   consoleErrors: string[];
+  /**
+   * What the app pages' CSP refused in this page; the test fails after it unless the test, having
+   * checked that a refusal was the point (hostile content), empties the list.
+   */
+  cspViolations: string[];
 }
 
 /** One spec file's Cabinet: a real server over seeded files, one Chromium, fresh pages per test. */
@@ -86,9 +91,9 @@ export function withCabinet(options: CabinetOptions = {}): Cabinet {
     if (!browser || !server) throw new Error('withCabinet: use the cabinet inside a test');
     return { browser, server: restartable?.instance() ?? server };
   };
-  const track = (opened: OpenedPage & { cspViolations?: string[] }) => {
+  const track = (opened: OpenedPage) => {
     contexts.push(opened.context);
-    opened.context.on('close', () => cspViolations.push(...(opened.cspViolations ?? [])));
+    opened.context.on('close', () => cspViolations.push(...opened.cspViolations));
     return opened;
   };
 

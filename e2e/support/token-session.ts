@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { newPage, type PageOptions } from './browser.ts';
 
 /**
@@ -11,7 +11,7 @@ export async function pageWithToken(
   browser: Browser,
   token: string,
   options: PageOptions = {},
-): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
+): ReturnType<typeof newPage> {
   const opened = await newPage(browser, options);
   await opened.context.addInitScript((jwt) => {
     if (!localStorage.getItem('jwt')) localStorage.setItem('jwt', jwt);
