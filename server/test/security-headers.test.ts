@@ -50,6 +50,26 @@ describe("the app's pages and API answers", () => {
     }
   });
 
+  it("let the login page's bot check load its script and frame, and nothing else of it", async () => {
+    const checked = await startTestServer({
+      config: {
+        recaptchaHost: 'https://www.recaptcha.net',
+        recaptchaKey: 'site-key',
+        recaptchaSecret: 'secret',
+      },
+    });
+    try {
+      const csp = (await checked.fetch('/login')).headers.get('content-security-policy') ?? '';
+      expect(scriptSrc(csp)).toContain('https://www.recaptcha.net https://www.gstatic.com');
+      expect(csp).toMatch(/frame-src 'self' https:\/\/www\.recaptcha\.net/);
+      expect(scriptSrc(csp)).not.toContain('unsafe-inline');
+    } finally {
+      await checked.close();
+    }
+    const plain = (await server.fetch('/login')).headers.get('content-security-policy') ?? '';
+    expect(plain).not.toContain('gstatic');
+  });
+
   it('let only the configured origins embed the pages', async () => {
     const embedded = await startTestServer({
       config: { frameAncestors: ['https://intranet.example'] },

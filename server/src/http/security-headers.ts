@@ -23,17 +23,23 @@ export function newNonce(): string {
  * editor set style attributes. Frames, objects (the PDF viewer) and connections stay on this
  * origin; `frameAncestors` lists who may embed the pages (none by default).
  */
-export function pageCsp(nonce: string, frameAncestors: readonly string[]): string {
+export function pageCsp(
+  nonce: string,
+  frameAncestors: readonly string[],
+  /** Origins of the bot check (reCAPTCHA), when the login page shows it: its script and frame. */
+  botCheck: readonly string[] = [],
+): string {
   const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
+  const extra = botCheck.map((origin) => ` ${origin}`).join('');
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self' 'nonce-${nonce}'${extra}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "media-src 'self' blob:",
     "font-src 'self' data:",
-    "connect-src 'self'",
-    "frame-src 'self'",
+    `connect-src 'self'${extra}`,
+    `frame-src 'self'${extra}`,
     "object-src 'self'",
     "worker-src 'self'",
     "base-uri 'self'",
@@ -55,4 +61,18 @@ export function useSecurityHeaders(app: FastifyInstance): void {
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     return payload;
   });
+}
+
+/**
+ * Where reCAPTCHA's widget comes from: the configured host (google.com or recaptcha.net) serves
+ * api.js and the challenge frame, and loads the rest from gstatic.com.
+ */
+export function botCheckOrigins(recaptchaHost: string): string[] {
+  let origin: string;
+  try {
+    origin = new URL(recaptchaHost).origin;
+  } catch {
+    return [];
+  }
+  return [origin, 'https://www.gstatic.com'];
 }

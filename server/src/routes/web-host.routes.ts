@@ -4,7 +4,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PathParams } from '@cabinet/protocol';
 import type { Runtime } from '../runtime.ts';
 import { sendStatus } from '../http/reply.ts';
-import { newNonce, pageCsp, PERMISSIONS_POLICY } from '../http/security-headers.ts';
+import {
+  botCheckOrigins,
+  newNonce,
+  pageCsp,
+  PERMISSIONS_POLICY,
+} from '../http/security-headers.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { readIndexTemplate, renderIndex } from '../web-host/index-page.ts';
 import { buildPageConfig } from '../web-host/page-config.ts';
@@ -61,7 +66,14 @@ export async function webHostRoutes(scope: FastifyInstance, runtime: Runtime): P
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', pageCsp(nonce, ctx.config.frameAncestors))
+      .header(
+        'content-security-policy',
+        pageCsp(
+          nonce,
+          ctx.config.frameAncestors,
+          page.ReCaptcha && page.ReCaptchaHost ? botCheckOrigins(page.ReCaptchaHost) : [],
+        ),
+      )
       .header('permissions-policy', PERMISSIONS_POLICY)
       .send(renderIndex(template, page, nonce));
   };
