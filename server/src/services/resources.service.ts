@@ -260,11 +260,13 @@ export class ResourcesService {
     const target = await fs.resolve(rawPath);
     // Missing paths are a 404 before any hook runs; a dangling link in scope can still be deleted.
     if (!target.stat && !target.isSymlink) throw errors.notFound();
-    const freed = await this.quota.measureIfTracked(fs, target);
+    // Into the trash the bytes still count toward the quota until they leave it (docs/quotas.md),
+    // so only a delete for good measures what it frees; the trash measures what it takes in.
+    const trash = await this.trash.settings();
+    const freed = trash.enabled ? 0 : await this.quota.measureIfTracked(fs, target);
     await this.hooks.before('delete', user, fs, target);
-    // Into the trash the bytes still count toward the quota until they leave it (docs/quotas.md).
-    const trashed = await this.trash.discard(user, fs, target);
-    if (!trashed) await this.quota.recordChange(target.real, -freed);
+    await this.trash.discard(user, fs, target, trash);
+    await this.quota.recordChange(target.real, -freed);
     await this.hooks.after('delete', user, fs, target);
   }
 

@@ -72,13 +72,19 @@ export class TrashService {
    * item is gone from its folder and its share links stop working (while trashed they are kept
    * aside and come back with a restore). Permissions are the caller's to check.
    */
-  async discard(user: UserRecord, fs: ScopedFs, target: Resolved): Promise<boolean> {
-    const settings = await this.settings();
+  async discard(
+    user: UserRecord,
+    fs: ScopedFs,
+    target: Resolved,
+    /** The settings the caller already read to decide what the delete frees. */
+    settings: TrashSettings | undefined = undefined,
+  ): Promise<void> {
+    settings ??= await this.settings();
     if (!settings.enabled) {
       const removed = await fs.remove(target);
       await this.shares.forgetOwnLinksAtOrUnder(user.id, removed.path, fs.caseInsensitive);
       await this.shares.forgetRemoved(removed);
-      return false;
+      return;
     }
     const id = randomBytes(12).toString('base64url');
     const isDir = target.stat?.isDirectory() === true && !target.isSymlink;
@@ -106,7 +112,6 @@ export class TrashService {
     if (settings.maxBytesPerUser > 0) {
       await this.enforceCap(user.id, settings.maxBytesPerUser, id);
     }
-    return true;
   }
 
   /** Bytes in a user's trash (their quota counts them, docs/quotas.md). */
