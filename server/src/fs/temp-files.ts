@@ -54,9 +54,20 @@ function processRuns(pid: number): boolean {
   }
 }
 
+/** The latest modification time of a folder and its entries (0 when none can be read). */
+async function newestChange(folderPath: string): Promise<number> {
+  const names = await readdir(folderPath).catch(() => []);
+  let newest = 0;
+  for (const name of [...names.map((n) => path.join(folderPath, n)), folderPath]) {
+    const info = await stat(name).catch(() => undefined);
+    if (info) newest = Math.max(newest, info.mtimeMs);
+  }
+  return newest;
+}
+
 export interface TempJournalOptions {
   /** Tells whether a journal folder's writer is gone (default: by its pid on this host, by age elsewhere). */
-  ownerGone?: (owner: JournalOwner, newestChangeMs: number) => boolean;
+  ownerGone?: (owner: JournalOwner) => boolean;
   now?: () => number;
 }
 
@@ -169,25 +180,23 @@ export class TempJournal {
       }
       if (!item.isDirectory() || item.name === this.own) continue;
       const owner = ownerOf(item.name);
-      const folderPath = path.join(this.dir, item.name);
-      const names = await readdir(folderPath).catch(() => []);
-      let newest = 0;
-      for (const name of [...names.map((n) => path.join(folderPath, n)), folderPath]) {
-        const info = await stat(name).catch(() => undefined);
-        if (info) newest = Math.max(newest, info.mtimeMs);
-      }
-      if (owner && !this.gone(owner, newest)) continue;
+      if (owner && !(await this.gone(owner, path.join(this.dir, item.name)))) continue;
+      const names = await readdir(path.join(this.dir, item.name)).catch(() => []);
       found.push({ folder: item.name, ids: names.map((name) => `${item.name}/${name}`) });
     }
     if (legacy.length > 0) found.push({ folder: null, ids: legacy });
     return found;
   }
 
-  private gone(owner: JournalOwner, newestChangeMs: number): boolean {
-    if (this.options.ownerGone) return this.options.ownerGone(owner, newestChangeMs);
+  /**
+   * A process of this host is judged by its pid alone; only another host's folder is judged by
+   * its newest change, which needs a stat of each entry.
+   */
+  private async gone(owner: JournalOwner, folderPath: string): Promise<boolean> {
+    if (this.options.ownerGone) return this.options.ownerGone(owner);
     if (owner.host === hostname()) return !processRuns(owner.pid);
     const now = this.options.now?.() ?? Date.now();
-    return now - newestChangeMs > FOREIGN_JOURNAL_STALE_MS;
+    return now - (await newestChange(folderPath)) > FOREIGN_JOURNAL_STALE_MS;
   }
 
   private async read(id: string): Promise<JournalEntry | undefined> {
