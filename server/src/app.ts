@@ -118,6 +118,11 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
       },
       'request',
     );
+    // An upgrade request answered over HTTP (a redirect, a 404, a refusal before the command
+    // socket's own hooks ran) holds a socket Node has already detached from the HTTP server: no
+    // keep-alive, no closeAllConnections. Left open it would live until the client hung up and hold
+    // a shutdown; the answer is complete, so end it here. A real upgrade is hijacked and never here.
+    if (isUpgradeRequest(request.headers)) request.raw.socket.destroy();
   });
 
   allowDavMethods(app);
@@ -140,4 +145,9 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
   return app;
+}
+
+/** The headers Node reads as an upgrade (its 'upgrade' event): `Connection: upgrade` and `Upgrade`. */
+function isUpgradeRequest(headers: { connection?: string; upgrade?: string }): boolean {
+  return headers.upgrade !== undefined && /(^|,)\s*upgrade\s*(,|$)/i.test(headers.connection ?? '');
 }

@@ -77,7 +77,7 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** Names this process in lease rows and job claims (default: host, pid and a random part). */
   instanceId?: string;
-  /** The clock resumable uploads expire by (default `Date.now`; tests drive it). */
+  /** The clock resumable uploads and share links expire by (default `Date.now`; tests drive it). */
   now?: () => number;
 }
 
@@ -116,7 +116,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   });
   const windowMs = ctx.config.rateLimitWindow * 1000;
   const hooks = new EventHooks(ctx);
-  const shares = new ShareService(ctx);
+  const shares = new ShareService(ctx, options.now);
   const users = new UsersService(ctx, coordination.lock);
   const quota = new QuotaService(ctx);
   const tus = new TusService(ctx, hooks, coordination.uploadLeases, quota, options.now);

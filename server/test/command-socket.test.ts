@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { COMMAND_CLOSE, type CommandRun } from '@cabinet/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -208,6 +210,27 @@ describe('GET /api/command/{dir}', () => {
   it('answers a plain GET that does not upgrade with 426', async () => {
     const response = await server.fetch('/api/command/', { token: ann.token });
     expect(response.status).toBe(426);
+  });
+
+  it.each([
+    ['redirected to its clean form', '/api/command/sub//..//x'],
+    ['to no route', '/api/no-such-route'],
+    ['to a page', '/files/'],
+  ])('ends the connection of an upgrade answered over HTTP (%s)', async (_case, target) => {
+    // Node detaches an upgrade's socket from the HTTP server: left open after an ordinary answer it
+    // would outlive the answer and hold a shutdown (found by test/path-fuzz.test.ts).
+    const { hostname: host, port } = new URL(server.url);
+    const socket = net.connect(Number(port), host);
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write(
+      `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+        `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n` +
+        `X-Auth: ${ann.token}\r\n\r\n`,
+    );
+    await closed;
+    expect(Buffer.concat(received).toString('latin1')).toMatch(/^HTTP\/1\.1 (301|404|200) /);
   });
 
   it('runs through the configured shell with every word quoted', async () => {

@@ -61,7 +61,7 @@ export interface TestServerOptions {
   log?: FastifyBaseLogger;
   /** Holds the search index's background walks until it resolves. */
   searchGate?: Promise<void>;
-  /** The clock uploads expire by (see RuntimeOptions.now): advance it instead of waiting. */
+  /** The clock uploads and share links expire by (see RuntimeOptions.now): advance it instead of waiting. */
   now?: () => number;
 }
 

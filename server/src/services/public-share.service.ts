@@ -16,7 +16,7 @@ import { fileInfo } from './resources/file-info.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
 import { freeName } from './resources/free-name.ts';
-import { isExpired, type ShareService } from './share.service.ts';
+import type { ShareService } from './share.service.ts';
 import { isValidDownloadToken, issueDownloadToken } from './share/download-token.ts';
 import { issueVisitTicket, readVisitTicket, type VisitTicket } from './share/visit-ticket.ts';
 import { canCreate, canShare } from './permissions.ts';
@@ -214,7 +214,7 @@ export class PublicShareService {
     if (!hash) throw errors.notFound();
     const share = await this.ctx.store.shares.get(hash);
     if (!share) throw errors.notFound();
-    if (isExpired(share)) {
+    if (this.shares.hasExpired(share)) {
       await this.ctx.store.shares.remove([hash]);
       throw errors.notFound();
     }

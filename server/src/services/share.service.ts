@@ -18,7 +18,7 @@ import { canCreate, canShare, isAdmin } from './permissions.ts';
 const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
 
 /** Whether a link has expired at `now` (milliseconds). */
-export function isExpired(share: ShareRecord, now = Date.now()): boolean {
+export function isExpired(share: ShareRecord, now: number): boolean {
   return share.expire !== 0 && share.expire * 1000 <= now;
 }
 
@@ -52,7 +52,16 @@ function boundedInteger(value: string | number | undefined): number | undefined 
  * their item when it moves or is deleted. The public side is PublicShareService.
  */
 export class ShareService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    /** The clock links expire by (tests drive it; see RuntimeOptions.now). */
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether a link has expired by this service's clock. */
+  hasExpired(share: ShareRecord): boolean {
+    return isExpired(share, this.now());
+  }
 
   /** The root-relative real path of a resolved item: what a link is bound to. */
   targetOf(resolved: Resolved): string {
@@ -113,7 +122,7 @@ export class ShareService {
       hash: randomBytes(12).toString('base64url'),
       path: item.path + (item.trailingSlash ? '/' : ''),
       userId: user.id,
-      expire: seconds === 0 ? 0 : Math.floor(Date.now() / 1000) + seconds,
+      expire: seconds === 0 ? 0 : Math.floor(this.now() / 1000) + seconds,
       passwordHash: request.password ? await hashPassword(request.password) : '',
       target: this.targetOf(item),
       downloadLimit,
@@ -235,7 +244,7 @@ export class ShareService {
 
   /** Drops expired links and shapes the rest with their owners' names. */
   private async present(links: ShareRecord[]): Promise<Share[]> {
-    const now = Date.now();
+    const now = this.now();
     const expired = links.filter((share) => isExpired(share, now));
     await this.ctx.store.shares.remove(expired.map((share) => share.hash));
     const names = new Map<number, string>();
