@@ -105,6 +105,10 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     // A request that was running when the shutdown began ends its keep-alive connection with its
     // reply; left open, the connection would hold the shutdown until its grace period ran out.
     if (closing) void reply.header('connection', 'close');
+    // An answer sent before the body was all read (a refusal mid-upload: a full disk, a quota) ends
+    // the connection: Node does not drain a body a handler began to read, so the rest of it would
+    // sit on a kept-alive connection and stall the next request sent over it.
+    else if (!request.raw.complete) void reply.header('connection', 'close');
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {

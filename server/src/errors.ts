@@ -54,7 +54,19 @@ export const errors = {
   notImplemented: (reason?: string) => new AppError('notImplemented', reason),
   /** A write over the user's quota; the reason (quota and usage in words) is always shown. */
   insufficientStorage: (reason: string) => new AppError('insufficientStorage', reason),
+  /** A write the file system or the database had no room for (ENOSPC, EDQUOT, a full database). */
+  diskFull: () => new AppError('insufficientStorage', DISK_FULL_REASON),
 };
+
+/** The reason of a 507 for want of disk space; the web app matches it (api/refusal-message.ts). */
+export const DISK_FULL_REASON = 'The disk is full: there is no room left for this';
+
+/** Whether a failure was for want of disk space: the system's ENOSPC or EDQUOT, or its 507. */
+export function isDiskFull(error: unknown): boolean {
+  if (error instanceof AppError) return error.reason === DISK_FULL_REASON;
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
 
 /**
  * The plain-text body filebrowser writes for a status, with the reason only on 400 (and on 507,

@@ -36,6 +36,9 @@ export function toAppError(error: unknown): AppError {
       return errors.badRequest('path is a directory');
     case 'EINVAL':
       return errors.badRequest('invalid path');
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return errors.diskFull();
     default:
       return errors.internal('file system error', error);
   }

@@ -97,18 +97,30 @@ export class TempJournal {
     return new TempJournal(dir, own, options);
   }
 
-  /** Records a temp file before it is created; returns the id to forget it by. */
+  /**
+   * Records a temp file before it is created; returns the id to forget it by. With the data folder
+   * full the write goes ahead unrecorded (id `""`): the user's folder may well have room, and a
+   * write refused for want of a few bytes of journal would be worse than the rare orphan a crash at
+   * that moment leaves (a temp name, hidden from listings and refused as a path).
+   */
   async record(realTempPath: string, kind: TempKind): Promise<string> {
     const id = `${this.own}/${randomBytes(12).toString('hex')}`;
     const entry: JournalEntry = { path: realTempPath, kind };
     const file = path.join(this.dir, id);
     try {
-      await writeFile(file, JSON.stringify(entry), { mode: 0o600 });
+      try {
+        await writeFile(file, JSON.stringify(entry), { mode: 0o600 });
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT') throw error;
+        // A neighbour on another host took this idle folder for abandoned: make it again.
+        await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+        await writeFile(file, JSON.stringify(entry), { mode: 0o600 });
+      }
     } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw error;
-      // A neighbour on another host took this idle folder for abandoned: make it again.
-      await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-      await writeFile(file, JSON.stringify(entry), { mode: 0o600 });
+      const code = errorCode(error);
+      if (code !== 'ENOSPC' && code !== 'EDQUOT') throw error;
+      await unlink(file).catch(() => undefined);
+      return '';
     }
     return id;
   }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod/mini';
-import { AppError, describeZodError } from '../errors.ts';
+import { AppError, describeZodError, errors } from '../errors.ts';
 import { sendStatus } from './reply.ts';
 
 /**
@@ -32,9 +32,19 @@ export function handleError(
         : undefined;
     return sendStatus(reply, fastifyError.statusCode, reason);
   }
+  if (isDatabaseFull(error)) {
+    request.log.error({ err: error }, 'the database has no room to write');
+    return handleError(errors.diskFull(), request, reply);
+  }
   request.log.error(
     { err: error, method: request.method, url: request.routeOptions.url },
     'unhandled error',
   );
   return sendStatus(reply, 500);
+}
+
+/** SQLite's SQLITE_FULL, PostgreSQL's disk_full (SQLSTATE 53100): no room left to write. */
+function isDatabaseFull(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_FULL' || code === '53100';
 }

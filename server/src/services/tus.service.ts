@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
-import { errors } from '../errors.ts';
+import { errors, isDiskFull } from '../errors.ts';
 import { virtualParent } from '../fs/canonical-path.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
 import type { EventHooks } from './event-hooks.ts';
@@ -282,6 +282,14 @@ export class TusService {
         source: body,
         signal: lease.signal,
       });
+    } catch (error) {
+      // The disk filled up under the upload: it cannot finish, so it gives back what it took
+      // rather than hold a partial file on a full disk (the client starts again once there is room).
+      if (isDiskFull(error)) {
+        await this.forget(fs, session);
+        throw errors.diskFull();
+      }
+      throw error;
     } finally {
       clearInterval(keepAlive);
     }

@@ -36,6 +36,16 @@ describe('refusal messages', () => {
     ['429 Too Many Requests\n', 429, 'Too many attempts. Wait a moment and try again.'],
     ['500 Internal Server Error\n', 500, 'Something really went wrong.'],
     ['502 Bad Gateway\n', 502, 'Something really went wrong.'],
+    [
+      '507 Insufficient Storage (The disk is full: there is no room left for this)\n',
+      507,
+      'The disk is full: there is no room left for this.',
+    ],
+    [
+      '507 Insufficient Storage (This would exceed your quota: 9.5 GiB of 10 GiB used)\n',
+      507,
+      'This would exceed your quota: 9.5 GiB of 10 GiB used',
+    ],
   ])('says %j as a sentence for people', (body, status, sentence) => {
     const error = new ApiError(status, body);
     expect(error.message).toBe(sentence);

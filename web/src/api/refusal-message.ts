@@ -31,6 +31,8 @@ const REASONS: readonly (readonly [RegExp, string])[] = [
 
 /** The reason of a 507, as server/src/services/quota/quota-words.ts writes it. */
 const QUOTA_REASON = /^this would exceed your quota: (.+) of (.+) used$/i;
+/** The reason of a 507 for want of disk space (server/src/errors.ts, DISK_FULL_REASON). */
+const DISK_FULL_REASON = /^the disk is full\b/i;
 
 /** The sentence for a status when the server gave no reason we know. */
 function statusKey(status: number): string {
@@ -58,6 +60,7 @@ export function refusalMessage(status: number, reason: string | undefined): stri
   // A quota refusal (507): the server's sentence names the usage and the quota.
   const quota = status === 507 && reason ? QUOTA_REASON.exec(reason) : null;
   if (status === 507) {
+    if (reason && DISK_FULL_REASON.test(reason)) return i18next.t('refusals.diskFull');
     return quota
       ? i18next.t('quota.wouldExceed', { used: quota[1], quota: quota[2] })
       : i18next.t('quota.full');
