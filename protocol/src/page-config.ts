@@ -31,5 +31,10 @@ export const PageConfig = z.object({
    * trusted proxy's X-Forwarded-Proto), so the web app marks its cookie Secure.
    */
   SecureCookies: z.optional(z.boolean()),
+  /**
+   * Cabinet's: single sign-on is configured (docs/sso.md); the login page offers "Sign in with
+   * <this name>", which leads to /api/oidc/login.
+   */
+  OidcProvider: z.optional(z.string()),
 });
 export type PageConfig = z.infer<typeof PageConfig>;

@@ -30,6 +30,7 @@ import { SITE_JOBS, SitesService } from './services/sites.service.ts';
 import { UsersService } from './services/users.service.ts';
 import { TrashService } from './services/trash/trash.service.ts';
 import { TwoFactorService } from './services/auth/totp.ts';
+import { OidcService } from './services/auth/oidc.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
 export interface Services {
@@ -55,6 +56,8 @@ export interface Services {
   dav: DavService;
   quota: QuotaService;
   twoFactor: TwoFactorService;
+  /** OpenID Connect single sign-on (docs/sso.md). */
+  oidc: OidcService;
 }
 
 /**
@@ -77,7 +80,10 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** Names this process in lease rows and job claims (default: host, pid and a random part). */
   instanceId?: string;
-  /** The clock resumable uploads and share links expire by (default `Date.now`; tests drive it). */
+  /**
+   * The clock resumable uploads and share links expire by, and single sign-on judges its state and
+   * ID tokens by (default `Date.now`; tests drive it).
+   */
   now?: () => number;
 }
 
@@ -140,16 +146,17 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     coordination.mode === 'database'
       ? new DatabaseDavLocks(ctx.store.davLocks, coordination.lock)
       : new MemoryDavLocks();
+  const auth = new AuthService(
+    ctx,
+    users,
+    {
+      login: loginAttempts,
+      signup: coordination.attempts('signup', ctx.config.rateLimitMax, windowMs),
+    },
+    twoFactor,
+  );
   const services: Services = {
-    auth: new AuthService(
-      ctx,
-      users,
-      {
-        login: loginAttempts,
-        signup: coordination.attempts('signup', ctx.config.rateLimitMax, windowMs),
-      },
-      twoFactor,
-    ),
+    auth,
     sessions,
     users,
     settings: new SettingsService(ctx),
@@ -177,6 +184,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     appPasswords,
     dav: new DavService(ctx, resources, davLocks),
     twoFactor,
+    oidc: new OidcService(ctx, users, auth, options.now),
   };
 
   const log = ctx.log.child({ area: 'runtime' });

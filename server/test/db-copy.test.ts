@@ -79,6 +79,7 @@ describe('cabinet db copy', () => {
     share_visits: 1,
     /** Carol's started two-factor enrolment. */
     two_factor: 1,
+    oidc_sessions: 0,
   };
 
   beforeAll(async () => {

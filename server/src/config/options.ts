@@ -74,6 +74,22 @@ export interface ServerConfig {
   key: string;
   /** Origins allowed to show Cabinet's pages in a frame (CSP frame-ancestors); empty: none. */
   frameAncestors: string[];
+  /** OpenID Connect single sign-on (docs/sso.md): the provider's issuer URL; empty turns it off. */
+  oidcIssuer: string;
+  oidcClientId: string;
+  oidcClientSecret: string;
+  /** Scopes asked for, space- or comma-separated. */
+  oidcScopes: string;
+  /** The claim that names the Cabinet user. */
+  oidcUsernameClaim: string;
+  /** The claim that lists the user's groups. */
+  oidcGroupsClaim: string;
+  /** Members of this group are administrators; empty leaves admin rights to Cabinet. */
+  oidcAdminGroup: string;
+  /** Unknown users are created from the user defaults on their first sign-in. */
+  oidcAutoCreate: boolean;
+  /** The provider's name on the login page's button; empty: the issuer's host name. */
+  oidcButtonLabel: string;
 }
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -382,5 +398,78 @@ export const OPTIONS: readonly OptionSpec[] = [
     default: '',
     description:
       "Origins allowed to embed Cabinet's pages in a frame (comma-separated); default: none",
+  },
+  {
+    key: 'oidcIssuer',
+    flag: 'oidc-issuer',
+    env: 'CABINET_OIDC_ISSUER',
+    type: 'string',
+    default: '',
+    description:
+      'OpenID Connect issuer URL: single sign-on is on when it and the client id are set',
+  },
+  {
+    key: 'oidcClientId',
+    flag: 'oidc-client-id',
+    env: 'CABINET_OIDC_CLIENT_ID',
+    type: 'string',
+    default: '',
+    description: 'OpenID Connect client id registered at the provider',
+  },
+  {
+    key: 'oidcClientSecret',
+    flag: 'oidc-client-secret',
+    env: 'CABINET_OIDC_CLIENT_SECRET',
+    type: 'string',
+    default: '',
+    description: 'OpenID Connect client secret (empty: a public client, PKCE only)',
+  },
+  {
+    key: 'oidcScopes',
+    flag: 'oidc-scopes',
+    env: 'CABINET_OIDC_SCOPES',
+    type: 'string',
+    default: 'openid profile email',
+    description: 'Scopes asked of the provider (openid is always added)',
+  },
+  {
+    key: 'oidcUsernameClaim',
+    flag: 'oidc-username-claim',
+    env: 'CABINET_OIDC_USERNAME_CLAIM',
+    type: 'string',
+    default: 'preferred_username',
+    description: 'Claim that names the Cabinet user',
+  },
+  {
+    key: 'oidcGroupsClaim',
+    flag: 'oidc-groups-claim',
+    env: 'CABINET_OIDC_GROUPS_CLAIM',
+    type: 'string',
+    default: 'groups',
+    description: "Claim that lists the user's groups",
+  },
+  {
+    key: 'oidcAdminGroup',
+    flag: 'oidc-admin-group',
+    env: 'CABINET_OIDC_ADMIN_GROUP',
+    type: 'string',
+    default: '',
+    description: 'Group whose members are administrators (empty: admin rights stay with Cabinet)',
+  },
+  {
+    key: 'oidcAutoCreate',
+    flag: 'oidc-auto-create',
+    env: 'CABINET_OIDC_AUTO_CREATE',
+    type: 'boolean',
+    default: true,
+    description: 'Create unknown users from the user defaults on their first single sign-on',
+  },
+  {
+    key: 'oidcButtonLabel',
+    flag: 'oidc-button-label',
+    env: 'CABINET_OIDC_BUTTON_LABEL',
+    type: 'string',
+    default: '',
+    description: 'Provider name on the login button "Sign in with …" (default: the issuer host)',
   },
 ];

@@ -375,6 +375,35 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0014_oidc': {
+    async up(db: Kysely<unknown>) {
+      // Single sign-on (docs/sso.md). oidc_requests holds what lives minutes and is taken once:
+      // a sign-in's state, nonce and PKCE verifier between the redirect to the provider and its
+      // callback, and the one-time code that hands the web app its session. Any instance may
+      // serve the callback, so none of it lives in memory.
+      await db.schema
+        .createTable('oidc_requests')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('oidc_requests_expires_at')
+        .on('oidc_requests')
+        .column('expires_at')
+        .execute();
+      // The provider's ID token of a session opened by single sign-on, as the hint of the
+      // provider's logout; it goes with its session.
+      await db.schema
+        .createTable('oidc_sessions')
+        .addColumn('session_id', 'text', (c) =>
+          c.primaryKey().references('sessions.id').onDelete('cascade'),
+        )
+        .addColumn('id_token', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -236,6 +236,25 @@ export interface TwoFactorTable {
   created_at: number;
 }
 
+/**
+ * Short-lived single sign-on state, each row taken once (docs/sso.md): `login` rows are keyed by
+ * the state sent to the provider, `handoff` rows by the SHA-256 of the one-time code.
+ */
+export interface OidcRequestsTable {
+  id: string;
+  kind: string;
+  /** JSON: what the step needs (nonce, PKCE verifier, …). */
+  data: string;
+  /** Milliseconds; the row is refused (and may be deleted) from then on. */
+  expires_at: number;
+}
+
+/** The provider's ID token of a session opened by single sign-on, for the provider's logout. */
+export interface OidcSessionsTable {
+  session_id: string;
+  id_token: string;
+}
+
 export interface Database {
   users: UsersTable;
   kv: KeyValueTable;
@@ -256,6 +275,8 @@ export interface Database {
   quota_usage: QuotaUsageTable;
   share_visits: ShareVisitsTable;
   two_factor: TwoFactorTable;
+  oidc_requests: OidcRequestsTable;
+  oidc_sessions: OidcSessionsTable;
 }
 
 /**

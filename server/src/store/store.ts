@@ -14,6 +14,7 @@ import { SharesRepo } from './shares.repo.ts';
 import { SitesRepo } from './sites.repo.ts';
 import { TrashRepo } from './trash.repo.ts';
 import { TwoFactorRepo } from './two-factor.repo.ts';
+import { OidcRepo } from './oidc.repo.ts';
 import { UploadsRepo } from './uploads.repo.ts';
 import { UsersRepo } from './users.repo.ts';
 
@@ -43,6 +44,8 @@ export interface Store {
   /** Bytes used under the scopes of users with a quota (docs/quotas.md). */
   quotaUsage: QuotaUsageRepo;
   twoFactor: TwoFactorRepo;
+  /** Single sign-on's pending requests and sessions (docs/sso.md). */
+  oidc: OidcRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -65,5 +68,6 @@ export function createStore(db: Db): Store {
     davLocks: new DavLocksRepo(db),
     quotaUsage: new QuotaUsageRepo(db),
     twoFactor: new TwoFactorRepo(db),
+    oidc: new OidcRepo(db),
   };
 }

@@ -29,6 +29,7 @@ export const STATE_TABLES = {
   quota_usage: { key: 'scope' },
   share_visits: { key: 'id' },
   two_factor: { key: 'user_id' },
+  oidc_sessions: { key: 'session_id' },
 } as const satisfies {
   [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
 };
@@ -38,7 +39,14 @@ export const STATE_TABLES = {
  * logins) and leases held by running instances. A copy is made with the instances stopped, so
  * these are emptied on the target instead of copied. Events are minutes of live notifications.
  */
-export const TRANSIENT_TABLES = ['attempts', 'leases', 'events', 'dav_locks'] as const;
+export const TRANSIENT_TABLES = [
+  'attempts',
+  'leases',
+  'events',
+  'dav_locks',
+  /** Sign-ins in progress and one-time codes (docs/sso.md): minutes long. */
+  'oidc_requests',
+] as const;
 type TransientTable = (typeof TRANSIENT_TABLES)[number];
 
 export type StateTable = keyof typeof STATE_TABLES;

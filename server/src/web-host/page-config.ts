@@ -4,6 +4,7 @@ import type { PageConfig, Settings } from '@cabinet/protocol';
 import type { ServerConfig } from '../config/options.ts';
 import { VERSION } from '../config/version.ts';
 import { isRecaptchaEnabled } from '../services/auth/recaptcha.ts';
+import { isOidcEnabled, oidcButtonLabel } from '../services/auth/oidc.ts';
 
 /** The name shown when branding leaves it empty. */
 export const DEFAULT_NAME = 'Cabinet';
@@ -50,5 +51,6 @@ export function buildPageConfig(config: ServerConfig, settings: Settings): PageC
     EnableExec: config.enableExec,
     TusSettings: { ...settings.tus },
     HideLoginButton: settings.hideLoginButton,
+    ...(method === 'json' && isOidcEnabled(config) && { OidcProvider: oidcButtonLabel(config) }),
   };
 }

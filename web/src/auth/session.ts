@@ -1,7 +1,8 @@
 import { requestLogin, requestLogout } from '../api/auth-requests.ts';
 import { renewSession } from '../api/client.ts';
 import { ApiError } from '../api/api-error.ts';
-import { hasLoginPage } from '../config/page-config.ts';
+import { hasLoginPage, pageConfig } from '../config/page-config.ts';
+import { requestSsoLogout } from '../features/sso/index.ts';
 import { useSessionStore } from '../stores/session-store.ts';
 import { isWellFormedToken } from './token-claims.ts';
 import { clearStoredToken, loadStoredToken } from './token-storage.ts';
@@ -43,11 +44,18 @@ export async function logIn(
 
 /**
  * Ends the session: the server revokes it, then the token and cookie are forgotten. The caller
- * navigates to the login page. A server that cannot be reached does not keep the user logged in.
+ * navigates to the login page, or to the URL returned: the provider's logout, for a session that
+ * single sign-on opened (docs/sso.md). A server that cannot be reached does not keep the user
+ * logged in.
  */
-export async function logOut(): Promise<void> {
-  if (useSessionStore.getState().token) await requestLogout().catch(() => {});
+export async function logOut(): Promise<string> {
+  let next = '';
+  if (useSessionStore.getState().token) {
+    if (pageConfig.OidcProvider) next = await requestSsoLogout().catch(() => '');
+    else await requestLogout().catch(() => {});
+  }
   useSessionStore.getState().clear();
+  return next;
 }
 
 let expiryTimer: ReturnType<typeof setTimeout> | undefined;

@@ -27,7 +27,7 @@ export type UserInput = Partial<Omit<User, 'perm' | 'sorting'>> & {
  * Who creates the user. `admin` and `cli` honour the given fields; `signup` and `proxy` are
  * self-provisioned and never get admin, execute or commands (GHSA-7526-j432-6ppp).
  */
-export type CreationKind = 'admin' | 'cli' | 'signup' | 'proxy';
+export type CreationKind = 'admin' | 'cli' | 'signup' | 'proxy' | 'oidc';
 
 /** The wire shape of a user: never the hash, password always "", scope hidden when asked. */
 export function toWireUser(user: UserRecord, options: { hideScope?: boolean } = {}): User {
@@ -110,14 +110,16 @@ export async function createUser(
 ): Promise<UserRecord> {
   const settings = await ctx.settings.get();
   const { defaults } = settings;
-  const provisioned = kind === 'signup' || kind === 'proxy';
+  const provisioned = kind === 'signup' || kind === 'proxy' || kind === 'oidc';
+  // The proxy or the OpenID provider vouches for these users (docs/sso.md).
+  const vouched = kind === 'proxy' || kind === 'oidc';
   checkUsername(input.username);
   if (await ctx.store.users.byUsername(input.username)) {
     throw errors.conflict('username already taken');
   }
 
   let passwordHash: string;
-  if (kind === 'proxy') {
+  if (vouched) {
     // The proxy vouches for the user; the random password can never be typed or changed.
     passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
   } else {
@@ -162,7 +164,7 @@ export async function createUser(
     passwordHash,
     scope,
     locale: checkLocale(given.locale ?? '') || defaults.locale,
-    lockPassword: kind === 'proxy' ? true : perm.admin ? false : (given.lockPassword ?? false),
+    lockPassword: vouched ? true : perm.admin ? false : (given.lockPassword ?? false),
     viewMode: given.viewMode || defaults.viewMode,
     singleClick: given.singleClick ?? defaults.singleClick,
     redirectAfterCopyMove: given.redirectAfterCopyMove ?? defaults.redirectAfterCopyMove,

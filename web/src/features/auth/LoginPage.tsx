@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { ApiError } from '../../api/api-error.ts';
@@ -9,6 +9,7 @@ import { hasLoginPage, pageConfig, productName } from '../../config/page-config.
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { renderBotCheck, type BotCheck } from './recaptcha.ts';
 import { safeRedirectTarget } from './redirect-target.ts';
+import { SsoSignIn, useSsoHandoff } from '../sso/index.ts';
 import './login.css';
 
 const loadTwoFactor = () => import('../two-factor/on-demand.ts');
@@ -52,6 +53,9 @@ export function LoginPage() {
   const [isLeaving, setLeaving] = useState(false);
   const botCheckRef = useRef<HTMLDivElement>(null);
   const [botCheck, setBotCheck] = useState<BotCheck | null>(null);
+  // Single sign-on (docs/sso.md): finishing one that came back from the provider, or its failure.
+  const leaveForSso = useCallback(() => setLeaving(true), []);
+  const sso = useSsoHandoff(leaveForSso, safeRedirectTarget);
 
   useEffect(() => {
     if (!pageConfig.ReCaptcha || !botCheckRef.current) return;
@@ -127,6 +131,14 @@ export function LoginPage() {
         </div>
         {hasLoginPage ? (
           <>
+            {pageConfig.OidcProvider && (
+              <SsoSignIn
+                provider={pageConfig.OidcProvider}
+                returnTo={target}
+                busy={sso.busy}
+                failure={sso.failure}
+              />
+            )}
             {error && (
               <p className="login__error" role="alert">
                 {error}

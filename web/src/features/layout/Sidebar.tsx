@@ -68,7 +68,11 @@ export function Sidebar() {
   }, [isOpen, setOpen]);
 
   const handleLogout = async () => {
-    await logOut();
+    const providerLogout = await logOut();
+    if (providerLogout) {
+      window.location.assign(providerLogout);
+      return;
+    }
     if (pageConfig.LogoutPage && pageConfig.LogoutPage !== '/login') {
       window.location.assign(pageConfig.LogoutPage);
       return;
