@@ -30,6 +30,7 @@ import { SITE_JOBS, SitesService } from './services/sites.service.ts';
 import { UsersService } from './services/users.service.ts';
 import { TrashService } from './services/trash/trash.service.ts';
 import { TwoFactorService } from './services/auth/totp.ts';
+import { AuditLog } from './services/audit/audit-log.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
 export interface Services {
@@ -55,6 +56,8 @@ export interface Services {
   dav: DavService;
   quota: QuotaService;
   twoFactor: TwoFactorService;
+  /** Who did what (docs/audit.md). */
+  audit: AuditLog;
 }
 
 /**
@@ -79,6 +82,8 @@ export interface RuntimeOptions {
   instanceId?: string;
   /** The clock resumable uploads expire by (default `Date.now`; tests drive it). */
   now?: () => number;
+  /** Off records no audit entries (the benchmark's baseline, docs/benchmarks.md); default on. */
+  auditLog?: boolean;
 }
 
 /** Timed work of the runtime, one recurring scheduler job each (one run across instances). */
@@ -91,7 +96,11 @@ export const JOBS = {
   purgeTrash: 'trash.purge',
   /** Recounts the usage of every scope with a quota (changes made outside Cabinet). */
   reconcileQuotas: 'quota.reconcile',
+  /** Audit entries past the retention period (docs/audit.md). */
+  purgeAudit: 'audit.purge',
 } as const;
+
+const PURGE_AUDIT_EVERY_MS = 60 * 60 * 1000;
 
 const PURGE_TRASH_EVERY_MS = 60 * 60 * 1000;
 
@@ -115,7 +124,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     log: ctx.log.child({ area: 'coordination' }),
   });
   const windowMs = ctx.config.rateLimitWindow * 1000;
-  const hooks = new EventHooks(ctx);
+  const audit = new AuditLog(ctx, { enabled: options.auditLog, now: options.now });
+  const hooks = new EventHooks(ctx, audit);
   const shares = new ShareService(ctx);
   const users = new UsersService(ctx, coordination.lock);
   const quota = new QuotaService(ctx);
@@ -149,6 +159,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
         signup: coordination.attempts('signup', ctx.config.rateLimitMax, windowMs),
       },
       twoFactor,
+      audit,
     ),
     sessions,
     users,
@@ -169,7 +180,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       ),
     ),
     tus,
-    commands: new CommandsService(ctx),
+    commands: new CommandsService(ctx, audit),
     search: new SearchService(ctx),
     events: new EventStreams(ctx, coordination.events, sessions),
     sites: new SitesService(ctx, coordination.scheduler),
@@ -177,6 +188,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     appPasswords,
     dav: new DavService(ctx, resources, davLocks),
     twoFactor,
+    audit,
   };
 
   const log = ctx.log.child({ area: 'runtime' });
@@ -195,6 +207,10 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     const purged = await trash.purge();
     if (purged > 0) log.info({ purged }, 'purged trashed items');
   });
+  scheduler.handle(JOBS.purgeAudit, async () => {
+    const purged = await audit.purge();
+    if (purged > 0) log.info({ purged }, 'purged audit entries');
+  });
   scheduler.handle(JOBS.reconcileQuotas, async (_job, signal) => {
     await quota.reconcile(signal);
   });
@@ -212,6 +228,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await scheduler.every(SITE_JOBS.sweepPreviews, SWEEP_SITE_PREVIEWS_EVERY_MS);
       await scheduler.every(JOBS.purgeTrash, PURGE_TRASH_EVERY_MS);
       await scheduler.every(JOBS.reconcileQuotas, RECONCILE_QUOTAS_EVERY_MS);
+      await scheduler.every(JOBS.purgeAudit, PURGE_AUDIT_EVERY_MS);
       await coordination.start();
       await services.events.start();
     },
@@ -222,6 +239,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     },
     async stop() {
       await services.events.stop();
+      // Before the database closes: what was queued is written.
+      await audit.stop();
       await coordination.close();
       services.preview.close();
     },

@@ -1,5 +1,6 @@
 import { AppPasswordsRepo } from './app-passwords.repo.ts';
 import { AttemptsRepo } from './attempts.repo.ts';
+import { AuditRepo } from './audit.repo.ts';
 import { DavLocksRepo } from './dav-locks.repo.ts';
 import { DavPropertiesRepo } from './dav-properties.repo.ts';
 import { CommandRunsRepo } from './command-runs.repo.ts';
@@ -43,6 +44,8 @@ export interface Store {
   /** Bytes used under the scopes of users with a quota (docs/quotas.md). */
   quotaUsage: QuotaUsageRepo;
   twoFactor: TwoFactorRepo;
+  /** Who did what (docs/audit.md). */
+  audit: AuditRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -65,5 +68,6 @@ export function createStore(db: Db): Store {
     davLocks: new DavLocksRepo(db),
     quotaUsage: new QuotaUsageRepo(db),
     twoFactor: new TwoFactorRepo(db),
+    audit: new AuditRepo(db),
   };
 }
