@@ -21,3 +21,4 @@ export * from './app-passwords.ts';
 export * from './quota.ts';
 export * from './two-factor.ts';
 export * from './oidc.ts';
+export * from './audit.ts';

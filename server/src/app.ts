@@ -6,6 +6,7 @@ import { acceptJsonBodies } from './http/json-body.ts';
 import { useZodValidation } from './http/zod-validation.ts';
 import { createMethodGuard } from './http/method-guard.ts';
 import { useSecurityHeaders } from './http/security-headers.ts';
+import { useAuditLog } from './http/audit.ts';
 import { readTlsFiles } from './config/tls-files.ts';
 import { sendStatus } from './http/reply.ts';
 import { redactUrl } from './logger.ts';
@@ -67,6 +68,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   useZodValidation(app);
   app.setNotFoundHandler(async (_request, reply) => sendStatus(reply, 404));
   useSecurityHeaders(app);
+  useAuditLog(app, runtime.services.audit);
 
   // While shutting down, Fastify still takes requests on open connections (and new connections
   // until its preClose hooks have run). They are refused here: resumable-upload requests with 423,

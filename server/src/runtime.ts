@@ -31,6 +31,7 @@ import { UsersService } from './services/users.service.ts';
 import { TrashService } from './services/trash/trash.service.ts';
 import { TwoFactorService } from './services/auth/totp.ts';
 import { OidcService } from './services/auth/oidc.ts';
+import { AuditLog } from './services/audit/audit-log.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
 export interface Services {
@@ -58,6 +59,8 @@ export interface Services {
   twoFactor: TwoFactorService;
   /** OpenID Connect single sign-on (docs/sso.md). */
   oidc: OidcService;
+  /** Who did what (docs/audit.md). */
+  audit: AuditLog;
 }
 
 /**
@@ -85,6 +88,8 @@ export interface RuntimeOptions {
    * ID tokens by (default `Date.now`; tests drive it).
    */
   now?: () => number;
+  /** Off records no audit entries (the benchmark's baseline, docs/benchmarks.md); default on. */
+  auditLog?: boolean;
 }
 
 /** Timed work of the runtime, one recurring scheduler job each (one run across instances). */
@@ -97,7 +102,11 @@ export const JOBS = {
   purgeTrash: 'trash.purge',
   /** Recounts the usage of every scope with a quota (changes made outside Cabinet). */
   reconcileQuotas: 'quota.reconcile',
+  /** Audit entries past the retention period (docs/audit.md). */
+  purgeAudit: 'audit.purge',
 } as const;
+
+const PURGE_AUDIT_EVERY_MS = 60 * 60 * 1000;
 
 const PURGE_TRASH_EVERY_MS = 60 * 60 * 1000;
 
@@ -121,7 +130,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     log: ctx.log.child({ area: 'coordination' }),
   });
   const windowMs = ctx.config.rateLimitWindow * 1000;
-  const hooks = new EventHooks(ctx);
+  const audit = new AuditLog(ctx, { enabled: options.auditLog, now: options.now });
+  const hooks = new EventHooks(ctx, audit);
   const shares = new ShareService(ctx, options.now);
   const users = new UsersService(ctx, coordination.lock);
   const quota = new QuotaService(ctx);
@@ -154,6 +164,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       signup: coordination.attempts('signup', ctx.config.rateLimitMax, windowMs),
     },
     twoFactor,
+    audit,
   );
   const services: Services = {
     auth,
@@ -176,7 +187,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       ),
     ),
     tus,
-    commands: new CommandsService(ctx),
+    commands: new CommandsService(ctx, audit),
     search: new SearchService(ctx),
     events: new EventStreams(ctx, coordination.events, sessions),
     sites: new SitesService(ctx, coordination.scheduler),
@@ -185,6 +196,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     dav: new DavService(ctx, resources, davLocks),
     twoFactor,
     oidc: new OidcService(ctx, users, auth, options.now),
+    audit,
   };
 
   const log = ctx.log.child({ area: 'runtime' });
@@ -203,6 +215,10 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     const purged = await trash.purge();
     if (purged > 0) log.info({ purged }, 'purged trashed items');
   });
+  scheduler.handle(JOBS.purgeAudit, async () => {
+    const purged = await audit.purge();
+    if (purged > 0) log.info({ purged }, 'purged audit entries');
+  });
   scheduler.handle(JOBS.reconcileQuotas, async (_job, signal) => {
     await quota.reconcile(signal);
   });
@@ -220,6 +236,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await scheduler.every(SITE_JOBS.sweepPreviews, SWEEP_SITE_PREVIEWS_EVERY_MS);
       await scheduler.every(JOBS.purgeTrash, PURGE_TRASH_EVERY_MS);
       await scheduler.every(JOBS.reconcileQuotas, RECONCILE_QUOTAS_EVERY_MS);
+      await scheduler.every(JOBS.purgeAudit, PURGE_AUDIT_EVERY_MS);
       await coordination.start();
       await services.events.start();
     },
@@ -230,6 +247,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     },
     async stop() {
       await services.events.stop();
+      // Before the database closes: what was queued is written.
+      await audit.stop();
       await coordination.close();
       services.preview.close();
     },

@@ -64,9 +64,10 @@ describe('cabinet db copy', () => {
     command_runs: 1,
     /**
      * The recurring jobs (the upload sweep, session pruning, the trash purge, the quota reconcile,
-     * the coordination's prune, the site preview sweep) and one scheduled post publication.
+     * the coordination's prune, the site preview sweep, the audit purge) and one scheduled post
+     * publication.
      */
-    scheduled_jobs: 7,
+    scheduled_jobs: 8,
     sites: 1,
     site_post_failures: 1,
     /** The admin's deleted file. */
@@ -80,6 +81,11 @@ describe('cabinet db copy', () => {
     /** Carol's started two-factor enrolment. */
     two_factor: 1,
     oidc_sessions: 0,
+    /**
+     * The admin's delete, carol's and dave's creation, dave's deletion, carol's login, her share,
+     * its download, the settings change and carol's command (docs/audit.md).
+     */
+    audit_log: 9,
   };
 
   beforeAll(async () => {
@@ -261,7 +267,9 @@ describe('cabinet db copy', () => {
     const back = path.join(dir, 'back', 'cabinet.db');
     const copied = await cli('db', 'copy', '--from', target.database, '--to', back);
     expect(copied.error).toBeUndefined();
-    expect(copied.out.slice(1)).toEqual(countLines({ ...expected, users: 3, sessions: 4 }));
+    expect(copied.out.slice(1)).toEqual(
+      countLines({ ...expected, users: 3, sessions: 4, audit_log: 11 }),
+    );
   });
 
   it('refuses a target that holds users unless --force, which replaces its contents', async () => {

@@ -63,6 +63,8 @@ export interface TestServerOptions {
   searchGate?: Promise<void>;
   /** The clock uploads and share links expire by (see RuntimeOptions.now): advance it instead of waiting. */
   now?: () => number;
+  /** Off runs without the audit log (see RuntimeOptions.auditLog; the benchmark's baseline). */
+  auditLog?: boolean;
 }
 
 let userCounter = 0;
@@ -100,7 +102,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     await testDatabase?.release();
     throw error;
   }
-  const runtime = createRuntime(ctx, { now: options.now });
+  const runtime = createRuntime(ctx, { now: options.now, auditLog: options.auditLog });
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
     app = await buildApp(runtime);

@@ -5,6 +5,7 @@ import { currentUser, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { parseUserId } from '../services/users.service.ts';
+import { audit } from '../http/audit.ts';
 
 /** /api/app-passwords (docs/api.md, docs/webdav.md): list, create and revoke app passwords. */
 export async function appPasswordsRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
@@ -27,7 +28,9 @@ export async function appPasswordsRoutes(scope: FastifyInstance, runtime: Runtim
     '/app-passwords',
     { preHandler: guard, schema: { body: AppPasswordCreate } },
     async (request, reply) => {
+      const audited = audit(request, 'app-password.create');
       const created = await appPasswords.create(currentUser(request), request.body);
+      audited.target = `app-password:${created.id}`;
       return reply.code(201).send(created);
     },
   );
@@ -36,6 +39,7 @@ export async function appPasswordsRoutes(scope: FastifyInstance, runtime: Runtim
     '/app-passwords/:id',
     { preHandler: guard, schema: { params: AppPasswordParams } },
     async (request, reply) => {
+      audit(request, 'app-password.revoke', `app-password:${request.params.id}`);
       await appPasswords.revoke(currentUser(request), request.params.id);
       return sendStatus(reply, 200);
     },

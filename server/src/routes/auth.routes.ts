@@ -9,6 +9,7 @@ import { RateLimitedError } from '../services/auth/rate-limit.ts';
 import type { AuthAttempt } from '../services/auth.service.ts';
 import { TwoFactorError } from '../services/auth/totp.ts';
 import { TWO_FACTOR_HEADER } from '@cabinet/protocol';
+import { audit } from '../http/audit.ts';
 
 function attemptOf(request: FastifyRequest): AuthAttempt {
   return {
@@ -101,6 +102,7 @@ export async function authRoutes(app: FastifyInstance, runtime: Runtime): Promis
     '/logout',
     { preHandler: requireUser(services.sessions, {}, enrolToo) },
     async (request, reply) => {
+      audit(request, 'logout');
       await auth.logout(request.sessionId);
       return sendStatus(reply, 200);
     },

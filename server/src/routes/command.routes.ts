@@ -108,7 +108,7 @@ export async function commandRoutes(scope: FastifyInstance, runtime: Runtime): P
           if (socket.readyState === socket.OPEN) socket.send(text);
         };
         service
-          .run(user, dir, line, { onLine: send, signal: abort.signal })
+          .run(user, dir, line, { onLine: send, signal: abort.signal, address: request.ip })
           .then((outcome) => {
             if (socket.readyState === socket.OPEN) finish(socket, outcome, ctx);
           })

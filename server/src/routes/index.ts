@@ -24,6 +24,7 @@ import { appPasswordsRoutes } from './app-passwords.routes.ts';
 import { quotaRoutes } from './quota.routes.ts';
 import { twoFactorRoutes } from './two-factor.routes.ts';
 import { oidcRoutes } from './oidc.routes.ts';
+import { auditRoutes } from './audit.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -55,4 +56,5 @@ export const API_ROUTES: RouteModule[] = [
   quotaRoutes,
   twoFactorRoutes,
   oidcRoutes,
+  auditRoutes,
 ];

@@ -9,6 +9,7 @@ import { sendArchive, sendFile } from '../http/file-reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { listingJson } from '../services/resources/listing.ts';
 import { type ShareCredentials } from '../services/public-share.service.ts';
+import { audit } from '../http/audit.ts';
 
 /**
  * What a visitor presents. The token may come in `?token=` (the reference client) or `?auth=`:
@@ -63,6 +64,8 @@ export async function publicShareRoutes(scope: FastifyInstance, runtime: Runtime
   });
 
   app.get('/public/dl/*', { exposeHeadRoute: false, schema }, async (request, reply) => {
+    const [hash = '', ...inside] = request.params['*'].split('/');
+    audit(request, 'share.download', `share:${hash}`).details.path = `/${inside.join('/')}`;
     const signal = clientGone(reply);
     const result = await service.download(
       request.params['*'],

@@ -8,6 +8,7 @@ import { clientGone } from '../http/client-gone.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { listingJson, type Listing } from '../services/resources/listing.ts';
+import { audit } from '../http/audit.ts';
 
 /** Listings this small are sent as one buffer with a Content-Length; bigger ones stream. */
 const STREAM_LISTING_ABOVE = 1000;
@@ -134,7 +135,10 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
   );
 
   app.delete('/resources/*', { preHandler: guard, schema: path }, async (request, reply) => {
-    await service.remove(currentUser(request), request.params['*']);
+    const audited = audit(request, 'file.delete', `/${request.params['*'].replace(/^\/+/, '')}`);
+    audited.details.trash = (
+      await service.remove(currentUser(request), request.params['*'])
+    ).trashed;
     return reply.code(204).send();
   });
 

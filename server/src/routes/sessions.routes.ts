@@ -5,6 +5,7 @@ import { currentUser, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { parseUserId } from '../services/users.service.ts';
+import { audit } from '../http/audit.ts';
 
 /** /api/users/{id}/sessions (docs/api.md): list and end a user's sessions; self or admin. */
 export async function sessionsRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
@@ -18,6 +19,7 @@ export async function sessionsRoutes(scope: FastifyInstance, runtime: Runtime): 
 
   app.delete('/users/:id/sessions', byUser, async (request, reply) => {
     const id = parseUserId(request.params.id);
+    audit(request, 'session.revoke', `user:${id}`).details.others = true;
     await sessions.endOthers(currentUser(request), request.sessionId, id);
     return sendStatus(reply, 200);
   });
@@ -27,6 +29,7 @@ export async function sessionsRoutes(scope: FastifyInstance, runtime: Runtime): 
     { preHandler: requireUser(services.sessions), schema: { params: SessionParams } },
     async (request, reply) => {
       const id = parseUserId(request.params.id);
+      audit(request, 'session.revoke', `user:${id}`);
       await sessions.end(currentUser(request), id, request.params.sid);
       return sendStatus(reply, 200);
     },

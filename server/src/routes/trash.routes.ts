@@ -13,6 +13,7 @@ import { clientGone } from '../http/client-gone.ts';
 import { sendFile } from '../http/file-reply.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
+import { audit } from '../http/audit.ts';
 
 /** /api/trash: the caller's deleted items (Cabinet addition, docs/trash.md). */
 export async function trashRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
@@ -30,15 +31,18 @@ export async function trashRoutes(scope: FastifyInstance, runtime: Runtime): Pro
     }),
   );
 
-  app.delete('/trash', { preHandler: guard }, async (request) => ({
-    removed: await service.empty(currentUser(request)),
-  }));
+  app.delete('/trash', { preHandler: guard }, async (request) => {
+    const audited = audit(request, 'trash.empty');
+    audited.details.removed = await service.empty(currentUser(request));
+    return { removed: audited.details.removed };
+  });
 
   app.get('/trash/settings', { preHandler: guard }, () => service.settings());
 
-  app.put('/trash/settings', { preHandler: guard }, (request) =>
-    service.saveSettings(currentUser(request), request.body),
-  );
+  app.put('/trash/settings', { preHandler: guard }, (request) => {
+    audit(request, 'settings.update').details.keys = ['trash'];
+    return service.saveSettings(currentUser(request), request.body);
+  });
 
   app.get(
     '/trash/:id/raw',
@@ -61,16 +65,19 @@ export async function trashRoutes(scope: FastifyInstance, runtime: Runtime): Pro
 
   app.post('/trash/:id/restore', byId, async (request, reply) => {
     // An empty body (no content type) means no choice yet: restore unless the place is taken.
+    const audited = audit(request, 'trash.restore', `trash:${request.params.id}`);
     const body = TrashRestoreBody.safeParse(request.body ?? {});
     if (!body.success) throw errors.badRequest('invalid restore request');
     const outcome = await service.restore(currentUser(request), request.params.id, body.data);
     if (outcome.kind === 'conflict') {
       return reply.code(409).send({ code: RESTORE_CONFLICT });
     }
+    audited.details.path = outcome.path;
     return reply.send({ path: outcome.path });
   });
 
   app.delete('/trash/:id', byId, async (request, reply) => {
+    audit(request, 'trash.delete', `trash:${request.params.id}`);
     await service.remove(currentUser(request), request.params.id);
     return reply.code(204).send();
   });

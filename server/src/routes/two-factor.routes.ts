@@ -15,6 +15,7 @@ import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { parseUserId } from '../services/users.service.ts';
 import { RateLimitedError } from '../services/auth/rate-limit.ts';
 import { TwoFactorError } from '../services/auth/totp.ts';
+import { audit } from '../http/audit.ts';
 
 /**
  * /api/two-factor (docs/two-factor.md): the signed-in user's enrolment, and the administrator's
@@ -58,6 +59,7 @@ export async function twoFactorRoutes(scope: FastifyInstance, runtime: Runtime):
     '/two-factor/enable',
     { ...self, schema: { body: TwoFactorEnableRequest } },
     async (request, reply) => {
+      audit(request, 'two-factor.enrol', `user:${currentUser(request).id}`);
       const recoveryCodes = await twoFactor.enable(
         currentUser(request),
         request.body.code,
@@ -75,6 +77,7 @@ export async function twoFactorRoutes(scope: FastifyInstance, runtime: Runtime):
       schema: { body: TwoFactorDisableRequest },
     },
     async (request, reply) => {
+      audit(request, 'two-factor.disable', `user:${currentUser(request).id}`);
       const { password, code } = request.body;
       await twoFactor.disable(currentUser(request), password, code, request.ip);
       return sendStatus(reply, 200);
@@ -87,6 +90,7 @@ export async function twoFactorRoutes(scope: FastifyInstance, runtime: Runtime):
     '/two-factor/policy',
     { ...admin, schema: { body: TwoFactorPolicyBody } },
     async (request, reply) => {
+      audit(request, 'settings.update').details.keys = ['twoFactorPolicy'];
       await twoFactor.setPolicy(request.body.require);
       return sendStatus(reply, 200);
     },
@@ -104,6 +108,7 @@ export async function twoFactorRoutes(scope: FastifyInstance, runtime: Runtime):
     '/users/:id/two-factor',
     { ...admin, schema: { params: UserIdParams } },
     async (request, reply) => {
+      audit(request, 'two-factor.reset', `user:${request.params.id}`);
       await twoFactor.reset(parseUserId(request.params.id));
       return sendStatus(reply, 200);
     },

@@ -5,6 +5,7 @@ import { currentUser, requireAdmin, requireUser } from '../http/authenticate.ts'
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { parseUserId } from '../services/users.service.ts';
+import { audit } from '../http/audit.ts';
 
 /** /api/users: list and create for admins; read, update, delete self or admin. */
 export async function usersRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
@@ -17,7 +18,9 @@ export async function usersRoutes(scope: FastifyInstance, runtime: Runtime): Pro
   app.get('/users', { preHandler: requireAdmin(services.sessions) }, async () => users.list());
 
   app.post('/users', { preHandler: requireAdmin(services.sessions) }, async (request, reply) => {
+    const audited = audit(request, 'user.create');
     const id = await users.createFromRequest(currentUser(request), request.body);
+    audited.target = `user:${id}`;
     // The SPA path of the new user, without the base URL, as filebrowser clients expect.
     return sendStatus(reply.header('location', `/settings/users/${id}`), 201);
   });
@@ -28,13 +31,24 @@ export async function usersRoutes(scope: FastifyInstance, runtime: Runtime): Pro
 
   app.put('/users/:id', byId, async (request, reply) => {
     const id = parseUserId(request.params.id);
-    await users.updateFromRequest(currentUser(request), request.sessionId, id, request.body);
+    const audited = audit(request, 'user.update', `user:${id}`);
+    audited.details.fields = await users.updateFromRequest(
+      currentUser(request),
+      request.sessionId,
+      id,
+      request.body,
+    );
     return sendStatus(reply, 200);
   });
 
   app.delete('/users/:id', byId, async (request, reply) => {
     const id = parseUserId(request.params.id);
-    await users.deleteFromRequest(currentUser(request), id, request.body);
+    const audited = audit(request, 'user.delete', `user:${id}`);
+    audited.details.username = await users.deleteFromRequest(
+      currentUser(request),
+      id,
+      request.body,
+    );
     return sendStatus(reply, 200);
   });
 }

@@ -9,7 +9,9 @@ import type { AttemptCounter } from '../coordination/index.ts';
 import { assertUnderLimit } from './auth/rate-limit.ts';
 import { proxyUser } from './auth/proxy.ts';
 import type { UsersService } from './users.service.ts';
-import type { TwoFactorService } from './auth/totp.ts';
+import { TwoFactorError, type TwoFactorService } from './auth/totp.ts';
+import { RateLimitedError } from './auth/rate-limit.ts';
+import type { AuditLog } from './audit/audit-log.ts';
 
 /**
  * The attempt counters of sign-in: failed logins and every signup, per address and per username.
@@ -49,6 +51,7 @@ export class AuthService {
     private readonly users: UsersService,
     private readonly limits: AuthLimits,
     private readonly twoFactor: TwoFactorService,
+    private readonly audit?: AuditLog,
   ) {}
 
   /**
@@ -110,7 +113,8 @@ export class AuthService {
     const ok = user
       ? await verifyPassword(user.passwordHash, request.password)
       : await verifyAgainstDummy(request.password);
-    if (!user || !ok) throw await fail('wrong credentials');
+    // The reason is told to the audit log and the server log only; the client sees a plain 403.
+    if (!user || !ok) throw await fail(user ? 'wrong password' : 'unknown user');
     if (needsRehash(user.passwordHash)) {
       return { user: await this.rehash(user, request.password), otp: request.otp };
     }
@@ -144,8 +148,31 @@ export class AuthService {
     return user;
   }
 
-  /** POST /api/login for the configured method; returns the signed token. */
+  /** POST /api/login for the configured method; returns the signed token. Audited either way. */
   async login(attempt: AuthAttempt): Promise<string> {
+    try {
+      const { token, user } = await this.signIn(attempt);
+      this.audit?.record({
+        action: 'login',
+        outcome: 'ok',
+        actor: { id: user.id, username: user.username },
+        address: attempt.ip,
+      });
+      return token;
+    } catch (error) {
+      const failure = loginFailure(error);
+      this.audit?.record({
+        action: 'login',
+        outcome: failure.outcome,
+        actor: { id: 0, username: triedUsername(attempt) },
+        address: attempt.ip,
+        details: { reason: failure.reason },
+      });
+      throw error;
+    }
+  }
+
+  private async signIn(attempt: AuthAttempt): Promise<{ token: string; user: UserRecord }> {
     let user: UserRecord;
     let enrolOnly = false;
     switch (this.ctx.config.authMethod) {
@@ -160,7 +187,7 @@ export class AuthService {
         enrolOnly = await this.twoFactor.enrolOnly(user);
     }
     const agent = attempt.headers['user-agent'];
-    return this.issueToken(
+    const token = await this.issueToken(
       user,
       {
         userAgent: typeof agent === 'string' ? agent : '',
@@ -168,6 +195,7 @@ export class AuthService {
       },
       enrolOnly,
     );
+    return { token, user };
   }
 
   /**
@@ -213,6 +241,31 @@ export class AuthService {
     await assertUnderLimit(limits.signup, [userKey(username)]);
     await limits.signup.hit(userKey(username));
     await this.users.create('signup', { username, password });
+  }
+}
+
+/** Why a login failed, in the audit log's words (docs/audit.md). */
+function loginFailure(error: unknown): { outcome: 'refused' | 'failed'; reason: string } {
+  if (error instanceof RateLimitedError) return { outcome: 'refused', reason: 'throttled' };
+  if (error instanceof TwoFactorError) {
+    return {
+      outcome: 'refused',
+      reason: error.kind === 'required' ? 'two-factor code needed' : 'wrong two-factor code',
+    };
+  }
+  if (error instanceof AppError && (error.status === 401 || error.status === 403)) {
+    return { outcome: 'refused', reason: error.reason ?? 'refused' };
+  }
+  return { outcome: 'failed', reason: error instanceof Error ? error.message : 'error' };
+}
+
+/** The name a login tried, when its body says one (an audit entry of a failed login keeps it). */
+function triedUsername(attempt: AuthAttempt): string {
+  try {
+    const parsed = LoginRequest.safeParse(parseJson(attempt.body) ?? {});
+    return parsed.success ? parsed.data.username.slice(0, 256) : '';
+  } catch {
+    return '';
   }
 }
 

@@ -1,8 +1,40 @@
 import type { AppContext } from '../context.ts';
 import type { CommandRunRecord } from '../store/command-runs.repo.ts';
+import type { AuditLog } from './audit/audit-log.ts';
 
-/** Records a run; a failing database write is logged rather than failing the command. */
-export async function recordRun(ctx: AppContext, run: CommandRunRecord): Promise<void> {
+/** Where a run is also told to the audit log, and from which client address (docs/audit.md). */
+export interface RunAudit {
+  log: AuditLog;
+  address?: string;
+}
+
+/**
+ * Records a run; a failing database write is logged rather than failing the command. Shell
+ * commands and hooks are audited too (`command.run`, `hook.run`), with the same fields.
+ */
+export async function recordRun(
+  ctx: AppContext,
+  run: CommandRunRecord,
+  audit?: RunAudit,
+): Promise<void> {
+  audit?.log.record({
+    action: run.kind === 'command' ? 'command.run' : 'hook.run',
+    outcome:
+      run.outcome === 'refused'
+        ? 'refused'
+        : run.outcome === 'exited' && run.exitCode === 0
+          ? 'ok'
+          : 'failed',
+    actor: { id: run.userId, username: run.username },
+    address: audit.address,
+    target: run.path,
+    details: {
+      ...(run.kind === 'command' ? {} : { hook: run.kind }),
+      line: run.line,
+      exitCode: run.exitCode,
+      ...(run.outcome === 'exited' ? {} : { reason: run.outcome }),
+    },
+  });
   try {
     await ctx.store.commandRuns.insert(run);
   } catch (error) {

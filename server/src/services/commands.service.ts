@@ -7,6 +7,7 @@ import { canonicalPath } from '../fs/canonical-path.ts';
 import { ScopedFs } from '../fs/scoped-fs.ts';
 import type { CommandRunRecord } from '../store/command-runs.repo.ts';
 import { recordRun } from './command-runs.ts';
+import type { AuditLog } from './audit/audit-log.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { formatTime } from './resources/file-info.ts';
 import { canExecute } from './permissions.ts';
@@ -20,6 +21,8 @@ export interface ShellRunOptions {
   onLine: (line: string) => void;
   /** Aborted when the socket closes: the command's processes are killed. */
   signal: AbortSignal;
+  /** The client address the run is audited with (docs/audit.md). */
+  address?: string;
 }
 
 /** Runs listed by GET /api/command-runs at most. */
@@ -33,7 +36,10 @@ export const MAX_LISTED_RUNS = 500;
  * is recorded.
  */
 export class CommandsService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit?: AuditLog,
+  ) {}
 
   /** Whether the user may run commands at all. */
   mayExecute(user: UserRecord): boolean {
@@ -50,16 +56,20 @@ export class CommandsService {
     // Recorded as the user-visible folder; a path that is not one (a NUL byte) is kept as sent.
     const shownDir = dir.includes('\0') ? dir : canonicalPath(dir).path;
     const record = (fields: Pick<CommandRunRecord, 'outcome' | 'exitCode'>, path = shownDir) =>
-      recordRun(this.ctx, {
-        kind: 'command',
-        userId: user.id,
-        username: user.username,
-        path,
-        line,
-        startedAt,
-        durationMs: Date.now() - startedAt,
-        ...fields,
-      });
+      recordRun(
+        this.ctx,
+        {
+          kind: 'command',
+          userId: user.id,
+          username: user.username,
+          path,
+          line,
+          startedAt,
+          durationMs: Date.now() - startedAt,
+          ...fields,
+        },
+        this.audit && { log: this.audit, address: options.address },
+      );
     const refuse = async (messages: string[]): Promise<ShellOutcome> => {
       await record({ outcome: 'refused', exitCode: null });
       return { kind: 'refused', messages };

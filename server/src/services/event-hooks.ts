@@ -7,6 +7,7 @@ import { errors } from '../errors.ts';
 import type { ScopedFs } from '../fs/scoped-fs.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { recordRun } from './command-runs.ts';
+import type { AuditLog } from './audit/audit-log.ts';
 
 /** An event hooks fire for. */
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -31,7 +32,10 @@ type HookFailure = { line: string; reason: string };
  * failing before-hook stops the operation; after-hooks only log their failures.
  */
 export class EventHooks {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit?: AuditLog,
+  ) {}
 
   /** Runs the before-hooks of an event; throws a 400 naming the hook when one fails. */
   async before(event: HookEvent, user: UserRecord, fs: ScopedFs, subject: HookSubject) {
@@ -67,17 +71,21 @@ export class EventHooks {
       const startedAt = Date.now();
       const log = this.ctx.log.child({ hook: trigger, line });
       const record = (outcome: string, exitCode: number | null, durationMs: number) =>
-        recordRun(this.ctx, {
-          kind: trigger,
-          userId: user.id,
-          username: user.username,
-          path: subject.path,
-          line,
-          outcome,
-          exitCode,
-          durationMs,
-          startedAt,
-        });
+        recordRun(
+          this.ctx,
+          {
+            kind: trigger,
+            userId: user.id,
+            username: user.username,
+            path: subject.path,
+            line,
+            outcome,
+            exitCode,
+            durationMs,
+            startedAt,
+          },
+          this.audit && { log: this.audit },
+        );
       let parsed;
       try {
         parsed = parseCommandLine(line, { variables, allowBackground: true });

@@ -254,7 +254,8 @@ export class ResourcesService {
    * DELETE: a file or tree (delete permission) leaves its folder: into the trash when it is on,
    * for good otherwise; its share links stop working either way (docs/trash.md).
    */
-  async remove(user: UserRecord, rawPath: string): Promise<void> {
+  /** DELETE: into the trash when it is on (`trashed`), else for good. */
+  async remove(user: UserRecord, rawPath: string): Promise<{ trashed: boolean }> {
     if (canonicalPath(rawPath).path === '/' || !canDelete(user)) throw errors.forbidden();
     const fs = await this.view(user);
     const target = await fs.resolve(rawPath);
@@ -268,6 +269,7 @@ export class ResourcesService {
     await this.trash.discard(user, fs, target, trash);
     await this.quota.recordChange(target.real, -freed);
     await this.hooks.after('delete', user, fs, target);
+    return { trashed: trash.enabled };
   }
 
   /** GET usage: the volume's total and used bytes for a folder, zeros for a file. */

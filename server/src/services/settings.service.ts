@@ -23,7 +23,7 @@ export class SettingsService {
    * 0 → 12, home base "" → /users, tus {0,0} → defaults). Rules are compiled so an invalid regex
    * is a 400 now rather than a failure later.
    */
-  async replace(body: unknown): Promise<void> {
+  async replace(body: unknown): Promise<string[]> {
     if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw errors.badRequest('request body must be a JSON object');
     }
@@ -42,7 +42,7 @@ export class SettingsService {
     validateRules(next.rules);
     const defaultLocale = checkLocale(next.defaults.locale, 'defaults.locale');
     const current = await this.ctx.settings.get();
-    await this.ctx.settings.save({
+    const saved: Settings = {
       ...next,
       authMethod: current.authMethod,
       // Clients that do not know this Cabinet addition leave it as it was.
@@ -64,6 +64,31 @@ export class SettingsService {
         // A client that does not know quotas (filebrowser's) leaves the default quota alone.
         quota: next.defaults.quota ?? current.defaults.quota ?? 0,
       },
-    });
+    };
+    await this.ctx.settings.save(saved);
+    return changedKeys(current, saved);
   }
+}
+
+/**
+ * The settings keys a save changed, for the audit log (docs/audit.md): `branding.name`-style one
+ * level into objects, names only, so no secret (the WebDAV account password) is ever written out.
+ */
+export function changedKeys(before: object, after: object): string[] {
+  const a = before as Record<string, unknown>;
+  const b = after as Record<string, unknown>;
+  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys
+    .flatMap((key) =>
+      isObject(a[key]) && isObject(b[key])
+        ? changedKeys(a[key] as object, b[key] as object)
+            .map((inner) => inner.split('.')[0])
+            .filter((inner, i, all) => all.indexOf(inner) === i)
+            .map((inner) => `${key}.${inner}`)
+        : JSON.stringify(a[key]) === JSON.stringify(b[key])
+          ? []
+          : [key],
+    )
+    .sort();
 }

@@ -107,7 +107,7 @@ export class UsersService {
     actorSessionId: string | null,
     id: number,
     body: unknown,
-  ): Promise<void> {
+  ): Promise<string[]> {
     if (!canManageAccount(actor, id)) throw errors.forbidden();
     const request = parseEnvelope(body);
     if (request.data.id !== id)
@@ -136,24 +136,25 @@ export class UsersService {
         actor.id === id ? (actorSessionId ?? undefined) : undefined,
       );
     }
+    return changedFields(target, record);
   }
 
   /**
    * DELETE /api/users/{id}: self or admin; a JSON body (at least `{}`) is required. The last
    * administrator cannot be deleted. Sessions and shares go with the user (foreign keys cascade).
    */
-  async deleteFromRequest(actor: UserRecord, id: number, body: unknown): Promise<void> {
+  async deleteFromRequest(actor: UserRecord, id: number, body: unknown): Promise<string> {
     if (!canManageAccount(actor, id)) throw errors.forbidden();
     if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw errors.badRequest('request body must be a JSON object');
     }
     const request = DeleteRequest.parse(body);
     await checkCurrentPassword(this.ctx, actor, request.current_password);
-    await this.delete(id);
+    return this.delete(id);
   }
 
   /** Deletes a user unless it is the last administrator (403) or unknown (404). */
-  async delete(id: number): Promise<void> {
+  async delete(id: number): Promise<string> {
     const target = await this.ctx.store.users.byId(id);
     if (!target) throw errors.notFound();
     if (isAdmin(target) && (await countAdmins(this.ctx)) <= 1) {
@@ -161,6 +162,7 @@ export class UsersService {
     }
     await this.ctx.store.sessions.revokeAllForUser(id);
     await this.ctx.store.users.remove(id);
+    return target.username;
   }
 
   /**
@@ -202,4 +204,20 @@ export class UsersService {
     if (!byName) throw errors.notFound(`no user "${idOrName}"`);
     return byName;
   }
+}
+
+/**
+ * The names of the fields an update changed, for the audit log: a new password hash is named
+ * `password`, and no value is ever part of the answer (docs/audit.md).
+ */
+function changedFields(before: UserRecord, after: UserRecord): string[] {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  names.delete('updatedAt');
+  return [...names]
+    .filter((name) => {
+      const key = name as keyof UserRecord;
+      return JSON.stringify(before[key]) !== JSON.stringify(after[key]);
+    })
+    .map((name) => (name === 'passwordHash' ? 'password' : name))
+    .sort();
 }

@@ -404,6 +404,26 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0015_audit_log': {
+    async up(db: Kysely<unknown>) {
+      // Who did what, from where, and how it ended (docs/audit.md). No foreign key to users: the
+      // record of what a deleted user did is kept, with the name they had.
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', 'integer', generatedId(db))
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('username', 'text', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('address', 'text', (c) => c.notNull())
+        .addColumn('outcome', 'text', (c) => c.notNull())
+        .addColumn('details', 'text', (c) => c.notNull())
+        .execute();
+      // Listing pages by id (newest first) and purging by time.
+      await db.schema.createIndex('audit_log_at').on('audit_log').column('at').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -277,6 +277,7 @@ export interface Database {
   two_factor: TwoFactorTable;
   oidc_requests: OidcRequestsTable;
   oidc_sessions: OidcSessionsTable;
+  audit_log: AuditLogTable;
 }
 
 /**
@@ -338,4 +339,20 @@ export interface DavLocksTable {
   timeout_seconds: number;
   /** Milliseconds since the epoch. */
   expires_at: number;
+}
+
+/** One audited action (docs/audit.md); no foreign key: the record outlives the user. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  /** Milliseconds since the epoch. */
+  at: number;
+  /** 0 when nobody was signed in (a failed login, a public link). */
+  user_id: number;
+  username: string;
+  action: string;
+  target: string;
+  address: string;
+  outcome: string;
+  /** JSON object. */
+  details: string;
 }

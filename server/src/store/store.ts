@@ -1,5 +1,6 @@
 import { AppPasswordsRepo } from './app-passwords.repo.ts';
 import { AttemptsRepo } from './attempts.repo.ts';
+import { AuditRepo } from './audit.repo.ts';
 import { DavLocksRepo } from './dav-locks.repo.ts';
 import { DavPropertiesRepo } from './dav-properties.repo.ts';
 import { CommandRunsRepo } from './command-runs.repo.ts';
@@ -46,6 +47,8 @@ export interface Store {
   twoFactor: TwoFactorRepo;
   /** Single sign-on's pending requests and sessions (docs/sso.md). */
   oidc: OidcRepo;
+  /** Who did what (docs/audit.md). */
+  audit: AuditRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -69,5 +72,6 @@ export function createStore(db: Db): Store {
     quotaUsage: new QuotaUsageRepo(db),
     twoFactor: new TwoFactorRepo(db),
     oidc: new OidcRepo(db),
+    audit: new AuditRepo(db),
   };
 }

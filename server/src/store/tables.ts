@@ -30,6 +30,7 @@ export const STATE_TABLES = {
   share_visits: { key: 'id' },
   two_factor: { key: 'user_id' },
   oidc_sessions: { key: 'session_id' },
+  audit_log: { key: 'id', identity: 'id' },
 } as const satisfies {
   [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
 };

@@ -63,6 +63,10 @@ const PostEditorPage = lazyComponent(
   () => import('../features/sites/PostEditorPage.tsx'),
   (m) => m.PostEditorPage,
 );
+const AuditLogPage = lazyComponent(
+  () => import('../features/audit/AuditLogPage.tsx'),
+  (m) => m.AuditLogPage,
+);
 const TrashPage = lazyComponent(
   () => import('../features/trash/TrashPage.tsx'),
   (m) => m.TrashPage,
@@ -135,6 +139,11 @@ export const routes: RouteObject[] = [
                         path: 'commands',
                         handle: handle('commandRuns.title'),
                         element: <CommandRunsPage />,
+                      },
+                      {
+                        path: 'audit',
+                        handle: handle('audit.title'),
+                        element: <AuditLogPage />,
                       },
                     ],
                   },

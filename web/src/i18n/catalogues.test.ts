@@ -37,9 +37,18 @@ const SAME_EVERYWHERE = [
 const KEYBOARD_KEYS = new Set(['help.delete']);
 const SAME_IN: Record<string, string[]> = {
   de: ['Version', 'Uploads', 'Downloads', 'Name', 'Link', 'Text'],
-  fr: ['Version', 'Notifications', 'Sessions', 'Documentation', 'Minutes', 'Permanent', 'Images'],
+  fr: [
+    'Version',
+    'Notifications',
+    'Sessions',
+    'Documentation',
+    'Minutes',
+    'Permanent',
+    'Images',
+    'Action',
+  ],
   it: ['Password'],
-  'nl-be': ['Uploads', 'Downloads', 'Permanent', 'Version'],
+  'nl-be': ['Uploads', 'Downloads', 'Permanent', 'Version', 'Filters'],
   pl: ['Folder'],
   'pt-br': ['Downloads'],
   ro: ['Permanent'],

@@ -14,6 +14,7 @@ const TABS = [
   ...(pageConfig.EnableExec
     ? [{ to: '/settings/commands', label: 'commandRuns.tab', needs: 'admin' } as const]
     : []),
+  { to: '/settings/audit', label: 'audit.tab', needs: 'admin' },
 ] as const;
 
 /** The settings area: a tab bar for administrators, then the screen. */

@@ -1,0 +1,353 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry, AuditPage, TrashItem } from '@cabinet/protocol';
+import {
+  ADMIN_PASSWORD,
+  startTestServer,
+  type TestServer,
+  type TestUser,
+} from '../testing/test-server.ts';
+import { commandUrl, runCommand } from '../testing/command-socket.ts';
+import { login } from './helpers/auth.ts';
+import { newUser, createAsAdmin, send, STRONG } from './helpers/users.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+let server: TestServer;
+let alice: TestUser;
+/** The clock of the audit entries and of the retention cut-off. */
+let clock = Date.now();
+
+/** Requests arrive through a trusted proxy (loopback) that names the client in X-Forwarded-For. */
+const from = (address: string) => ({ 'x-forwarded-for': address });
+
+async function auditPage(query = '', token = server.admin.token): Promise<AuditPage> {
+  const response = await server.fetch(`/api/audit${query}`, { token });
+  expect(response.status).toBe(200);
+  return (await response.json()) as AuditPage;
+}
+
+/** The newest entry of an action (after a filter), which the test expects to exist. */
+async function latest(action: string, query = ''): Promise<AuditEntry> {
+  const page = await auditPage(`?action=${action}${query}`);
+  expect(page.entries.length, `entries of ${action}`).toBeGreaterThan(0);
+  return page.entries[0]!;
+}
+
+beforeAll(async () => {
+  server = await startTestServer({
+    config: { trustedProxies: ['127.0.0.1'], rateLimitMax: 3, enableExec: true },
+    now: () => clock,
+  });
+  alice = await server.createUser({
+    username: 'alice',
+    password: STRONG,
+    scope: '/users/alice',
+    commands: ['echo'],
+    perm: { execute: true, share: true, download: true, delete: true, create: true },
+  });
+  await mkdir(path.join(server.root, 'users/alice'), { recursive: true });
+});
+afterAll(() => server.close());
+
+describe('the audit log records', () => {
+  it('a login that succeeds, with the user and the client address', async () => {
+    const ok = await login(server, { username: 'alice', password: STRONG }, from('198.51.100.1'));
+    expect(ok.status).toBe(200);
+    const entry = await latest('login', '&outcome=ok');
+    expect(entry).toMatchObject({
+      userID: alice.user.id,
+      username: 'alice',
+      address: '198.51.100.1',
+      outcome: 'ok',
+    });
+  });
+
+  it('failed logins with their reason, and a throttled one', async () => {
+    const address = '198.51.100.2';
+    expect(
+      (await login(server, { username: 'alice', password: 'wrong' }, from(address))).status,
+    ).toBe(403);
+    expect((await login(server, { username: 'nobody', password: 'x' }, from(address))).status).toBe(
+      403,
+    );
+    expect(
+      (await login(server, { username: 'alice', password: 'wrong' }, from(address))).status,
+    ).toBe(403);
+    // The address has used its three attempts.
+    expect(
+      (await login(server, { username: 'alice', password: STRONG }, from(address))).status,
+    ).toBe(429);
+    const page = await auditPage('?action=login&outcome=refused');
+    const mine = page.entries.filter((e) => e.address === address);
+    expect(mine.map((e) => [e.username, e.details.reason])).toEqual([
+      ['alice', 'throttled'],
+      ['alice', 'wrong password'],
+      ['nobody', 'unknown user'],
+      ['alice', 'wrong password'],
+    ]);
+    expect(mine.every((e) => e.userID === 0 && e.outcome === 'refused')).toBe(true);
+  });
+
+  it('a user update with the changed fields and never the password', async () => {
+    const created = await createAsAdmin(server, newUser({ username: 'bob' }));
+    expect(created.status).toBe(201);
+    const id = Number(created.headers.get('location')!.split('/').pop());
+    expect((await latest('user.create')).target).toBe(`user:${id}`);
+    const secret = 'a-brand-new-secret-passphrase';
+    const updated = await send(server, 'PUT', `/api/users/${id}`, server.admin.token, {
+      what: 'user',
+      which: ['password', 'locale'],
+      current_password: ADMIN_PASSWORD,
+      data: { id, password: secret, locale: 'de' },
+    });
+    expect(updated.status).toBe(200);
+    const entry = await latest('user.update');
+    expect(entry).toMatchObject({
+      target: `user:${id}`,
+      username: server.admin.user.username,
+      outcome: 'ok',
+      details: { fields: ['locale', 'password'] },
+    });
+    const csv = await (await server.fetch('/api/audit.csv', { token: server.admin.token })).text();
+    expect(csv).not.toContain(secret);
+    expect(JSON.stringify(await auditPage('?limit=500'))).not.toContain(secret);
+
+    const deleted = await send(server, 'DELETE', `/api/users/${id}`, server.admin.token, {
+      current_password: ADMIN_PASSWORD,
+    });
+    expect(deleted.status).toBe(200);
+    expect((await latest('user.delete')).details).toEqual({ username: 'bob' });
+  });
+
+  it('a refused user update (not an administrator) as refused', async () => {
+    const response = await send(server, 'PUT', `/api/users/1`, alice.token, {
+      what: 'user',
+      which: ['locale'],
+      data: { id: 1, locale: 'de' },
+    });
+    expect(response.status).toBe(403);
+    const entry = await latest('user.update', '&outcome=refused');
+    expect(entry).toMatchObject({ username: 'alice', target: 'user:1' });
+  });
+
+  it('settings changes with the keys that changed', async () => {
+    const settings = (await (
+      await server.fetch('/api/settings', { token: server.admin.token })
+    ).json()) as Record<string, unknown> & { branding: Record<string, unknown> };
+    const saved = await server.fetch('/api/settings', {
+      method: 'PUT',
+      token: server.admin.token,
+      headers: { 'content-type': 'application/json', ...from('198.51.100.9') },
+      body: JSON.stringify({ ...settings, branding: { ...settings.branding, name: 'Audited' } }),
+    });
+    expect(saved.status).toBe(200);
+    expect(await latest('settings.update')).toMatchObject({
+      address: '198.51.100.9',
+      details: { keys: ['branding.name'] },
+    });
+  });
+
+  it('a share created, downloaded by its public link, and deleted', async () => {
+    await writeFile(path.join(server.root, 'users/alice/report.txt'), 'figures');
+    const shared = await server.fetch('/api/share/report.txt', {
+      method: 'POST',
+      token: alice.token,
+      headers: from('198.51.100.3'),
+      body: '{}',
+    });
+    expect(shared.status).toBe(200);
+    const { hash } = (await shared.json()) as { hash: string };
+    expect(await latest('share.create')).toMatchObject({
+      username: 'alice',
+      target: '/report.txt',
+      address: '198.51.100.3',
+      details: { hash },
+    });
+
+    const downloaded = await server.fetch(`/api/public/dl/${hash}`, {
+      headers: from('203.0.113.5'),
+    });
+    expect(await downloaded.text()).toBe('figures');
+    expect(await latest('share.download')).toMatchObject({
+      userID: 0,
+      target: `share:${hash}`,
+      address: '203.0.113.5',
+      outcome: 'ok',
+    });
+
+    const removed = await server.fetch(`/api/share/${hash}`, {
+      method: 'DELETE',
+      token: alice.token,
+    });
+    expect(removed.status).toBe(200);
+    expect(await latest('share.delete')).toMatchObject({ target: `share:${hash}`, outcome: 'ok' });
+    // The link is gone: a use of it is recorded as failed.
+    expect((await server.fetch(`/api/public/dl/${hash}`)).status).toBe(404);
+    expect((await latest('share.download')).outcome).toBe('failed');
+  });
+
+  it('a delete into the trash and its restore', async () => {
+    await writeFile(path.join(server.root, 'users/alice/old.txt'), 'old');
+    const deleted = await server.fetch('/api/resources/old.txt', {
+      method: 'DELETE',
+      token: alice.token,
+    });
+    expect(deleted.status).toBe(204);
+    expect(await latest('file.delete')).toMatchObject({
+      username: 'alice',
+      target: '/old.txt',
+      details: { trash: true },
+    });
+    const items = (await (
+      await server.fetch('/api/trash', { token: alice.token })
+    ).json()) as TrashItem[];
+    const item = items.find((i) => i.path === '/old.txt')!;
+    const restored = await server.fetch(`/api/trash/${item.id}/restore`, {
+      method: 'POST',
+      token: alice.token,
+    });
+    expect(restored.status).toBe(200);
+    expect(await latest('trash.restore')).toMatchObject({
+      target: `trash:${item.id}`,
+      details: { path: '/old.txt' },
+      outcome: 'ok',
+    });
+  });
+
+  it('a shell command run', async () => {
+    const ran = await runCommand(commandUrl(server.url, ''), 'echo audited', {
+      'X-Auth': alice.token,
+      ...from('198.51.100.4'),
+    });
+    expect(ran.messages).toEqual(['audited']);
+    expect(await latest('command.run')).toMatchObject({
+      username: 'alice',
+      address: '198.51.100.4',
+      outcome: 'ok',
+      details: { line: 'echo audited', exitCode: 0 },
+    });
+  });
+
+  it('a logout', async () => {
+    const token = await server.tokenFor(alice.user);
+    const out = await server.fetch('/api/logout', { method: 'POST', token });
+    expect(out.status).toBe(200);
+    expect(await latest('logout')).toMatchObject({ username: 'alice', outcome: 'ok' });
+  });
+});
+
+describe('GET /api/audit', () => {
+  it('filters by user, action, outcome and time, and pages newest first', async () => {
+    const page = await auditPage('?user=ALICE&action=login');
+    expect(page.entries.length).toBeGreaterThan(0);
+    expect(page.entries.every((e) => e.username === 'alice' && e.action === 'login')).toBe(true);
+
+    const all = await auditPage('?limit=500');
+    const ids = all.entries.map((e) => e.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    const first = await auditPage('?limit=2');
+    expect(first.entries.map((e) => e.id)).toEqual(ids.slice(0, 2));
+    expect(first.next).toBe(ids[1]);
+    const second = await auditPage(`?limit=2&before=${first.next}`);
+    expect(second.entries.map((e) => e.id)).toEqual(ids.slice(2, 4));
+
+    const future = new Date(clock + DAY).toISOString();
+    expect((await auditPage(`?from=${encodeURIComponent(future)}`)).entries).toEqual([]);
+    expect((await auditPage(`?to=${encodeURIComponent(future)}`)).entries.length).toBe(
+      Math.min(ids.length, 50),
+    );
+    const refused = await auditPage('?outcome=refused&limit=500');
+    expect(refused.entries.every((e) => e.outcome === 'refused')).toBe(true);
+  });
+
+  it('answers 400 for a bad filter', async () => {
+    for (const query of ['?action=nope', '?outcome=maybe', '?from=yesterday', '?limit=0']) {
+      const response = await server.fetch(`/api/audit${query}`, { token: server.admin.token });
+      expect(response.status, query).toBe(400);
+    }
+  });
+
+  it('answers 403 to a non-administrator and 401 without a session', async () => {
+    for (const url of ['/api/audit', '/api/audit.csv', '/api/audit/settings']) {
+      expect((await server.fetch(url, { token: alice.token })).status).toBe(403);
+      expect((await server.fetch(url)).status).toBe(401);
+    }
+  });
+});
+
+describe('GET /api/audit.csv', () => {
+  it('streams the filtered entries with RFC 4180 quoting and a formula guard', async () => {
+    // A user named like a formula, with a comma and a quote: the export must not run or split it.
+    const name = '=HYPERLINK("x",1),y';
+    const response = await login(server, { username: name, password: 'nope' }, from('192.0.2.7'));
+    expect(response.status).toBe(403);
+    const csv = await server.fetch(`/api/audit.csv?action=login&user=${encodeURIComponent(name)}`, {
+      token: server.admin.token,
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(csv.headers.get('content-disposition')).toBe('attachment; filename="audit.csv"');
+    const lines = (await csv.text()).split('\r\n');
+    expect(lines[0]).toBe('time,user_id,username,action,target,address,outcome,details');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe('');
+    const cells = lines[1]!.split(',');
+    expect(cells[1]).toBe('0');
+    expect(lines[1]).toContain(`,"'=HYPERLINK(""x"",1),y",login,,192.0.2.7,refused,`);
+    expect(lines[1]!.endsWith('"{""reason"":""unknown user""}"')).toBe(true);
+  });
+
+  it('guards cells starting with + - @ too', async () => {
+    for (const name of ['+1', '-2', '@SUM(A1)']) {
+      await login(server, { username: name, password: 'x' }, from('192.0.2.8'));
+      const csv = await (
+        await server.fetch(`/api/audit.csv?user=${encodeURIComponent(name)}`, {
+          token: server.admin.token,
+        })
+      ).text();
+      expect(csv.split('\r\n')[1]).toContain(`,'${name},login,`);
+    }
+  });
+});
+
+describe('retention', () => {
+  const setRetention = (days: unknown) =>
+    server.fetch('/api/audit/settings', {
+      method: 'PUT',
+      token: server.admin.token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ retentionDays: days }),
+    });
+  const purge = async () => {
+    const { scheduler } = server.runtime.coordination;
+    await scheduler.schedule('audit.purge', Date.now());
+    await scheduler.runDue();
+  };
+
+  it('keeps 90 days by default and refuses a bad setting', async () => {
+    expect(
+      await (await server.fetch('/api/audit/settings', { token: server.admin.token })).json(),
+    ).toEqual({ retentionDays: 90 });
+    expect((await setRetention(-1)).status).toBe(400);
+    expect((await setRetention('7')).status).toBe(400);
+    expect((await setRetention(1)).status).toBe(200);
+  });
+
+  it('purges entries older than the retention period, and none with 0 days', async () => {
+    const oldest = (await auditPage('?limit=500')).entries.length;
+    expect(oldest).toBeGreaterThan(0);
+    expect((await setRetention(0)).status).toBe(200);
+    clock += 400 * DAY;
+    await purge();
+    expect((await auditPage('?limit=500')).entries.length).toBeGreaterThanOrEqual(oldest);
+
+    expect((await setRetention(30)).status).toBe(200);
+    // An entry of "now" (the setting change itself) stays; those of 400 days ago go.
+    await purge();
+    const left = (await auditPage('?limit=500')).entries;
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.every((e) => Date.parse(e.time) >= clock - 30 * DAY)).toBe(true);
+  });
+});

@@ -1,0 +1,25 @@
+/** The refusal reasons the server writes that the page shows in words (docs/audit.md). */
+const REASONS: Record<string, string> = {
+  'wrong password': 'wrongPassword',
+  'unknown user': 'unknownUser',
+  throttled: 'throttled',
+  'two-factor code needed': 'twoFactorNeeded',
+  'wrong two-factor code': 'twoFactorWrong',
+};
+
+/** The catalogue key (under `audit.reasons`) of an entry's reason, or undefined. */
+export function auditReasonKey(reason: unknown): string | undefined {
+  return typeof reason === 'string' ? REASONS[reason] : undefined;
+}
+
+/** Midnight at the start of a `YYYY-MM-DD` day in this browser's time zone, as RFC 3339. */
+export function dayStart(day: string): string {
+  return new Date(`${day}T00:00:00`).toISOString();
+}
+
+/** Midnight after the day (the API's `to` is exclusive), as RFC 3339. */
+export function dayEnd(day: string): string {
+  const end = new Date(`${day}T00:00:00`);
+  end.setDate(end.getDate() + 1);
+  return end.toISOString();
+}
