@@ -20,3 +20,4 @@ export * from './trash.ts';
 export * from './app-passwords.ts';
 export * from './quota.ts';
 export * from './two-factor.ts';
+export * from './file-jobs.ts';

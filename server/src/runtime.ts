@@ -30,6 +30,7 @@ import { SITE_JOBS, SitesService } from './services/sites.service.ts';
 import { UsersService } from './services/users.service.ts';
 import { TrashService } from './services/trash/trash.service.ts';
 import { TwoFactorService } from './services/auth/totp.ts';
+import { FILE_JOB_RUN, FileJobsService } from './services/file-jobs/file-jobs.service.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
 export interface Services {
@@ -55,6 +56,8 @@ export interface Services {
   dav: DavService;
   quota: QuotaService;
   twoFactor: TwoFactorService;
+  /** Background copy, move and delete jobs (docs/jobs.md). */
+  fileJobs: FileJobsService;
 }
 
 /**
@@ -177,6 +180,12 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     appPasswords,
     dav: new DavService(ctx, resources, davLocks),
     twoFactor,
+    fileJobs: new FileJobsService(ctx, {
+      resources,
+      scheduler: coordination.scheduler,
+      events: coordination.events,
+      instanceId: coordination.instanceId,
+    }),
   };
 
   const log = ctx.log.child({ area: 'runtime' });
@@ -198,6 +207,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   scheduler.handle(JOBS.reconcileQuotas, async (_job, signal) => {
     await quota.reconcile(signal);
   });
+  // Users' background copy/move/delete jobs: one scheduler job per run (docs/jobs.md).
+  scheduler.handle(FILE_JOB_RUN, (job, signal) => services.fileJobs.run(job, signal));
 
   return {
     ctx,
@@ -212,6 +223,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await scheduler.every(SITE_JOBS.sweepPreviews, SWEEP_SITE_PREVIEWS_EVERY_MS);
       await scheduler.every(JOBS.purgeTrash, PURGE_TRASH_EVERY_MS);
       await scheduler.every(JOBS.reconcileQuotas, RECONCILE_QUOTAS_EVERY_MS);
+      // File jobs a crash of this host interrupted run again now, not when their claim lapses.
+      await services.fileJobs.recover();
       await coordination.start();
       await services.events.start();
     },

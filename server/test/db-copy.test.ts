@@ -79,6 +79,8 @@ describe('cabinet db copy', () => {
     share_visits: 1,
     /** Carol's started two-factor enrolment. */
     two_factor: 1,
+    /** Background file jobs: none started. */
+    file_jobs: 0,
   };
 
   beforeAll(async () => {

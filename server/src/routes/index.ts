@@ -23,6 +23,7 @@ import { davRoutes } from './dav.routes.ts';
 import { appPasswordsRoutes } from './app-passwords.routes.ts';
 import { quotaRoutes } from './quota.routes.ts';
 import { twoFactorRoutes } from './two-factor.routes.ts';
+import { fileJobsRoutes } from './file-jobs.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -53,4 +54,5 @@ export const API_ROUTES: RouteModule[] = [
   appPasswordsRoutes,
   quotaRoutes,
   twoFactorRoutes,
+  fileJobsRoutes,
 ];

@@ -5,6 +5,7 @@ import { DavPropertiesRepo } from './dav-properties.repo.ts';
 import { CommandRunsRepo } from './command-runs.repo.ts';
 import type { Db } from './db.ts';
 import { EventsRepo } from './events.repo.ts';
+import { FileJobsRepo } from './file-jobs.repo.ts';
 import { JobsRepo } from './jobs.repo.ts';
 import { KvRepo } from './kv.repo.ts';
 import { LeasesRepo } from './leases.repo.ts';
@@ -43,6 +44,8 @@ export interface Store {
   /** Bytes used under the scopes of users with a quota (docs/quotas.md). */
   quotaUsage: QuotaUsageRepo;
   twoFactor: TwoFactorRepo;
+  /** Background copy/move/delete jobs (docs/jobs.md). */
+  fileJobs: FileJobsRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -65,5 +68,6 @@ export function createStore(db: Db): Store {
     davLocks: new DavLocksRepo(db),
     quotaUsage: new QuotaUsageRepo(db),
     twoFactor: new TwoFactorRepo(db),
+    fileJobs: new FileJobsRepo(db),
   };
 }

@@ -29,6 +29,7 @@ export const STATE_TABLES = {
   quota_usage: { key: 'scope' },
   share_visits: { key: 'id' },
   two_factor: { key: 'user_id' },
+  file_jobs: { key: 'id' },
 } as const satisfies {
   [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
 };
