@@ -387,7 +387,7 @@ describe('a server killed during a copy job', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const children: ChildProcess[] = [];
-    const FILES = 96;
+    const FILES = 64;
     const SIZE = 512 * 1024;
     const start = async () => {
       const child = spawn(process.execPath, [BIN, 'serve'], {
@@ -491,5 +491,5 @@ describe('a server killed during a copy job', () => {
       await database.drop();
       await rm(base, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 240_000);
 });

@@ -497,12 +497,16 @@ class JobRun {
   async save(force: boolean, extra: Partial<FileJobProgress> = {}): Promise<void> {
     const { now, repo } = this.service.parts;
     const at = now();
-    if (!force && at - this.lastSavedAt < SAVE_EVERY_MS) return;
-    this.lastSavedAt = at;
     const job = this.job;
     const seconds = (at - this.startedAt) / 1000;
     job.rate = seconds > 0 ? Math.round((job.bytesDone - this.bytesAtStart) / seconds) : 0;
     job.updatedAt = at;
+    if (!force && at - this.lastSavedAt < SAVE_EVERY_MS) {
+      // Not written yet, but sent: the publisher's spacing holds the newest for its turn.
+      this.publisher.send(toFileJob(job));
+      return;
+    }
+    this.lastSavedAt = at;
     const change: FileJobProgress = {
       itemIndex: job.itemIndex,
       itemTarget: job.itemTarget,
