@@ -22,3 +22,4 @@ export * from './quota.ts';
 export * from './two-factor.ts';
 export * from './oidc.ts';
 export * from './audit.ts';
+export * from './file-jobs.ts';

@@ -32,6 +32,7 @@ import { TrashService } from './services/trash/trash.service.ts';
 import { TwoFactorService } from './services/auth/totp.ts';
 import { OidcService } from './services/auth/oidc.ts';
 import { AuditLog } from './services/audit/audit-log.ts';
+import { FILE_JOB_RUN, FileJobsService } from './services/file-jobs/file-jobs.service.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
 export interface Services {
@@ -61,6 +62,8 @@ export interface Services {
   oidc: OidcService;
   /** Who did what (docs/audit.md). */
   audit: AuditLog;
+  /** Background copy, move and delete jobs (docs/jobs.md). */
+  fileJobs: FileJobsService;
 }
 
 /**
@@ -197,6 +200,12 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     twoFactor,
     oidc: new OidcService(ctx, users, auth, options.now),
     audit,
+    fileJobs: new FileJobsService(ctx, {
+      resources,
+      scheduler: coordination.scheduler,
+      events: coordination.events,
+      instanceId: coordination.instanceId,
+    }),
   };
 
   const log = ctx.log.child({ area: 'runtime' });
@@ -222,6 +231,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   scheduler.handle(JOBS.reconcileQuotas, async (_job, signal) => {
     await quota.reconcile(signal);
   });
+  // Users' background copy/move/delete jobs: one scheduler job per run (docs/jobs.md).
+  scheduler.handle(FILE_JOB_RUN, (job, signal) => services.fileJobs.run(job, signal));
 
   return {
     ctx,
@@ -237,6 +248,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await scheduler.every(JOBS.purgeTrash, PURGE_TRASH_EVERY_MS);
       await scheduler.every(JOBS.reconcileQuotas, RECONCILE_QUOTAS_EVERY_MS);
       await scheduler.every(JOBS.purgeAudit, PURGE_AUDIT_EVERY_MS);
+      // File jobs a crash of this host interrupted run again now, not when their claim lapses.
+      await services.fileJobs.recover();
       await coordination.start();
       await services.events.start();
     },

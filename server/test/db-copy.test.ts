@@ -86,6 +86,8 @@ describe('cabinet db copy', () => {
      * its download, the settings change and carol's command (docs/audit.md).
      */
     audit_log: 9,
+    /** Background file jobs: none started. */
+    file_jobs: 0,
   };
 
   beforeAll(async () => {

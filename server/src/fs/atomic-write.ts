@@ -190,6 +190,7 @@ export async function copyFileAtomic(
   to: string,
   mode: number,
   journal: TempJournal,
+  signal?: AbortSignal,
 ): Promise<void> {
   const tempPath = path.join(path.dirname(to), newTempName());
   const journalId = await journal.record(tempPath, 'atomic');
@@ -202,6 +203,8 @@ export async function copyFileAtomic(
     } finally {
       await handle.close();
     }
+    // Stopped while copying: the copy is dropped, so no file appears under its final name.
+    signal?.throwIfAborted();
     await rename(tempPath, to);
   } catch (error) {
     await unlink(tempPath).catch(() => undefined);

@@ -13,7 +13,19 @@ import { isTempName } from './temp-files.ts';
 /** One step of a copy, decided (and rule-checked) before anything is written. */
 export type CopyStep =
   | { kind: 'dir'; to: string; mode: number }
-  | { kind: 'file'; from: string; to: string; mode: number };
+  | { kind: 'file'; from: string; to: string; mode: number; size: number };
+
+/** How a caller follows and stops a copy (background jobs, docs/jobs.md). */
+export interface CopyControl {
+  /** Checked before each step; a file being copied when it aborts is dropped, never renamed. */
+  signal?: AbortSignal;
+  /** File steps an earlier run already copied: skipped (their folders are still made). */
+  skipFiles?: number;
+  /** Called with the plan before anything is written. */
+  onPlan?: (files: number, bytes: number) => void | Promise<void>;
+  /** Called after each file landed under its final name, with its size. */
+  onFile?: (bytes: number) => void | Promise<void>;
+}
 
 interface Place {
   /** Virtual path used for rule checks. */
@@ -40,7 +52,13 @@ export async function planCopy(
   if (source.stat.isDirectory()) {
     await planFolder(scope, from, to, source.stat, steps, new Set([source.real]), source.real);
   } else if (source.stat.isFile()) {
-    steps.push({ kind: 'file', from: from.real, to: to.real, mode: source.stat.mode });
+    steps.push({
+      kind: 'file',
+      from: from.real,
+      to: to.real,
+      mode: source.stat.mode,
+      size: source.stat.size,
+    });
   } else {
     throw errors.badRequest('only files and folders can be copied');
   }
@@ -108,7 +126,13 @@ async function planFolder(
     } else if (childInfo.isFile()) {
       const existing = await lstatOrNull(destination.real);
       if (existing?.isDirectory()) throw errors.conflict();
-      steps.push({ kind: 'file', from: child.real, to: destination.real, mode: childInfo.mode });
+      steps.push({
+        kind: 'file',
+        from: child.real,
+        to: destination.real,
+        mode: childInfo.mode,
+        size: childInfo.size,
+      });
     }
     // Pipes, sockets and devices are not copied.
   }
@@ -129,17 +153,38 @@ async function destinationOf(
   return { virtual, real: followed.real };
 }
 
-/** Carries out a plan: folders first as met, each file copied atomically over its target. */
-export async function runCopyPlan(steps: CopyStep[], root: FileRoot): Promise<void> {
+/**
+ * Carries out a plan: folders first as met, each file copied atomically over its target. With a
+ * `control`, reports each file and stops at its signal (between files, or dropping the file in
+ * flight), skipping the files an earlier run copied.
+ */
+export async function runCopyPlan(
+  steps: CopyStep[],
+  root: FileRoot,
+  control: CopyControl = {},
+): Promise<void> {
+  const { signal, onFile } = control;
+  if (control.onPlan) {
+    const files = steps.filter((step) => step.kind === 'file');
+    await control.onPlan(
+      files.length,
+      files.reduce((sum, step) => sum + step.size, 0),
+    );
+  }
+  let toSkip = control.skipFiles ?? 0;
   for (const step of steps) {
+    signal?.throwIfAborted();
     if (step.kind === 'dir') {
       try {
         await mkdir(step.to, { recursive: true, mode: root.dirMode });
       } catch (error) {
         if (errorCode(error) !== 'EEXIST') throw toAppError(error);
       }
+    } else if (toSkip > 0) {
+      toSkip -= 1;
     } else {
-      await copyFileAtomic(step.from, step.to, step.mode, root.journal);
+      await copyFileAtomic(step.from, step.to, step.mode, root.journal, signal);
+      await onFile?.(step.size);
     }
   }
 }

@@ -5,7 +5,8 @@ import type { Rule } from '@cabinet/protocol';
 import { errors } from '../errors.ts';
 import type { AtomicWrite, WriteSource } from './atomic-write.ts';
 import { diskUsage } from './disk-usage.ts';
-import { treeBytes } from './tree-bytes.ts';
+import { treeBytes, treeSize, type TreeSize } from './tree-bytes.ts';
+import type { CopyControl } from './copy-plan.ts';
 import type { FileRoot } from './file-root.ts';
 import type { FolderChildren, ListEntry } from './folder-children.ts';
 import { ScopeResolver, type Resolved, type ScopedFsOptions } from './scope-resolver.ts';
@@ -220,7 +221,7 @@ export class ScopedFs {
   copy(
     source: string | Resolved,
     destination: string | Resolved,
-    options?: { override?: boolean },
+    options?: { override?: boolean; control?: CopyControl },
   ): Promise<Resolved> {
     return this.writes.copy(source, destination, options);
   }
@@ -242,6 +243,13 @@ export class ScopedFs {
     const resolved = await this.scope.resolve(virtual);
     if (!resolved.stat && !resolved.isSymlink) return 0;
     return treeBytes(resolved.real, signal);
+  }
+
+  /** Files and their bytes at or under a path (a background job's totals); 0 when it is gone. */
+  async treeSize(virtual: string | Resolved, signal?: AbortSignal): Promise<TreeSize> {
+    const resolved = await this.scope.resolve(virtual);
+    if (!resolved.stat && !resolved.isSymlink) return { files: 0, bytes: 0 };
+    return treeSize(resolved.real, signal);
   }
 
   /** Bytes of the files under the user's whole scope (the quota reconcile walk). */

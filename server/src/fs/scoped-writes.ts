@@ -4,7 +4,7 @@ import path from 'node:path';
 import { errors } from '../errors.ts';
 import { isRealInside, isVirtualInside } from './canonical-path.ts';
 import { AtomicWrite, type WriteSource } from './atomic-write.ts';
-import { planCopy, runCopyPlan } from './copy-plan.ts';
+import { planCopy, runCopyPlan, type CopyControl } from './copy-plan.ts';
 import { errorCode, mapFsErrors, toAppError } from './fs-errors.ts';
 import type { Resolved, ScopeResolver } from './scope-resolver.ts';
 import type { ScopedListing } from './scoped-listing.ts';
@@ -113,12 +113,13 @@ export class ScopedWrites {
   /**
    * Copies a file or folder tree (merging into an existing folder). Every source item and its
    * destination is rule-checked before anything is written; in-scope links are copied as their
-   * content, escaping or dangling links are skipped; each file lands atomically.
+   * content, escaping or dangling links are skipped; each file lands atomically. `control`
+   * follows and stops the copy (background jobs).
    */
   async copy(
     sourcePath: string | Resolved,
     destinationPath: string | Resolved,
-    options: { override?: boolean } = {},
+    options: { override?: boolean; control?: CopyControl } = {},
   ): Promise<Resolved> {
     const { source, destination } = await this.prepareTransfer(
       sourcePath,
@@ -128,8 +129,12 @@ export class ScopedWrites {
     );
     const plan = await planCopy(this.scope, source, destination);
     await this.makeFolders(path.dirname(destination.real));
-    await runCopyPlan(plan, this.scope.root);
-    this.scope.root.changes.emit({ kind: 'write', real: destination.real, recursive: true });
+    try {
+      await runCopyPlan(plan, this.scope.root, options.control);
+    } finally {
+      // A stopped copy still changed the tree: caches and the search index must see what landed.
+      this.scope.root.changes.emit({ kind: 'write', real: destination.real, recursive: true });
+    }
     return this.scope.resolve(destination.path);
   }
 

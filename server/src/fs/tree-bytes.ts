@@ -10,11 +10,23 @@ import { isTempName } from './temp-files.ts';
  * ever leaves this function. A missing path is 0; entries that vanish during the walk are skipped.
  */
 export async function treeBytes(real: string, signal?: AbortSignal): Promise<number> {
+  return (await treeSize(real, signal)).bytes;
+}
+
+/** Files and bytes under a path. */
+export interface TreeSize {
+  files: number;
+  bytes: number;
+}
+
+/** The files counted by treeBytes, and their bytes (a background job's totals, docs/jobs.md). */
+export async function treeSize(real: string, signal?: AbortSignal): Promise<TreeSize> {
   const top = await lstat(real).catch(() => undefined);
-  if (!top) return 0;
-  if (top.isFile()) return top.size;
-  if (!top.isDirectory()) return 0;
+  if (!top) return { files: 0, bytes: 0 };
+  if (top.isFile()) return { files: 1, bytes: top.size };
+  if (!top.isDirectory()) return { files: 0, bytes: 0 };
   let total = 0;
+  let files = 0;
   const folders = [real];
   while (folders.length > 0) {
     signal?.throwIfAborted();
@@ -27,9 +39,12 @@ export async function treeBytes(real: string, signal?: AbortSignal): Promise<num
       if (entry.isDirectory()) folders.push(child);
       else if (entry.isFile()) {
         const info = await lstat(child).catch(() => undefined);
-        if (info?.isFile()) total += info.size;
+        if (info?.isFile()) {
+          total += info.size;
+          files += 1;
+        }
       }
     }
   }
-  return total;
+  return { files, bytes: total };
 }

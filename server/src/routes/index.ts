@@ -25,6 +25,7 @@ import { quotaRoutes } from './quota.routes.ts';
 import { twoFactorRoutes } from './two-factor.routes.ts';
 import { oidcRoutes } from './oidc.routes.ts';
 import { auditRoutes } from './audit.routes.ts';
+import { fileJobsRoutes } from './file-jobs.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -57,4 +58,5 @@ export const API_ROUTES: RouteModule[] = [
   twoFactorRoutes,
   oidcRoutes,
   auditRoutes,
+  fileJobsRoutes,
 ];

@@ -13,6 +13,7 @@ import { errors } from '../errors.ts';
 import { canonicalPath, virtualParent } from '../fs/canonical-path.ts';
 import { detectType, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../files/file-type.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
+import type { CopyControl } from '../fs/copy-plan.ts';
 import { SubtitleFinder } from '../files/subtitles.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import type { EventHooks } from './event-hooks.ts';
@@ -201,9 +202,15 @@ export class ResourcesService {
 
   /**
    * PATCH: copy or rename (move) to `destination`, which arrives already decoded once and is
-   * decoded once more (the reference client double-encodes it).
+   * decoded once more (the reference client double-encodes it). A background job passes
+   * `control` to follow and stop a copy (docs/jobs.md).
    */
-  async transfer(user: UserRecord, rawPath: string, query: TransferQuery): Promise<void> {
+  async transfer(
+    user: UserRecord,
+    rawPath: string,
+    query: TransferQuery,
+    control?: CopyControl,
+  ): Promise<void> {
     const action = query.action;
     if (action !== 'copy' && action !== 'rename') throw errors.badRequest('unsupported action');
     if (!(action === 'copy' ? canCreate(user) : canRename(user))) throw errors.forbidden();
@@ -239,7 +246,7 @@ export class ResourcesService {
     }
     await this.hooks.before(action, user, fs, subject);
     if (action === 'copy') {
-      const copied = await fs.copy(source, destination, { override });
+      const copied = await fs.copy(source, destination, { override, control });
       await this.quota.recordChange(copied.real, added - replaced);
     } else {
       const moved = await fs.move(source, destination, { override });

@@ -424,6 +424,47 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('audit_log_at').on('audit_log').column('at').execute();
     },
   },
+  '0016_file_jobs': {
+    async up(db: Kysely<unknown>) {
+      // Background copy/move/delete jobs of users (docs/jobs.md).
+      await db.schema
+        .createTable('file_jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'integer', (c) =>
+          c.notNull().references('users.id').onDelete('cascade'),
+        )
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('on_conflict', 'text', (c) => c.notNull())
+        .addColumn('items', 'text', (c) => c.notNull())
+        .addColumn('item_count', 'integer', (c) => c.notNull())
+        .addColumn('item_index', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('item_target', 'text')
+        .addColumn('item_override', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('file_index', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('answer', 'text')
+        .addColumn('question', 'text')
+        .addColumn('files_total', 'bigint')
+        .addColumn('files_done', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('bytes_total', 'bigint')
+        .addColumn('bytes_done', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('rate', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('current', 'text')
+        .addColumn('error_status', 'integer')
+        .addColumn('error_message', 'text')
+        .addColumn('runner', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('finished_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('file_jobs_user_created')
+        .on('file_jobs')
+        .columns(['user_id', 'created_at'])
+        .execute();
+      await db.schema.createIndex('file_jobs_state').on('file_jobs').column('state').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

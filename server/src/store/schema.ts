@@ -255,6 +255,51 @@ export interface OidcSessionsTable {
   id_token: string;
 }
 
+/**
+ * Background copy, move and delete jobs of users (docs/jobs.md). Not the scheduler's
+ * `scheduled_jobs`: a file job is carried by one scheduler job ("run file job X") while it runs.
+ */
+export interface FileJobsTable {
+  id: string;
+  user_id: number;
+  /** `copy`, `move` or `delete`. */
+  kind: string;
+  /** `queued`, `running`, `waiting`, `done`, `failed` or `cancelled`. */
+  state: string;
+  /** `ask`, `replace`, `skip` or `keep-both`. */
+  on_conflict: string;
+  /** JSON array of `{from, to?}`, as given. */
+  items: string;
+  item_count: number;
+  /** The item in progress (or next): items before it are finished. */
+  item_index: number;
+  /** The current item's decided destination once it started (null: not started yet). */
+  item_target: string | null;
+  /** 1 when the current item replaces (merges into) its destination. */
+  item_override: number;
+  /** Files of the current item already copied (a resumed copy skips them). */
+  file_index: number;
+  /** The answer to the current item's conflict question. */
+  answer: string | null;
+  /** While waiting: the destination that exists. */
+  question: string | null;
+  /** Null until measured. */
+  files_total: number | null;
+  files_done: number;
+  bytes_total: number | null;
+  bytes_done: number;
+  /** Bytes per second of the last run. */
+  rate: number;
+  current: string | null;
+  error_status: number | null;
+  error_message: string | null;
+  /** The instance running the job (host:pid:random), to recognise a crashed runner. */
+  runner: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   kv: KeyValueTable;
@@ -278,6 +323,7 @@ export interface Database {
   oidc_requests: OidcRequestsTable;
   oidc_sessions: OidcSessionsTable;
   audit_log: AuditLogTable;
+  file_jobs: FileJobsTable;
 }
 
 /**

@@ -6,6 +6,7 @@ import { DavPropertiesRepo } from './dav-properties.repo.ts';
 import { CommandRunsRepo } from './command-runs.repo.ts';
 import type { Db } from './db.ts';
 import { EventsRepo } from './events.repo.ts';
+import { FileJobsRepo } from './file-jobs.repo.ts';
 import { JobsRepo } from './jobs.repo.ts';
 import { KvRepo } from './kv.repo.ts';
 import { LeasesRepo } from './leases.repo.ts';
@@ -49,6 +50,8 @@ export interface Store {
   oidc: OidcRepo;
   /** Who did what (docs/audit.md). */
   audit: AuditRepo;
+  /** Background copy/move/delete jobs (docs/jobs.md). */
+  fileJobs: FileJobsRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -73,5 +76,6 @@ export function createStore(db: Db): Store {
     twoFactor: new TwoFactorRepo(db),
     oidc: new OidcRepo(db),
     audit: new AuditRepo(db),
+    fileJobs: new FileJobsRepo(db),
   };
 }

@@ -31,6 +31,7 @@ export const STATE_TABLES = {
   two_factor: { key: 'user_id' },
   oidc_sessions: { key: 'session_id' },
   audit_log: { key: 'id', identity: 'id' },
+  file_jobs: { key: 'id' },
 } as const satisfies {
   [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
 };

@@ -4,6 +4,7 @@ import { openEventStream } from '../../api/events.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
 import { isAffected } from './changed-folders.ts';
+import { receiveJobEvent, reloadJobs } from '../jobs/index.ts';
 
 /** Changes are gathered this long, so a burst costs one re-read of the folder on screen. */
 const GATHER_MS = 300;
@@ -43,8 +44,16 @@ export function useLiveFolders(): void {
         {
           onOpen: (resumed) => {
             if (resumed) refresh(queryClient, 'all');
+            // Background jobs went on while the stream was away (docs/jobs.md).
+            if (resumed) void reloadJobs();
           },
-          onResync: () => refresh(queryClient, 'all'),
+          onResync: () => {
+            refresh(queryClient, 'all');
+            void reloadJobs();
+          },
+          onEvent: (type, data) => {
+            if (type === 'job') receiveJobEvent(data);
+          },
           onChanged: (path) => {
             pending.push(path);
             gather ??= setTimeout(() => {

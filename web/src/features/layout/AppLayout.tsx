@@ -9,6 +9,7 @@ import { canUseShell } from '../shell/index.ts';
 import { useUploadStore } from '../../stores/upload-store.ts';
 import { OfflineBanner } from '../offline/index.ts';
 import { LiveFolders } from '../events/index.ts';
+import { JobsPanel } from '../jobs/index.ts';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import './layout.css';
@@ -55,6 +56,9 @@ export function AppLayout() {
           <ShellPanel />
         </Suspense>
       )}
+      <Suspense fallback={null}>
+        <JobsPanel />
+      </Suspense>
       {showsUploads && (
         <Suspense fallback={null}>
           <UploadPanel />

@@ -10,7 +10,27 @@ import { forgetSelected, isOnScreen, reloadListings, showPath } from './operatio
 import { NothingToActOn } from '../../components/NothingToActOn.tsx';
 import { useDialogTargets } from './use-dialog-targets.ts';
 import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
+import { startFileJob } from '../../api/jobs/file-jobs.ts';
+import { ApiError } from '../../api/api-error.ts';
+import { waitForJob } from '../jobs/index.ts';
 import './operations.css';
+
+/**
+ * Deletes several entries, or a folder, as one background job followed in the Jobs panel
+ * (docs/jobs.md); resolves like the one-by-one delete: what is gone and the failure.
+ */
+async function deleteAsJob(paths: string[]): Promise<{ deleted: string[]; error: Error | null }> {
+  try {
+    const job = await waitForJob(
+      await startFileJob({ kind: 'delete', items: paths.map((from) => ({ from })) }),
+    );
+    if (job.state === 'done') return { deleted: paths, error: null };
+    const error = job.error ? new ApiError(job.error.status, job.error.message) : null;
+    return { deleted: [], error };
+  } catch (error) {
+    return { deleted: [], error: error instanceof Error ? error : new Error(String(error)) };
+  }
+}
 
 /**
  * Delete one entry or several: confirmed with the red button
@@ -26,27 +46,28 @@ export function DeleteDialog({ dialog, onClose }: { dialog: OpenDialog; onClose:
   if (targets.length === 0)
     return <NothingToActOn title={t('ops.deleteTitle')} onClose={onClose} />;
 
+  const asJob = targets.length > 1 || targets.some((item) => item.isDir);
   const handleSubmit = () => {
     if (remove.isPending) return;
-    remove.mutate(
-      targets.map((item) => item.path),
-      {
-        onSuccess: async ({ deleted, error }) => {
-          onClose();
-          forgetSelected(deleted);
-          const shown = targets.find(
-            (item) => deleted.includes(item.path) && isOnScreen(item.path),
-          );
-          // Leave a deleted view before reloading, or it would show "not found".
-          if (!error && dialog.onDone) dialog.onDone();
-          else if (shown) await showPath(parentFolder(shown.path), true);
-          void reloadListings();
-          if (error) notifyFailure(error);
-          // The wire DELETE moved them to the trash: say where they went (docs/trash.md).
-          else if (await isTrashOn(queryClient)) notifySuccess(t('trash.movedToTrash'));
-        },
-      },
-    );
+    const paths = targets.map((item) => item.path);
+    if (asJob) {
+      onClose();
+      void deleteAsJob(paths).then((result) => afterDelete(result));
+      return;
+    }
+    remove.mutate(paths, { onSuccess: (result) => afterDelete(result) });
+  };
+  const afterDelete = async ({ deleted, error }: { deleted: string[]; error: Error | null }) => {
+    onClose();
+    forgetSelected(deleted);
+    const shown = targets.find((item) => deleted.includes(item.path) && isOnScreen(item.path));
+    // Leave a deleted view before reloading, or it would show "not found".
+    if (!error && dialog.onDone) dialog.onDone();
+    else if (shown) await showPath(parentFolder(shown.path), true);
+    void reloadListings();
+    if (error) notifyFailure(error);
+    // The wire DELETE moved them to the trash: say where they went (docs/trash.md).
+    else if (await isTrashOn(queryClient)) notifySuccess(t('trash.movedToTrash'));
   };
 
   const single = targets.length === 1;

@@ -5,6 +5,9 @@ import { useDialogStore } from '../../stores/dialog-store.ts';
 import { notifyFailure } from '../../stores/notification-store.ts';
 import { isSamePath, parentFolder } from '../../paths/file-paths.ts';
 import { askReplace } from './ask-replace.ts';
+import { startFileJob } from '../../api/jobs/file-jobs.ts';
+import { ApiError } from '../../api/api-error.ts';
+import { waitForJob } from '../jobs/index.ts';
 import { notifyTransferred, trackTransfer } from './operation-feedback.ts';
 import {
   fetchFolderFresh,
@@ -74,6 +77,11 @@ export async function transferItems(
     answer = reply;
   }
 
+  // Copies into their own folder need a free name each: one PATCH per entry, as before. Every
+  // other move or copy runs as a background job, followed in the Jobs panel (docs/jobs.md).
+  if (!moving.some(staysPut)) {
+    return transferAsJob(action, moving, folder, answer, options);
+  }
   const progress = trackTransfer(action, moving.length, folder);
   const results = await Promise.allSettled(
     moving.map((item) =>
@@ -104,6 +112,48 @@ export async function transferItems(
     moving.map((item) => item.name),
     folder,
   );
+  return 'done';
+}
+
+/** A move or copy as one background job; resolves when it ended (or asks a question). */
+async function transferAsJob(
+  action: 'copy' | 'move',
+  moving: ClipboardItem[],
+  folder: string,
+  answer: 'replace' | 'rename' | null,
+  options: TransferOptions,
+): Promise<TransferOutcome> {
+  let job;
+  try {
+    const id = await startFileJob({
+      kind: action,
+      items: moving.map((item) => ({ from: item.from, to: `${folder}${item.name}` })),
+      onConflict: answer === 'replace' ? 'replace' : answer === 'rename' ? 'keep-both' : 'ask',
+    });
+    job = await waitForJob(id);
+  } catch (error) {
+    notifyFailure(error);
+    return 'failed';
+  }
+  if (action === 'move' && job.state === 'done') forgetSelected(moving.map((item) => item.from));
+  const onScreen = isSamePath(folderOnScreen(), folder);
+  if (job.state === 'done' && options.followUp !== 'reload' && !onScreen) {
+    await showPath(folder, true);
+  }
+  void reloadListings();
+  if (job.state === 'failed') {
+    notifyFailure(job.error ? new ApiError(job.error.status, job.error.message) : undefined);
+    return 'failed';
+  }
+  if (job.state === 'cancelled') return 'cancelled';
+  // Waiting: the Jobs panel asks the question; the job goes on from there.
+  if (job.state === 'done') {
+    notifyTransferred(
+      action,
+      moving.map((item) => item.name),
+      folder,
+    );
+  }
   return 'done';
 }
 

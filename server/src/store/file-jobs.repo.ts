@@ -1,0 +1,222 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Db } from './db.ts';
+import type { FileJobsTable } from './schema.ts';
+
+/** One background file job as stored (docs/jobs.md). */
+export interface FileJobRecord {
+  id: string;
+  userId: number;
+  kind: string;
+  state: string;
+  onConflict: string;
+  items: Array<{ from: string; to?: string }>;
+  itemCount: number;
+  itemIndex: number;
+  itemTarget: string | null;
+  itemOverride: boolean;
+  fileIndex: number;
+  answer: string | null;
+  question: string | null;
+  filesTotal: number | null;
+  filesDone: number;
+  bytesTotal: number | null;
+  bytesDone: number;
+  rate: number;
+  current: string | null;
+  errorStatus: number | null;
+  errorMessage: string | null;
+  runner: string | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+}
+
+/** The fields a run changes as it goes. */
+export type FileJobProgress = Partial<
+  Pick<
+    FileJobRecord,
+    | 'state'
+    | 'onConflict'
+    | 'itemIndex'
+    | 'itemTarget'
+    | 'itemOverride'
+    | 'fileIndex'
+    | 'answer'
+    | 'question'
+    | 'filesTotal'
+    | 'filesDone'
+    | 'bytesTotal'
+    | 'bytesDone'
+    | 'rate'
+    | 'current'
+    | 'errorStatus'
+    | 'errorMessage'
+    | 'runner'
+    | 'finishedAt'
+  >
+> & { updatedAt: number };
+
+const nullableNumber = (value: unknown) => (value === null ? null : Number(value));
+
+function toRecord(row: Selectable<FileJobsTable>): FileJobRecord {
+  return {
+    id: row.id,
+    userId: Number(row.user_id),
+    kind: row.kind,
+    state: row.state,
+    onConflict: row.on_conflict,
+    items: JSON.parse(row.items) as FileJobRecord['items'],
+    itemCount: Number(row.item_count),
+    itemIndex: Number(row.item_index),
+    itemTarget: row.item_target,
+    itemOverride: Number(row.item_override) === 1,
+    fileIndex: Number(row.file_index),
+    answer: row.answer,
+    question: row.question,
+    filesTotal: nullableNumber(row.files_total),
+    filesDone: Number(row.files_done),
+    bytesTotal: nullableNumber(row.bytes_total),
+    bytesDone: Number(row.bytes_done),
+    rate: Number(row.rate),
+    current: row.current,
+    errorStatus: nullableNumber(row.error_status),
+    errorMessage: row.error_message,
+    runner: row.runner,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    finishedAt: nullableNumber(row.finished_at),
+  };
+}
+
+function toColumns(change: FileJobProgress): Updateable<FileJobsTable> {
+  const columns: Updateable<FileJobsTable> = { updated_at: change.updatedAt };
+  if (change.state !== undefined) columns.state = change.state;
+  if (change.onConflict !== undefined) columns.on_conflict = change.onConflict;
+  if (change.itemIndex !== undefined) columns.item_index = change.itemIndex;
+  if (change.itemTarget !== undefined) columns.item_target = change.itemTarget;
+  if (change.itemOverride !== undefined) columns.item_override = change.itemOverride ? 1 : 0;
+  if (change.fileIndex !== undefined) columns.file_index = change.fileIndex;
+  if (change.answer !== undefined) columns.answer = change.answer;
+  if (change.question !== undefined) columns.question = change.question;
+  if (change.filesTotal !== undefined) columns.files_total = change.filesTotal;
+  if (change.filesDone !== undefined) columns.files_done = change.filesDone;
+  if (change.bytesTotal !== undefined) columns.bytes_total = change.bytesTotal;
+  if (change.bytesDone !== undefined) columns.bytes_done = change.bytesDone;
+  if (change.rate !== undefined) columns.rate = change.rate;
+  if (change.current !== undefined) columns.current = change.current;
+  if (change.errorStatus !== undefined) columns.error_status = change.errorStatus;
+  if (change.errorMessage !== undefined) columns.error_message = change.errorMessage;
+  if (change.runner !== undefined) columns.runner = change.runner;
+  if (change.finishedAt !== undefined) columns.finished_at = change.finishedAt;
+  return columns;
+}
+
+/**
+ * The only code that reads and writes file-job rows. Every change of state is one conditional
+ * UPDATE whose row count says whether it happened: a cancel and a run's progress never both win.
+ */
+export class FileJobsRepo {
+  constructor(private readonly db: Db) {}
+
+  async insert(job: {
+    id: string;
+    userId: number;
+    kind: string;
+    onConflict: string;
+    items: FileJobRecord['items'];
+    now: number;
+  }): Promise<void> {
+    await this.db
+      .insertInto('file_jobs')
+      .values({
+        id: job.id,
+        user_id: job.userId,
+        kind: job.kind,
+        state: 'queued',
+        on_conflict: job.onConflict,
+        items: JSON.stringify(job.items),
+        item_count: job.items.length,
+        item_index: 0,
+        item_target: null,
+        item_override: 0,
+        file_index: 0,
+        answer: null,
+        question: null,
+        files_total: null,
+        files_done: 0,
+        bytes_total: null,
+        bytes_done: 0,
+        rate: 0,
+        current: null,
+        error_status: null,
+        error_message: null,
+        runner: null,
+        created_at: job.now,
+        updated_at: job.now,
+        finished_at: null,
+      })
+      .execute();
+  }
+
+  async byId(id: string): Promise<FileJobRecord | undefined> {
+    const row = await this.db
+      .selectFrom('file_jobs')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  /** A user's most recent jobs, newest first. */
+  async recentOf(userId: number, limit: number): Promise<FileJobRecord[]> {
+    const rows = await this.db
+      .selectFrom('file_jobs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  /** Jobs in one of `states` (the start-up check for runs a crash interrupted). */
+  async inStates(states: readonly string[]): Promise<FileJobRecord[]> {
+    const rows = await this.db
+      .selectFrom('file_jobs')
+      .selectAll()
+      .where('state', 'in', [...states])
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  /**
+   * Applies `change` if the job is in one of `from` (and, when given, still run by `runner`);
+   * true if it was.
+   */
+  async update(
+    id: string,
+    from: readonly string[],
+    change: FileJobProgress,
+    runner?: string,
+  ): Promise<boolean> {
+    let query = this.db
+      .updateTable('file_jobs')
+      .set(toColumns(change))
+      .where('id', '=', id)
+      .where('state', 'in', [...from]);
+    if (runner !== undefined) query = query.where('runner', '=', runner);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Forgets a user's finished jobs that ended before `before`; returns how many. */
+  async pruneFinished(before: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('file_jobs')
+      .where('state', 'in', ['done', 'failed', 'cancelled'])
+      .where('finished_at', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

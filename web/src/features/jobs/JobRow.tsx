@@ -1,0 +1,160 @@
+import { useId, useState } from 'react';
+import { CircleAlert, CircleCheck, Copy, FolderInput, Trash2, X } from 'lucide-react';
+import type { FileJob, FileJobChoice } from '@cabinet/protocol';
+import { answerFileJob, cancelFileJob, retryFileJob } from '../../api/jobs/file-jobs.ts';
+import { ApiError } from '../../api/api-error.ts';
+import { ProgressBar } from '../../components/ProgressBar.tsx';
+import { formatFileSize } from '../../format/file-size.ts';
+import { isolateName } from '../../i18n/isolate-name.ts';
+import { useTranslation } from '../../i18n/use-translation.ts';
+import { hasEnded, useFileJobsStore } from '../../stores/file-jobs-store.ts';
+import { notifyFailure } from '../../stores/notification-store.ts';
+import { baseName, formatSeconds, jobPercent, jobSecondsLeft } from './job-figures.ts';
+
+const KIND_ICONS = { copy: Copy, move: FolderInput, delete: Trash2 } as const;
+
+/** Runs a job action; a refusal (the job ended meanwhile) is shown, and the reply kept. */
+async function act(action: () => Promise<FileJob>): Promise<void> {
+  try {
+    useFileJobsStore.getState().put(await action());
+  } catch (error) {
+    notifyFailure(error);
+  }
+}
+
+/** The line under a job's title: its state, figures, rate, time left, or the error in words. */
+function JobStatus({ job }: { job: FileJob }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  if (job.state === 'failed') {
+    const reason = job.error ? new ApiError(job.error.status, job.error.message).message : '';
+    return <>{t('jobs.failed', { reason })}</>;
+  }
+  if (job.state === 'cancelled') return <>{t('jobs.cancelled')}</>;
+  if (job.state === 'queued') return <>{t('jobs.queued')}</>;
+  if (job.state === 'waiting') return <>{t('jobs.waiting')}</>;
+  const parts = [
+    t('jobs.files', { done: job.filesDone, total: job.filesTotal }),
+    t('upload.bytesOf', {
+      loaded: formatFileSize(job.bytesDone, locale),
+      total: formatFileSize(job.bytesTotal, locale),
+    }),
+  ];
+  if (job.state === 'done') return <>{`${t('jobs.done')} · ${parts.join(' · ')}`}</>;
+  if (job.rate > 0) parts.push(t('upload.speed', { speed: formatFileSize(job.rate, locale) }));
+  const left = jobSecondsLeft(job);
+  if (left !== null) parts.push(t('upload.timeLeft', { time: formatSeconds(left, locale) }));
+  return <>{parts.join(' · ')}</>;
+}
+
+/** A waiting job's question: replace, skip or keep both, for this clash or all of them. */
+function JobQuestion({ job }: { job: FileJob }) {
+  const { t } = useTranslation();
+  const [applyToAll, setApplyToAll] = useState(false);
+  const checkId = useId();
+  const answer = (choice: FileJobChoice) =>
+    void act(() => answerFileJob(job.id, { choice, applyToAll }));
+  return (
+    <div className="job-row__question" role="group" aria-label={t('jobs.waiting')}>
+      <p>{t('jobs.question', { name: isolateName(job.question?.path ?? '') })}</p>
+      <div className="job-row__answers">
+        <button type="button" className="button button--small" onClick={() => answer('replace')}>
+          {t('jobs.replace')}
+        </button>
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          onClick={() => answer('skip')}
+        >
+          {t('jobs.skip')}
+        </button>
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          onClick={() => answer('keep-both')}
+        >
+          {t('jobs.keepBoth')}
+        </button>
+      </div>
+      <label className="job-row__all" htmlFor={checkId}>
+        <input
+          id={checkId}
+          type="checkbox"
+          checked={applyToAll}
+          onChange={(event) => setApplyToAll(event.target.checked)}
+        />
+        {t('jobs.applyToAll')}
+      </label>
+    </div>
+  );
+}
+
+/** One job of the Jobs panel: what it does, its progress, figures and its buttons. */
+export function JobRow({ job }: { job: FileJob }) {
+  const { t } = useTranslation();
+  const ended = hasEnded(job);
+  const Icon =
+    job.state === 'done'
+      ? CircleCheck
+      : job.state === 'failed'
+        ? CircleAlert
+        : KIND_ICONS[job.kind];
+  const name = isolateName(baseName(job.first.from));
+  const more = job.itemCount > 1 ? ` +${job.itemCount - 1}` : '';
+  const kind = t(`jobs.kind.${job.kind}`);
+  const title = `${kind}: ${name}${more}`;
+  const destination = job.first.to ? isolateName(job.first.to) : null;
+  return (
+    <li className="job-row" data-state={job.state} data-job={job.id}>
+      <Icon className="job-row__icon" size={18} aria-hidden="true" />
+      <span className="job-row__name" title={title}>
+        {title}
+      </span>
+      {ended ? (
+        <button
+          type="button"
+          className="icon-button icon-button--small"
+          aria-label={t('jobs.dismissOne', { name: title })}
+          title={t('jobs.dismiss')}
+          onClick={() => useFileJobsStore.getState().dismiss([job.id])}
+        >
+          <X size={16} aria-hidden="true" />
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          aria-label={t('jobs.cancelOne', { name: title })}
+          onClick={() => void act(() => cancelFileJob(job.id))}
+        >
+          {t('jobs.cancel')}
+        </button>
+      )}
+      {job.state === 'running' && (
+        <ProgressBar label={t('jobs.progressOf', { name: title })} percent={jobPercent(job)} />
+      )}
+      <p className="job-row__status" aria-live="polite">
+        <JobStatus job={job} />
+      </p>
+      {destination && job.kind !== 'delete' && (
+        <p className="job-row__detail">{t('jobs.to', { path: destination })}</p>
+      )}
+      {job.state === 'running' && job.current && (
+        <p className="job-row__detail">{t('jobs.current', { path: isolateName(job.current) })}</p>
+      )}
+      {job.state === 'waiting' && job.question && <JobQuestion job={job} />}
+      {(job.state === 'failed' || job.state === 'cancelled') && (
+        <div className="job-row__answers">
+          <button
+            type="button"
+            className="button button--small"
+            aria-label={t('jobs.retryOne', { name: title })}
+            onClick={() => void act(() => retryFileJob(job.id))}
+          >
+            {t('jobs.retry')}
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
