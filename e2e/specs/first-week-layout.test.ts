@@ -1,6 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { FilesPage } from '../pages/files-page.ts';
 import { withCabinet } from '../support/cabinet.ts';
+import { seedFiles } from '../support/servers.ts';
 import { SettingsPages } from '../pages/settings-pages.ts';
 import { waitForNotice } from '../support/notices.ts';
 
@@ -65,5 +68,108 @@ describe('branding saved in the global settings', { timeout: 120_000 }, () => {
     } finally {
       await cabinet.server.updateSettings({ branding: before.branding });
     }
+  });
+});
+
+/** A user (list view) whose scope is a fresh folder holding `entries`. */
+async function signIn(entries: Record<string, string>, width = 1280) {
+  const scope = `/scopes/${Math.random().toString(36).slice(2)}`;
+  const root = `${cabinet.server.root}${scope}`;
+  await seedFiles(root, entries);
+  const user = await cabinet.server.createUser({ viewMode: 'list', scope });
+  const { page } = await cabinet.loginPage({ user, width });
+  const files = new FilesPage(page);
+  await files.listing.waitFor();
+  return { page, files, root };
+}
+
+/**
+ * Drags a file "from the desktop" to the point (x, y) and drops it there: the events a browser
+ * fires on the element under the point, carrying a DataTransfer with a real File. Returns what
+ * was highlighted as the drop target during the drag and whether the drop was taken.
+ */
+function dropAt(page: Page, x: number, y: number, fileName: string) {
+  return page.evaluate(
+    ([x, y, fileName]) => {
+      const element = document.elementFromPoint(x as number, y as number)!;
+      const data = new DataTransfer();
+      data.items.add(
+        new File([`dropped at ${x},${y}`], fileName as string, { type: 'text/plain' }),
+      );
+      const fire = (type: string) =>
+        element.dispatchEvent(
+          new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }),
+        );
+      fire('dragenter');
+      const accepted = !fire('dragover');
+      const highlighted = [...document.querySelectorAll('[data-drop-active="true"]')].map(
+        (el) => el.className,
+      );
+      const listing = document.querySelector('.folder-listing')!.getBoundingClientRect();
+      const coversPoint =
+        listing.left <= (x as number) &&
+        (x as number) <= listing.right &&
+        listing.top <= (y as number) &&
+        (y as number) <= listing.bottom;
+      fire('drop');
+      return { accepted, highlighted, coversPoint };
+    },
+    [x, y, fileName] as const,
+  );
+}
+
+describe('desktop drops on the files screen', { timeout: 120_000 }, () => {
+  it('upload into the folder on screen from the empty area under a short list and from the header', async () => {
+    const { page, files, root } = await signIn({ 'docs/': '', 'only.txt': 'o' });
+    const viewport = page.viewportSize()!;
+    const list = (await files.listing.boundingBox())!;
+
+    // Well below the last row, in the empty part of the page.
+    const below = await dropAt(page, list.x + list.width / 2, viewport.height - 60, 'below.txt');
+    expect(below.accepted).toBe(true);
+    // The drop target shown is the folder's listing, and it reaches under the point.
+    expect(below.highlighted).toEqual(['folder-listing']);
+    expect(below.coversPoint).toBe(true);
+    await files.entry('below.txt').waitFor();
+    expect(await readFile(`${root}/below.txt`, 'utf8')).toContain('dropped at');
+
+    // On the header bar and on the breadcrumbs.
+    const header = (await page.locator('.app-header').boundingBox())!;
+    const onHeader = await dropAt(page, header.x + header.width / 2, header.y + 5, 'header.txt');
+    expect(onHeader.accepted).toBe(true);
+    expect(onHeader.highlighted).toEqual(['folder-listing']);
+    const crumbs = (await page.locator('.files__bar').boundingBox())!;
+    const onCrumbs = await dropAt(page, crumbs.x + crumbs.width - 5, crumbs.y + 5, 'crumbs.txt');
+    expect(onCrumbs.accepted).toBe(true);
+    await files.entry('header.txt').waitFor();
+    await files.entry('crumbs.txt').waitFor();
+    expect(await readFile(`${root}/header.txt`, 'utf8')).toContain('dropped at');
+
+    // A drop onto a folder row still goes into that folder.
+    const docs = (await files.item('docs').boundingBox())!;
+    const onFolder = await dropAt(page, docs.x + 40, docs.y + docs.height / 2, 'inside.txt');
+    expect(onFolder.accepted).toBe(true);
+    await expect
+      .poll(() => readFile(`${root}/docs/inside.txt`, 'utf8').catch(() => ''))
+      .toContain('dropped at');
+    expect(await files.entry('inside.txt').count()).toBe(0);
+    // Once dropped, nothing stays highlighted.
+    expect(await page.locator('[data-drop-active="true"]').count()).toBe(0);
+  });
+
+  it('takes no drop from a user who may not create', async () => {
+    const scope = `/scopes/${Math.random().toString(36).slice(2)}`;
+    await seedFiles(`${cabinet.server.root}${scope}`, { 'only.txt': 'o' });
+    const user = await cabinet.server.createUser({
+      viewMode: 'list',
+      scope,
+      perm: { create: false },
+    });
+    const { page } = await cabinet.loginPage({ user });
+    await new FilesPage(page).listing.waitFor();
+    const header = (await page.locator('.app-header').boundingBox())!;
+    const drop = await dropAt(page, header.x + header.width / 2, header.y + 5, 'refused.txt');
+    expect(drop.accepted).toBe(false);
+    expect(drop.highlighted).toEqual([]);
   });
 });
