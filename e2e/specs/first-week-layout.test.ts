@@ -173,3 +173,131 @@ describe('desktop drops on the files screen', { timeout: 120_000 }, () => {
     expect(drop.highlighted).toEqual([]);
   });
 });
+
+/** Long words without spaces, where phones break layouts: file, folder and user names. */
+const LONG_FOLDER = 'Verwaltungsgerichtsentscheidungssammlung-Archiv-2026';
+const LONG_FILE = 'Quarterly_Financial_Statement_Consolidated_Subsidiaries_Final_v12.txt';
+const LONG_USER = 'Bartholomew-Maximilian-Featherstonehaugh-Worthington';
+const LONG_INSTANCE = 'Acme Files Internationale Dokumentenverwaltung';
+
+/** What scrolls sideways on the page: the document's width past the viewport, and the widest. */
+function sidewaysOverflow(page: Page) {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    const excess = document.documentElement.scrollWidth - width;
+    if (excess <= 0) return null;
+    // For the message: the deepest elements reaching past the viewport's edges.
+    const culprits = [...document.querySelectorAll('body *')]
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.width > 0 && (box.right > width + 1 || box.left < -1);
+      })
+      .filter((el) => ![...el.children].some((c) => c.getBoundingClientRect().right > width + 1))
+      .slice(0, 4)
+      .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).split(' ')[0]}`);
+    return `${excess}px wider (${culprits.join(', ')})`;
+  });
+}
+
+describe('no sideways scrolling on phones', { timeout: 900_000 }, () => {
+  it('fits every main screen into 320 and 430 px with long names, in long-word languages', async () => {
+    const before = await cabinet.server.ctx.settings.get();
+    const scope = `/scopes/${Math.random().toString(36).slice(2)}`;
+    const root = `${cabinet.server.root}${scope}`;
+    await seedFiles(root, {
+      [`${LONG_FOLDER}/${LONG_FILE}`]: 'long',
+      [LONG_FILE]: 'long',
+    });
+    const share = await cabinet.server.fetch(`/api/share${scope}/${LONG_FILE}`, {
+      method: 'POST',
+      token: cabinet.server.admin.token,
+      body: JSON.stringify({}),
+    });
+    const { hash } = (await share.json()) as { hash: string };
+    await cabinet.server.updateSettings({ branding: { ...before.branding, name: LONG_INSTANCE } });
+    cabinet.server.ctx.search.rebuild();
+    await cabinet.server.ctx.search.settled();
+
+    const failures: string[] = [];
+    try {
+      for (const locale of ['en', 'de', 'ru', 'pt-br', 'ar']) {
+        const perm = { admin: true };
+        const listUser = await cabinet.server.createUser({
+          username: `${LONG_USER}-${locale}`,
+          scope,
+          locale,
+          viewMode: 'list',
+          perm,
+        });
+        // Into this user's trash (each user has their own).
+        const gone = `gone-for-good-with-a-rather-long-name-without-any-spaces-${locale}.txt`;
+        await seedFiles(root, { [gone]: 'x' });
+        const deleted = await cabinet.server.fetch(`/api/resources/${gone}`, {
+          method: 'DELETE',
+          token: listUser.token,
+        });
+        expect(deleted.status).toBe(204);
+        const gridUser = await cabinet.server.createUser({
+          scope,
+          locale,
+          viewMode: 'mosaic',
+          perm,
+        });
+        for (const width of [320, 430]) {
+          const check = async (page: Page, screen: string) => {
+            const overflow = await sidewaysOverflow(page);
+            if (overflow) failures.push(`${locale} ${width}px ${screen}: ${overflow}`);
+          };
+          const { page } = await cabinet.tokenPage({ token: listUser.token, width, height: 800 });
+          const go = async (path: string, ready: string) => {
+            await page.goto(`${cabinet.server.url}${path}`);
+            // A text on screen, or a form field holding it.
+            await page
+              .getByText(ready, { exact: false })
+              .or(page.locator(`input[value="${ready}"]`))
+              .first()
+              .waitFor();
+            await check(page, path);
+          };
+          await go('/files/', LONG_FILE);
+          await go(`/files/${LONG_FOLDER}/${LONG_FILE}`, 'long');
+          await page.goto(`${cabinet.server.url}/settings/profile`);
+          await page.locator('main h1').waitFor();
+          await check(page, '/settings/profile');
+          await go('/settings/global', LONG_INSTANCE);
+          await go('/settings/users', `${LONG_USER}-${locale}`);
+          await go(`/settings/users/${listUser.user.id}`, `${LONG_USER}-${locale}`);
+          await go('/settings/shares', LONG_FILE);
+          await go('/trash', 'gone-for-good');
+          await page.goto(`${cabinet.server.url}/files/`);
+          await page.locator('.app-header__search button').click();
+          await page.getByRole('dialog').getByRole('textbox').first().fill('Quarterly');
+          await page.getByRole('dialog').getByRole('textbox').first().press('Enter');
+          await page.getByRole('dialog').getByRole('link').first().waitFor();
+          await check(page, 'search');
+
+          const grid = await cabinet.tokenPage({ token: gridUser.token, width, height: 800 });
+          await grid.page.goto(`${cabinet.server.url}/files/`);
+          await grid.page.getByText(LONG_FILE).first().waitFor();
+          await check(grid.page, '/files/ (grid)');
+
+          const visitor = await cabinet.newPage({ width, height: 800, locale });
+          await visitor.page.goto(`${cabinet.server.url}/share/${hash}`);
+          await visitor.page.getByText(LONG_FILE).first().waitFor();
+          await check(visitor.page, '/share/:hash');
+          await visitor.page.goto(`${cabinet.server.url}/login`);
+          await visitor.page.getByText(LONG_INSTANCE).first().waitFor();
+          await check(visitor.page, '/login');
+          await Promise.all([
+            page.context().close(),
+            grid.context.close(),
+            visitor.context.close(),
+          ]);
+        }
+      }
+    } finally {
+      await cabinet.server.updateSettings({ branding: before.branding });
+    }
+    expect(failures).toEqual([]);
+  });
+});
