@@ -301,3 +301,98 @@ describe('no sideways scrolling on phones', { timeout: 900_000 }, () => {
     expect(failures).toEqual([]);
   });
 });
+
+/** Where each character of an element's first text node is drawn (x of its box's left edge). */
+function charXs(page: Page, selector: string, text: string) {
+  return page.evaluate(
+    ([selector, text]) => {
+      const host = [...document.querySelectorAll(selector!)].find((el) => el.textContent === text);
+      if (!host) return null;
+      const walker = document.createTreeWalker(host, NodeFilter.SHOW_TEXT);
+      const node = walker.nextNode()!;
+      const xs: number[] = [];
+      // Code points, so an emoji (two UTF-16 units) is one character.
+      let offset = 0;
+      for (const ch of text!) {
+        const range = document.createRange();
+        range.setStart(node, offset);
+        range.setEnd(node, offset + ch.length);
+        xs.push(range.getBoundingClientRect().x);
+        offset += ch.length;
+      }
+      return xs;
+    },
+    [selector, text] as const,
+  );
+}
+
+describe('right-to-left (Arabic)', { timeout: 180_000 }, () => {
+  it('keeps names in their own direction and moves the arrows the way the eye reads', async () => {
+    const scope = `/scopes/${Math.random().toString(36).slice(2)}`;
+    const root = `${cabinet.server.root}${scope}`;
+    await seedFiles(root, {
+      '.config/settings.bin': 'x',
+      '.dotfile': '\u0000',
+      '🎉party.bin': '\u0000',
+      // Binary (a NUL byte), so the preview steps over them (text opens the editor).
+      'a.bin': '\u0000a',
+      'b.bin': '\u0000b',
+      'c.bin': '\u0000c',
+    });
+    const user = await cabinet.server.createUser({ scope, locale: 'ar', viewMode: 'mosaic' });
+    const { page } = await cabinet.tokenPage({ token: user.token, width: 1280 });
+    await page.goto(`${cabinet.server.url}/files/`);
+    await page.getByText('a.bin').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+
+    // ".dotfile" keeps its dot in front (on the left), the emoji stays before "party".
+    const dot = (await charXs(page, '.tile__name bdi', '.dotfile'))!;
+    expect(dot[0]).toBeLessThan(dot[1]!);
+    const party = (await charXs(page, '.tile__name bdi', '🎉party.bin'))!;
+    expect(party[0]).toBeLessThan(party[1]!);
+
+    // The grid runs from the right: ArrowLeft goes to the tile on the left, which comes next.
+    const tiles = page.locator('.tile__name');
+    const names = await tiles.allTextContents();
+    const x = (name: string) =>
+      page
+        .locator('.tile')
+        .filter({ hasText: name })
+        .evaluate((el) => el.getBoundingClientRect().x);
+    const [first, second] = [names[0]!, names[1]!];
+    expect(await x(second)).toBeLessThan(await x(first));
+    await tiles.first().focus();
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(focused).toBe(second);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(focused).toBe(first);
+
+    // Breadcrumbs and the preview's title isolate their names too.
+    await page.goto(`${cabinet.server.url}/files/.config/`);
+    await page.getByText('settings.bin').first().waitFor();
+    const crumb = (await charXs(page, '.breadcrumbs__link bdi', '.config'))!;
+    expect(crumb[0]).toBeLessThan(crumb[1]!);
+
+    // Preview: Next sits on the left with ArrowLeft, Previous on the right with ArrowRight.
+    await page.goto(`${cabinet.server.url}/files/b.bin`);
+    const title = page.locator('.preview-bar__name');
+    await expect.poll(() => title.textContent()).toBe('b.bin');
+    // Arabic "Next" and "Previous".
+    const next = page.getByRole('button', { name: 'التالي', exact: true });
+    const previous = page.getByRole('button', { name: 'السابق', exact: true });
+    await next.waitFor();
+    await previous.waitFor();
+    const nextBox = (await next.boundingBox())!;
+    const previousBox = (await previous.boundingBox())!;
+    expect(nextBox.x).toBeLessThan(previousBox.x);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => title.textContent()).toBe('c.bin');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => title.textContent()).toBe('b.bin');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => title.textContent()).toBe('a.bin');
+    await next.click();
+    await expect.poll(() => title.textContent()).toBe('b.bin');
+  });
+});
