@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { linkApiToStores } from './app/api-links.ts';
 import { App } from './app/App.tsx';
 import { applyTheme } from './app/theme.ts';
+import { followBrandingOfOtherTabs } from './config/branding.ts';
 import { restoreSession } from './auth/session.ts';
 import { applyLocale, initI18n } from './i18n/i18n.ts';
 import { useSessionStore } from './stores/session-store.ts';
@@ -18,6 +19,7 @@ import { useSessionStore } from './stores/session-store.ts';
 async function boot(): Promise<void> {
   linkApiToStores();
   applyTheme();
+  followBrandingOfOtherTabs();
   await initI18n();
   await restoreSession();
   await applyLocale(useSessionStore.getState().user?.locale ?? '');

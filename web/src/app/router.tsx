@@ -1,7 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { useTranslation } from '../i18n/use-translation.ts';
-import { productName } from '../config/page-config.ts';
+import { useProductName } from '../config/branding.ts';
 import { RequireAdmin, RequireAuth } from '../features/auth/guards.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { ErrorPage } from '../features/errors/ErrorPage.tsx';
@@ -180,9 +180,10 @@ function useRouteTitle(pathname: string) {
   const matches = matchRoutes(routes, pathname) ?? [];
   const titled = [...matches].reverse().find((m) => (m.route.handle as RouteHandle)?.title);
   const key = (titled?.route.handle as RouteHandle | undefined)?.title;
+  const productName = useProductName();
   useEffect(() => {
     if (key) document.title = `${t(key)} - ${productName}`;
-  }, [key, t]);
+  }, [key, t, productName]);
 }
 
 /**

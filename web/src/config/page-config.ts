@@ -57,9 +57,6 @@ export const pageConfig: PageConfig = readPageConfig();
 /** The server's base URL without a trailing slash ("" at the root). */
 export const baseURL = pageConfig.BaseURL.replace(/\/+$/, '');
 
-/** Product name shown in titles and the header; the branding name when one is set. */
-export const productName = pageConfig.Name || 'Cabinet';
-
 /** Whether the login form is used (json method) rather than an automatic login (proxy, noauth). */
 export const hasLoginPage = pageConfig.LoginPage;
 

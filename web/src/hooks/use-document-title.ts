@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
-import { productName } from '../config/page-config.ts';
+import { useProductName } from '../config/branding.ts';
 
 /** Sets the page title to "<title> - <name>" while the calling component shows. */
 export function useDocumentTitle(title: string): void {
+  const productName = useProductName();
   useEffect(() => {
     document.title = `${title} - ${productName}`;
-  }, [title]);
+  }, [title, productName]);
 }

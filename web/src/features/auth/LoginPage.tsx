@@ -5,7 +5,8 @@ import { ApiError } from '../../api/api-error.ts';
 import { requestSignup } from '../../api/auth-requests.ts';
 import { logIn } from '../../auth/session.ts';
 import { Logo } from '../../components/Logo.tsx';
-import { hasLoginPage, pageConfig, productName } from '../../config/page-config.ts';
+import { hasLoginPage, pageConfig } from '../../config/page-config.ts';
+import { useProductName } from '../../config/branding.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { renderBotCheck, type BotCheck } from './recaptcha.ts';
 import { safeRedirectTarget } from './redirect-target.ts';
@@ -37,6 +38,7 @@ function failureMessage(error: unknown, isSignup: boolean, t: (key: string) => s
 export function LoginPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  const productName = useProductName();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const target = safeRedirectTarget(params.get('redirect')) ?? '/files/';

@@ -76,10 +76,16 @@ export function CommandRunsPage() {
               {query.data.map((run) => (
                 <tr key={run.id}>
                   <td>{formatDateTime(new Date(run.startedAt), i18n.language)}</td>
-                  <td>{run.username}</td>
+                  <td>
+                    <bdi>{run.username}</bdi>
+                  </td>
                   <td>{kindText(run.kind)}</td>
-                  <td className="command-runs__line">{run.line}</td>
-                  <td className="command-runs__line">{run.path}</td>
+                  <td className="command-runs__line">
+                    <bdi>{run.line}</bdi>
+                  </td>
+                  <td className="command-runs__line">
+                    <bdi>{run.path}</bdi>
+                  </td>
                   <td
                     className={
                       run.outcome === 'exited' && run.exitCode === 0 ? '' : 'command-runs__failed'

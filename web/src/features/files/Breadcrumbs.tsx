@@ -41,7 +41,7 @@ export function Breadcrumbs({ path }: { path: string }) {
               className="breadcrumbs__link"
               aria-current={index === shown.length - 1 ? 'page' : undefined}
             >
-              {crumb.name}
+              <bdi>{crumb.name}</bdi>
             </Link>
           </li>
         ))}

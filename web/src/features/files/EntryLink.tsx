@@ -35,7 +35,7 @@ export function EntryLink({ item, index, isFocusable, actions, className }: Entr
       onDragStart={(event) => actions.dragStart(index, event)}
       onDragEnd={actions.dragEnd}
     >
-      {item.name}
+      <bdi>{item.name}</bdi>
     </Link>
   );
 }

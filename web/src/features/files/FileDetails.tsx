@@ -19,7 +19,7 @@ export function FileDetails({ file }: { file: Resource }) {
     <section className="file-details" aria-labelledby="file-details-name">
       <FileIcon entry={file} size={64} />
       <h1 id="file-details-name" className="file-details__name">
-        {file.name}
+        <bdi>{file.name}</bdi>
       </h1>
       <dl className="file-details__facts">
         <div>

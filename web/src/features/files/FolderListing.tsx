@@ -1,5 +1,5 @@
 import { type Resource } from '@cabinet/protocol';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
@@ -8,6 +8,7 @@ import { FilesToolbar } from './FilesToolbar.tsx';
 import { ListView } from './ListView.tsx';
 import { MosaicView } from './MosaicView.tsx';
 import { dropTargetHandlers } from './drop-target.ts';
+import { useScreenDrop } from './use-screen-drop.ts';
 import { asFolderPath, orderEntries } from './listing-order.ts';
 import type { ListingViewProps } from './listing-view-props.ts';
 import { hasPerm } from '../../auth/permissions.ts';
@@ -21,7 +22,7 @@ const PAGE = UI_LIMITS.listingPageSize;
 /**
  * A folder's entries, folders first, in the user's view (list or mosaic) and sorting, with
  * selection, keyboard navigation and shortcuts, the header toolbar, and drops: desktop files
- * dropped anywhere on it upload into the folder.
+ * dropped anywhere on the files screen (not onto a folder row) upload into the folder.
  *
  * Entries are shown 50 at a time, 50 more whenever the last shown one comes near the viewport,
  * and only the rows near the viewport are rendered at all.
@@ -40,6 +41,8 @@ export function FolderListing({ folder }: { folder: Resource }) {
   const canMove = hasPerm(user, 'rename');
   const canUpload = hasPerm(user, 'create');
   const dropRules = useMemo(() => ({ canMove, canUpload }), [canMove, canUpload]);
+  const listingRef = useRef<HTMLDivElement>(null);
+  useScreenDrop(folderPath, canUpload, listingRef);
 
   const setFocusIndex = useCallback((index: number) => {
     setFocusIndexState(index);
@@ -85,6 +88,7 @@ export function FolderListing({ folder }: { folder: Resource }) {
 
   return (
     <div
+      ref={listingRef}
       className="folder-listing"
       {...dropTargetHandlers(folderPath, { canMove: false, canUpload })}
     >

@@ -14,7 +14,7 @@ export interface DropRules {
 /** The one element showing the drop highlight: moving onto a folder row takes it off the listing. */
 let highlighted: HTMLElement | null = null;
 
-function highlight(element: HTMLElement | null): void {
+export function highlight(element: HTMLElement | null): void {
   if (highlighted === element) return;
   if (highlighted) delete highlighted.dataset.dropActive;
   highlighted = element;
@@ -29,7 +29,7 @@ function acceptedKind(event: DragEvent, folder: string, rules: DropRules) {
   return draggedEntries().some((entry) => isSamePath(entry.path, folder)) ? null : kind;
 }
 
-function reportFailure(error: unknown): void {
+export function reportFailure(error: unknown): void {
   notifyFailure(error);
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 import type { EntryActions } from './use-entry-actions.ts';
 import { focusTarget } from './selection-model.ts';
+import { logicalArrowKey } from '../../i18n/visual-keys.ts';
 
 interface ListingKeyboardOptions {
   containerRef: RefObject<HTMLElement | null>;
@@ -56,7 +57,8 @@ export function useListingKeyboard(options: ListingKeyboardOptions) {
       actions.toggle(focusIndex);
       return;
     }
-    const target = focusTarget(event.key, focusIndex, count, columns);
+    // In right-to-left the mosaic runs from the right: the arrows follow what is on screen.
+    const target = focusTarget(logicalArrowKey(event.key), focusIndex, count, columns);
     if (target === null) return;
     event.preventDefault();
     // Shift extends the selection from the anchor to where focus moves (Shift+Arrow, Shift+Home/End).

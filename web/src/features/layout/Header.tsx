@@ -2,7 +2,7 @@ import { Menu, SquareTerminal } from 'lucide-react';
 import { Link } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { Logo } from '../../components/Logo.tsx';
-import { productName } from '../../config/page-config.ts';
+import { useProductName } from '../../config/branding.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { useLayoutStore } from '../../stores/layout-store.ts';
 import { headerSlotRef } from './header-slots.tsx';
@@ -19,6 +19,7 @@ export function Header() {
   const user = useCurrentUser();
   const isSidebarOpen = useLayoutStore((s) => s.isSidebarOpen);
   const toggleSidebar = useLayoutStore((s) => s.toggleSidebar);
+  const productName = useProductName();
   return (
     <header className="app-header">
       <button

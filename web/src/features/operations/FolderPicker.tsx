@@ -124,7 +124,7 @@ export function FolderPicker(props: FolderPickerProps) {
               onDoubleClick={() => browse(item.path)}
             >
               <Folder size={20} aria-hidden="true" />
-              <span>{item.name}</span>
+              <bdi>{item.name}</bdi>
             </li>
           );
         })}

@@ -118,7 +118,7 @@ function StepButtons({
           title={t('preview.previousHint')}
           onClick={navigation.goPrevious}
         >
-          <ChevronLeft size={inBar ? 20 : 24} aria-hidden="true" />
+          <ChevronLeft size={inBar ? 20 : 24} aria-hidden="true" className="preview__chevron" />
         </button>
       )}
       {navigation.hasNext && (
@@ -129,7 +129,7 @@ function StepButtons({
           title={t('preview.nextHint')}
           onClick={navigation.goNext}
         >
-          <ChevronRight size={inBar ? 20 : 24} aria-hidden="true" />
+          <ChevronRight size={inBar ? 20 : 24} aria-hidden="true" className="preview__chevron" />
         </button>
       )}
     </>

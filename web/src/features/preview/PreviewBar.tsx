@@ -73,7 +73,7 @@ export function PreviewBar({ file, navigation, status, children }: PreviewBarPro
         <X size={20} aria-hidden="true" />
       </button>
       <h1 className="preview-bar__name" title={file.name}>
-        {file.name}
+        <bdi>{file.name}</bdi>
       </h1>
       {status}
       <div className="preview-bar__spacer" />

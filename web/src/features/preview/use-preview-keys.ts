@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import type { PreviewNavigation } from './use-preview-navigation.ts';
+import { logicalArrowKey } from '../../i18n/visual-keys.ts';
 
 /** Elements whose own keys must win: fields, players (arrows seek), buttons and links (Enter). */
 function ownsKey(target: EventTarget | null, key: string): boolean {
@@ -22,7 +23,7 @@ export function isPreviewKey(event: KeyboardEvent): boolean {
 }
 
 /**
- * Preview keys: Enter or Right for the next item, Left for the previous,
+ * Preview keys: Enter or Right for the next item, Left for the previous (mirrored in right-to-left),
  * Esc back to the folder. Nothing happens while a dialog is open (its Esc closes it) or while a
  * field, the editor or a player has focus. The editor's page uses only Esc (`keys: 'escape'`).
  */
@@ -40,10 +41,12 @@ export function usePreviewKeys(
       if (event.shiftKey || !isPreviewKey(event)) return;
       const nav = latest.current;
       if (keys === 'escape' && event.key !== 'Escape') return;
-      if (event.key === 'ArrowRight' || event.key === 'Enter') {
+      // Right-to-left: Next sits on the left, and ArrowLeft goes there (logicalArrowKey).
+      const key = logicalArrowKey(event.key);
+      if (key === 'ArrowRight' || key === 'Enter') {
         if (!nav.hasNext) return;
         nav.goNext();
-      } else if (event.key === 'ArrowLeft') {
+      } else if (key === 'ArrowLeft') {
         if (!nav.hasPrevious) return;
         nav.goPrevious();
       } else if (event.key === 'Escape') {

@@ -211,8 +211,8 @@ function HitLink(props: {
     >
       <FileIcon entry={hitEntry(hit)} size={20} />
       <span className="search-hit__text">
-        <span className="search-hit__name">{name}</span>
-        {parent && <span className="search-hit__parent">{parent}</span>}
+        <bdi className="search-hit__name">{name}</bdi>
+        {parent && <bdi className="search-hit__parent">{parent}</bdi>}
       </span>
     </Link>
   );

@@ -73,7 +73,9 @@ function ShareRow({ share, showOwner }: { share: Share; showOwner: boolean }) {
     <tr>
       <td className="share-list__path" data-label={t('share.managePath')}>
         {isOwn ? (
-          <Link to={routeFromScopePath(share.path, share.isDir)}>{share.path}</Link>
+          <Link to={routeFromScopePath(share.path, share.isDir)}>
+            <bdi>{share.path}</bdi>
+          </Link>
         ) : (
           share.path
         )}
@@ -97,7 +99,11 @@ function ShareRow({ share, showOwner }: { share: Share; showOwner: boolean }) {
           <span className="share-list__used-up">{t('firstWeek.shareUsedUpBadge')}</span>
         )}
       </td>
-      {showOwner && <td data-label={t('share.manageOwner')}>{share.username}</td>}
+      {showOwner && (
+        <td data-label={t('share.manageOwner')}>
+          <bdi>{share.username}</bdi>
+        </td>
+      )}
       <td className="share-list__actions">
         {isConfirming ? (
           <span className="share-list__confirm" role="group" aria-label={t('share.deleteLink')}>

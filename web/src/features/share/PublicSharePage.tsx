@@ -7,7 +7,7 @@ import { ApiError } from '../../api/api-error.ts';
 import { fetchPublicShare, publicDownloadUrl } from '../../api/shares/public-share.ts';
 import { shareKeys } from '../../api/shares/share-keys.ts';
 import { Logo } from '../../components/Logo.tsx';
-import { productName } from '../../config/page-config.ts';
+import { useProductName } from '../../config/branding.ts';
 import { formatDateTime } from '../../format/date-time.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
@@ -44,9 +44,10 @@ export function PublicSharePage() {
     staleTime: 0,
   });
   const title = query.data ? shownName(query.data, sub) : t('share.pageTitle');
+  const productName = useProductName();
   useEffect(() => {
     document.title = `${title} - ${productName}`;
-  }, [title]);
+  }, [title, productName]);
 
   // A file directly inside a folder link goes back to the link's folder: its name comes from the
   // folder's own reply (cached when the visitor came from there).

@@ -24,7 +24,7 @@ export function ShareFolderList({ hash, items }: { hash: string; items: Resource
           <li key={item.path}>
             <Link className="public-share__entry" to={shareRoute(hash, item.path, item.isDir)}>
               <FileIcon entry={item} />
-              <span className="public-share__entry-name">{item.name}</span>
+              <bdi className="public-share__entry-name">{item.name}</bdi>
               <span className="public-share__entry-size">
                 {item.isDir ? '' : formatFileSize(item.size, i18n.language)}
               </span>

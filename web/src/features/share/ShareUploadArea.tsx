@@ -84,7 +84,7 @@ export function ShareUploadArea({ hash, password }: { hash: string; password: st
         <ul className="share-upload__list" aria-label={t('share.sentFiles')}>
           {sent.map((item, index) => (
             <li key={index} className="share-upload__item">
-              <span className="share-upload__name">{item.name}</span>
+              <bdi className="share-upload__name">{item.name}</bdi>
               {item.error ? (
                 <span className="field__error">{item.error}</span>
               ) : (

@@ -83,10 +83,12 @@ export function GeneralCard({ settings, onSave, isSaving, error }: SettingsCardP
           <span className="field__label">{t('settings.theme')}</span>
           <select
             className="input"
-            value={branding.theme === 'dark' ? 'dark' : ''}
+            value={branding.theme === 'dark' || branding.theme === 'light' ? branding.theme : ''}
             onChange={(e) => brand({ theme: e.target.value })}
           >
-            <option value="">{t('settings.themeLight')}</option>
+            {/* "" on the wire: the browser's (the system's) light or dark preference. */}
+            <option value="">{t('firstWeekLayout.themeSystem')}</option>
+            <option value="light">{t('settings.themeLight')}</option>
             <option value="dark">{t('settings.themeDark')}</option>
           </select>
         </label>

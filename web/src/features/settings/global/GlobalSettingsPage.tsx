@@ -4,6 +4,7 @@ import { errorPageCode } from '../../../api/api-error.ts';
 import { useSettingsQuery } from '../../../api/settings/settings-query.ts';
 import { useSettingsUpdateMutation } from '../../../api/settings/settings-update-mutation.ts';
 import { pageConfig } from '../../../config/page-config.ts';
+import { publishBranding } from '../../../config/branding.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { notifySuccess } from '../../../stores/notification-store.ts';
 import { ErrorPage } from '../../errors/index.ts';
@@ -46,7 +47,11 @@ export function GlobalSettingsPage() {
     }
     setFailed(undefined);
     save.mutate(next, {
-      onSuccess: () => notifySuccess(t('settings.settingsUpdated')),
+      onSuccess: () => {
+        // The name and theme apply at once, here and in the other open tabs.
+        publishBranding(next.branding);
+        notifySuccess(t('settings.settingsUpdated'));
+      },
       onError: (error) => setFailed({ card, error: placeError(error, t) }),
     });
   };

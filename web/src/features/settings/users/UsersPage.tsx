@@ -83,7 +83,9 @@ export function UsersPage() {
           <tbody>
             {rows.map((user) => (
               <tr key={user.id}>
-                <td className="users-table__name">{user.username}</td>
+                <td className="users-table__name">
+                  <bdi>{user.username}</bdi>
+                </td>
                 <td>
                   {user.perm.admin ? (
                     <span className="users-table__badge">{t('settings.yes')}</span>
