@@ -220,7 +220,15 @@ describe('no sideways scrolling on phones', { timeout: 900_000 }, () => {
 
     const failures: string[] = [];
     try {
-      for (const locale of ['en', 'de', 'ru', 'pt-br', 'ar']) {
+      // The narrowest width in the languages with the longest words and in right-to-left, and the
+      // widest phone width once: each visit renders a dozen screens, so this is the CI budget.
+      const runs: Array<[string, number]> = [
+        ['de', 320],
+        ['ru', 320],
+        ['ar', 320],
+        ['en', 430],
+      ];
+      for (const [locale, width] of runs) {
         const perm = { admin: true };
         const listUser = await cabinet.server.createUser({
           username: `${LONG_USER}-${locale}`,
@@ -243,7 +251,7 @@ describe('no sideways scrolling on phones', { timeout: 900_000 }, () => {
           viewMode: 'mosaic',
           perm,
         });
-        for (const width of [320, 430]) {
+        {
           const check = async (page: Page, screen: string) => {
             const overflow = await sidewaysOverflow(page);
             if (overflow) failures.push(`${locale} ${width}px ${screen}: ${overflow}`);
