@@ -16,7 +16,7 @@ export class UploadPanel {
       .getByRole('button', { name: 'Upload', exact: true });
     this.panel = page.getByRole('region', { name: 'Uploads' });
     this.total = this.panel.getByRole('progressbar', { name: 'Total upload progress' });
-    this.summary = this.panel.locator('.upload-panel__summary');
+    this.summary = this.panel.locator('.corner-panel__summary');
     this.cancelAll = this.panel.getByRole('button', { name: 'Cancel all' });
     this.details = this.panel.getByRole('button', { name: 'Show upload details' });
   }

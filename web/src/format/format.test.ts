@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatRelativeTime } from './date-time.ts';
+import { formatDuration } from './duration.ts';
 import { formatFileSize } from './file-size.ts';
 
 describe('formatFileSize', () => {
@@ -24,5 +25,13 @@ describe('formatRelativeTime', () => {
     ['2025-05-01T12:00:00Z', 'last year'],
   ])('%s → %s', (date, text) => {
     expect(formatRelativeTime(new Date(date), 'en', now)).toBe(text);
+  });
+});
+
+describe('formatDuration', () => {
+  it('uses the largest unit that fits', () => {
+    expect(formatDuration(42, 'en')).toBe('42 sec');
+    expect(formatDuration(150, 'en')).toBe('3 min');
+    expect(formatDuration(5400, 'en')).toBe('1.5 hr');
   });
 });

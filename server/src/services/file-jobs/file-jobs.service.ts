@@ -300,6 +300,7 @@ export class FileJobsService {
       if (!controller.signal.aborted) await run.fail(error);
       else if (reason instanceof Stopped && reason.why === 'cancelled') await run.keepCounts();
     } finally {
+      run.stopSaving();
       schedulerSignal.removeEventListener('abort', onSchedulerAbort);
       this.running.delete(jobId);
       await run.publishLast();
@@ -328,6 +329,8 @@ export class FileJobsService {
 class JobRun {
   private readonly publisher: JobPublisher;
   private lastSavedAt = 0;
+  /** The save that catches up a throttled one when no further progress comes to write it. */
+  private trailingSave: ReturnType<typeof setTimeout> | undefined;
   /** Bytes done when this run started: the rate counts this run's work only. */
   private readonly bytesAtStart: number;
 
@@ -502,10 +505,21 @@ class JobRun {
     job.rate = seconds > 0 ? Math.round((job.bytesDone - this.bytesAtStart) / seconds) : 0;
     job.updatedAt = at;
     if (!force && at - this.lastSavedAt < SAVE_EVERY_MS) {
-      // Not written yet, but sent: the publisher's spacing holds the newest for its turn.
+      // Not written yet, but sent: the publisher's spacing holds the newest for its turn. A long
+      // next file must not leave the stored progress (what a reloaded page reads) behind, so a
+      // trailing save writes it once the spacing has passed.
       this.publisher.send(toFileJob(job));
+      this.trailingSave ??= setTimeout(
+        () => {
+          this.trailingSave = undefined;
+          void this.save(true).catch(() => undefined);
+        },
+        SAVE_EVERY_MS - (at - this.lastSavedAt),
+      );
       return;
     }
+    clearTimeout(this.trailingSave);
+    this.trailingSave = undefined;
     this.lastSavedAt = at;
     const change: FileJobProgress = {
       itemIndex: job.itemIndex,
@@ -526,6 +540,12 @@ class JobRun {
       this.signal.throwIfAborted();
     }
     this.publisher.send(toFileJob(job));
+  }
+
+  /** The run is over: no trailing save may write after it. */
+  stopSaving(): void {
+    clearTimeout(this.trailingSave);
+    this.trailingSave = undefined;
   }
 
   /** After a cancel: what this run finished, which its throttled saves may not have written. */

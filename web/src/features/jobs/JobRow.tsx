@@ -9,7 +9,8 @@ import { isolateName } from '../../i18n/isolate-name.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { hasEnded, useFileJobsStore } from '../../stores/file-jobs-store.ts';
 import { notifyFailure } from '../../stores/notification-store.ts';
-import { baseName, formatSeconds, jobPercent, jobSecondsLeft } from './job-figures.ts';
+import { formatDuration } from '../../format/duration.ts';
+import { baseName, jobPercent, jobSecondsLeft } from './job-figures.ts';
 
 const KIND_ICONS = { copy: Copy, move: FolderInput, delete: Trash2 } as const;
 
@@ -43,7 +44,7 @@ function JobStatus({ job }: { job: FileJob }) {
   if (job.state === 'done') return <>{`${t('jobs.done')} · ${parts.join(' · ')}`}</>;
   if (job.rate > 0) parts.push(t('upload.speed', { speed: formatFileSize(job.rate, locale) }));
   const left = jobSecondsLeft(job);
-  if (left !== null) parts.push(t('upload.timeLeft', { time: formatSeconds(left, locale) }));
+  if (left !== null) parts.push(t('upload.timeLeft', { time: formatDuration(left, locale) }));
   return <>{parts.join(' · ')}</>;
 }
 
@@ -105,7 +106,7 @@ export function JobRow({ job }: { job: FileJob }) {
   const title = `${kind}: ${name}${more}`;
   const destination = job.first.to ? isolateName(job.first.to) : null;
   return (
-    <li className="job-row" data-state={job.state} data-job={job.id}>
+    <li className="corner-panel__row job-row" data-state={job.state} data-job={job.id}>
       <Icon className="job-row__icon" size={18} aria-hidden="true" />
       <span className="job-row__name" title={title}>
         {title}

@@ -4,6 +4,7 @@ import { useTranslation } from '../../i18n/use-translation.ts';
 import { hasEnded, useFileJobsStore } from '../../stores/file-jobs-store.ts';
 import { reloadJobs } from './job-feed.ts';
 import { JobRow } from './JobRow.tsx';
+import '../../components/corner-panel.css';
 import './jobs.css';
 
 /** Rows worth seeing first: a question, what runs, what waits, then what ended (newest first). */
@@ -32,12 +33,12 @@ export function JobsPanel() {
   const ended = shown.filter(hasEnded).map((job) => job.id);
 
   return (
-    <section className="jobs-panel" aria-labelledby={titleId}>
-      <div className="jobs-panel__head">
-        <h2 id={titleId} className="jobs-panel__title">
+    <section className="corner-panel corner-panel--start jobs-panel" aria-labelledby={titleId}>
+      <div className="corner-panel__head">
+        <h2 id={titleId} className="corner-panel__title">
           {t('jobs.title')}
         </h2>
-        <p className="jobs-panel__summary">{t('jobs.running', { n: running })}</p>
+        <p className="corner-panel__summary">{t('jobs.running', { n: running })}</p>
         <button
           type="button"
           className="icon-button icon-button--small"
@@ -63,7 +64,7 @@ export function JobsPanel() {
           </button>
         )}
       </div>
-      <ul id={listId} className="jobs-panel__list" hidden={isCollapsed}>
+      <ul id={listId} className="corner-panel__list" hidden={isCollapsed}>
         {shown.map((job) => (
           <JobRow key={job.id} job={job} />
         ))}

@@ -14,17 +14,6 @@ export function jobSecondsLeft(job: FileJob): number | null {
   return Math.max(0, Math.ceil((job.bytesTotal - job.bytesDone) / job.rate));
 }
 
-/** "42 sec", "3 min", "2 hr" in the user's language, rounded to the largest unit that fits. */
-export function formatSeconds(seconds: number, locale: string): string {
-  const [value, unit] =
-    seconds < 60
-      ? [seconds, 'second']
-      : seconds < 3600
-        ? [Math.round(seconds / 60), 'minute']
-        : [Math.round(seconds / 360) / 10, 'hour'];
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' }).format(value);
-}
-
 /** The last segment of a path: what a job row is named after. */
 export function baseName(path: string): string {
   return path.split('/').filter(Boolean).pop() ?? '/';

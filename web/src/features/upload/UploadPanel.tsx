@@ -6,6 +6,7 @@ import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { UploadRow } from './UploadRow.tsx';
 import { cancelAllUploads } from './upload-queue.ts';
 import { totalPercent } from './upload-progress.ts';
+import '../../components/corner-panel.css';
 import './upload.css';
 
 /** Rows worth seeing first: what went wrong, what moves, what waits, what is done. */
@@ -56,15 +57,15 @@ export function UploadPanel() {
 
   return (
     <section
-      className="upload-panel"
+      className="corner-panel corner-panel--end upload-panel"
       aria-labelledby={titleId}
       style={toastHeight > 0 ? { bottom: `calc(${toastHeight}px + 2 * var(--space-4))` } : {}}
     >
-      <div className="upload-panel__head">
-        <h2 id={titleId} className="upload-panel__title">
+      <div className="corner-panel__head">
+        <h2 id={titleId} className="corner-panel__title">
           {t('upload.title')}
         </h2>
-        <p className="upload-panel__summary">
+        <p className="corner-panel__summary">
           {active.length > 0
             ? t('upload.summary', { done, total: active.length, percent })
             : t('upload.summaryFailed', { count: jobs.length })}
@@ -93,7 +94,7 @@ export function UploadPanel() {
         </button>
       </div>
       {active.length > 0 && <ProgressBar label={t('upload.total')} percent={percent} />}
-      <ul id={listId} className="upload-panel__list" hidden={isCollapsed}>
+      <ul id={listId} className="corner-panel__list" hidden={isCollapsed}>
         {rows.map((job) => (
           <UploadRow key={job.id} job={job} />
         ))}

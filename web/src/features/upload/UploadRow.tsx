@@ -4,7 +4,8 @@ import { formatFileSize } from '../../format/file-size.ts';
 import type { UploadJob } from '../../stores/upload-store.ts';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { cancelUpload } from './upload-queue.ts';
-import { formatDuration, jobPercent, secondsLeft } from './upload-progress.ts';
+import { formatDuration } from '../../format/duration.ts';
+import { jobPercent, secondsLeft } from './upload-progress.ts';
 
 /** The line under a job's name: waiting, bytes with speed and time left, done, or the error. */
 function JobStatus({ job }: { job: UploadJob }) {
@@ -42,7 +43,7 @@ export function UploadRow({ job }: { job: UploadJob }) {
   const isActive = job.status === 'queued' || job.status === 'running';
   const hasBytes = !job.isDir && job.size > 0;
   return (
-    <li className="upload-row" data-status={job.status}>
+    <li className="corner-panel__row upload-row" data-status={job.status}>
       <Icon className="upload-row__icon" size={18} aria-hidden="true" />
       <span className="upload-row__name" title={job.label}>
         {job.label}

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatDuration,
-  jobPercent,
-  secondsLeft,
-  SpeedMeter,
-  totalPercent,
-} from './upload-progress.ts';
+import { jobPercent, secondsLeft, SpeedMeter, totalPercent } from './upload-progress.ts';
 
 describe('totalPercent', () => {
   it.each([
@@ -70,13 +64,5 @@ describe('secondsLeft', () => {
   it('divides what is left by the speed, and knows nothing without a speed', () => {
     expect(secondsLeft({ size: 1000, loaded: 400, speed: 100 })).toBe(6);
     expect(secondsLeft({ size: 1000, loaded: 400, speed: 0 })).toBeNull();
-  });
-});
-
-describe('formatDuration', () => {
-  it('uses the largest unit that fits', () => {
-    expect(formatDuration(42, 'en')).toBe('42 sec');
-    expect(formatDuration(150, 'en')).toBe('3 min');
-    expect(formatDuration(5400, 'en')).toBe('1.5 hr');
   });
 });
