@@ -159,6 +159,20 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(record!.perm.admin).toBe(false);
   });
 
+  it('gives a new user the scope named by the scope claim, and the defaults without one', async () => {
+    const setup = await setUp({ oidcScopeClaim: 'cabinet_scope' });
+    setup.provider.accounts.set('hana', { cabinet_scope: '/teams/blue' });
+    setup.provider.accounts.set('ivo', { cabinet_scope: 42 });
+    await tokenFor(setup, 'hana');
+    await tokenFor(setup, 'ivo');
+    const hana = await setup.server.ctx.store.users.byUsername('hana');
+    expect(hana!.scope).toBe('/teams/blue');
+    const ivo = await setup.server.ctx.store.users.byUsername('ivo');
+    const defaults = (await setup.server.ctx.settings.get()).defaults;
+    expect(ivo!.scope).not.toBe('42');
+    expect(ivo!.scope).toBe(defaults.scope);
+  });
+
   it('without an admin group, leaves admin rights to Cabinet', async () => {
     const setup = await setUp();
     setup.provider.accounts.set('fay', { groups: ['cabinet-admins'] });

@@ -84,7 +84,8 @@ export async function startOidcProvider(
       },
       claims: {
         openid: ['sub'],
-        profile: ['preferred_username', 'name'],
+        // cabinet_scope: a custom claim for the scope mapping (--oidc-scope-claim).
+        profile: ['preferred_username', 'name', 'cabinet_scope'],
         email: ['email'],
         groups: ['groups'],
       },

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -112,6 +113,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     throw error;
   }
   // Port 0 (the default) lets the OS pick; a caller that restarts a server asks for its old port.
+  // Every socket, to drop them all on close (tests end; see close()).
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   const address = await app.listen({ host: '127.0.0.1', port: config.port });
   const url = `${address}${config.baseURL}`;
 
@@ -180,6 +187,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       // A keep-alive socket whose last response was still finishing when close() began would hold
       // the server open until the keep-alive timeout (72 s): tests end, so drop every connection.
       app.server.closeAllConnections();
+      // Sockets of upgrade requests (command sockets) are not the HTTP server's to close.
+      for (const socket of sockets) socket.destroy();
       await closing;
       await closeContext(ctx);
       if (removeFiles) {

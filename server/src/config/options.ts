@@ -88,6 +88,8 @@ export interface ServerConfig {
   oidcAdminGroup: string;
   /** Unknown users are created from the user defaults on their first sign-in. */
   oidcAutoCreate: boolean;
+  /** The claim that holds a new user's scope; empty: the scope of the user defaults. */
+  oidcScopeClaim: string;
   /** The provider's name on the login page's button; empty: the issuer's host name. */
   oidcButtonLabel: string;
 }
@@ -463,6 +465,15 @@ export const OPTIONS: readonly OptionSpec[] = [
     type: 'boolean',
     default: true,
     description: 'Create unknown users from the user defaults on their first single sign-on',
+  },
+  {
+    key: 'oidcScopeClaim',
+    flag: 'oidc-scope-claim',
+    env: 'CABINET_OIDC_SCOPE_CLAIM',
+    type: 'string',
+    default: '',
+    description:
+      "Claim that holds a new user's scope, a folder under the root (empty: the user defaults)",
   },
   {
     key: 'oidcButtonLabel',

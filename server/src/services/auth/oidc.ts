@@ -257,14 +257,25 @@ export class OidcService {
       if (!oidcAutoCreate) {
         throw new OidcError('no-account', `no user "${username}" and auto-create is off`);
       }
-      user = await this.create(username);
+      user = await this.create(username, this.scopeFrom(claims));
     }
     return this.applyAdminGroup(user, claims);
   }
 
-  private async create(username: string): Promise<UserRecord> {
+  /**
+   * A new user's scope from the configured claim, when it carries a folder path; otherwise
+   * undefined, and the user defaults decide. It is a path under the root like any scope, checked
+   * by the user service as one typed by an administrator.
+   */
+  private scopeFrom(claims: Record<string, unknown>): string | undefined {
+    const { oidcScopeClaim } = this.ctx.config;
+    const value = oidcScopeClaim ? claims[oidcScopeClaim] : undefined;
+    return typeof value === 'string' && value.trim().startsWith('/') ? value.trim() : undefined;
+  }
+
+  private async create(username: string, scope: string | undefined): Promise<UserRecord> {
     try {
-      const created = await this.users.create('oidc', { username });
+      const created = await this.users.create('oidc', { username, ...(scope && { scope }) });
       this.ctx.log.info({ username, id: created.id }, 'single sign-on user provisioned');
       return created;
     } catch (error) {

@@ -135,7 +135,10 @@ export async function createUser(
   validateRules(rules);
 
   let scope: string;
-  if (provisioned) {
+  // The OpenID provider may name the scope (--oidc-scope-claim, docs/sso.md): the administrator
+  // chose to trust that claim. Other self-provisioned users get the defaults' scope.
+  const claimedScope = kind === 'oidc' ? input.scope?.trim() : undefined;
+  if (provisioned && !claimedScope) {
     scope = defaults.scope;
     if (settings.createUserDir) {
       scope = deriveHomeScope(settings.userHomeBasePath, input.username);
