@@ -3,7 +3,7 @@ import { useAuditSettingsQuery, useSaveAuditSettings } from '../../api/audit/aud
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { notifyFailure, notifySuccess } from '../../stores/notification-store.ts';
 
-/** The retention setting: days entries are kept, 0 for ever (the `audit.purge` job applies it). */
+/** The retention setting: days entries are kept, 0 for ever (the audit purge job of the scheduler applies it). */
 export function AuditRetention() {
   const { t } = useTranslation();
   const settings = useAuditSettingsQuery();

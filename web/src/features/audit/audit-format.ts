@@ -7,7 +7,7 @@ const REASONS: Record<string, string> = {
   'wrong two-factor code': 'twoFactorWrong',
 };
 
-/** The catalogue key (under `audit.reasons`) of an entry's reason, or undefined. */
+/** The catalogue key (in the audit section's reasons) of an entry's reason, or undefined. */
 export function auditReasonKey(reason: unknown): string | undefined {
   return typeof reason === 'string' ? REASONS[reason] : undefined;
 }
