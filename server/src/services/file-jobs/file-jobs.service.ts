@@ -160,12 +160,7 @@ export class FileJobsService {
       items,
       now: this.now(),
     });
-    await this.deps.scheduler.schedule(
-      FILE_JOB_RUN,
-      this.now(),
-      { jobId: id },
-      { key: runKey(id) },
-    );
+    await this.runNow(id);
     await this.announce(user.id, id);
     return id;
   }
@@ -208,12 +203,7 @@ export class FileJobsService {
       updatedAt: this.now(),
     });
     if (!changed) throw errors.conflict('the job has not ended');
-    await this.deps.scheduler.schedule(
-      FILE_JOB_RUN,
-      this.now(),
-      { jobId: id },
-      { key: runKey(id) },
-    );
+    await this.runNow(id);
     await this.announce(user.id, id);
     return toFileJob(await this.own(user, id));
   }
@@ -231,12 +221,7 @@ export class FileJobsService {
     if (!(await this.repo.update(id, ['waiting'], change))) {
       throw errors.conflict('the job is not waiting for an answer');
     }
-    await this.deps.scheduler.schedule(
-      FILE_JOB_RUN,
-      this.now(),
-      { jobId: id },
-      { key: runKey(id) },
-    );
+    await this.runNow(id);
     await this.announce(user.id, id);
     return toFileJob(await this.own(user, id));
   }
@@ -254,15 +239,18 @@ export class FileJobsService {
         (job.state === 'queued' && job.updatedAt < this.now() - LOST_QUEUED_MS);
       if (!orphaned) continue;
       this.ctx.log.info({ job: job.id }, 'resuming an interrupted file job');
-      await this.deps.scheduler.schedule(
-        FILE_JOB_RUN,
-        this.now(),
-        { jobId: job.id },
-        {
-          key: runKey(job.id),
-        },
-      );
+      await this.runNow(job.id);
     }
+  }
+
+  /** Hands a job to the durable scheduler to run now; the key keeps one pending run per job. */
+  private async runNow(id: string): Promise<void> {
+    await this.deps.scheduler.schedule(
+      FILE_JOB_RUN,
+      this.now(),
+      { jobId: id },
+      { key: runKey(id) },
+    );
   }
 
   /** The scheduler's handler of FILE_JOB_RUN. */

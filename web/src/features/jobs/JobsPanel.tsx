@@ -1,5 +1,5 @@
 import { useEffect, useId } from 'react';
-import { ChevronDown, ChevronUp } from 'lucide-react';
+import { CollapseToggle } from '../../components/CollapseToggle.tsx';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { hasEnded, useFileJobsStore } from '../../stores/file-jobs-store.ts';
 import { reloadJobs } from './job-feed.ts';
@@ -39,21 +39,12 @@ export function JobsPanel() {
           {t('jobs.title')}
         </h2>
         <p className="corner-panel__summary">{t('jobs.running', { n: running })}</p>
-        <button
-          type="button"
-          className="icon-button icon-button--small"
-          aria-label={t('jobs.details')}
-          title={t('jobs.details')}
-          aria-expanded={!isCollapsed}
-          aria-controls={listId}
-          onClick={() => setCollapsed(!isCollapsed)}
-        >
-          {isCollapsed ? (
-            <ChevronUp size={18} aria-hidden="true" />
-          ) : (
-            <ChevronDown size={18} aria-hidden="true" />
-          )}
-        </button>
+        <CollapseToggle
+          label={t('jobs.details')}
+          controls={listId}
+          collapsed={isCollapsed}
+          onToggle={() => setCollapsed(!isCollapsed)}
+        />
         {ended.length > 0 && (
           <button
             type="button"

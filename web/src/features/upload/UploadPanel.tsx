@@ -1,5 +1,5 @@
-import { ChevronDown, ChevronUp } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
+import { CollapseToggle } from '../../components/CollapseToggle.tsx';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useUploadStore, type UploadJob, type UploadStatus } from '../../stores/upload-store.ts';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
@@ -70,21 +70,12 @@ export function UploadPanel() {
             ? t('upload.summary', { done, total: active.length, percent })
             : t('upload.summaryFailed', { count: jobs.length })}
         </p>
-        <button
-          type="button"
-          className="icon-button icon-button--small"
-          aria-label={t('upload.details')}
-          title={t('upload.details')}
-          aria-expanded={!isCollapsed}
-          aria-controls={listId}
-          onClick={() => setCollapsed(!isCollapsed)}
-        >
-          {isCollapsed ? (
-            <ChevronUp size={18} aria-hidden="true" />
-          ) : (
-            <ChevronDown size={18} aria-hidden="true" />
-          )}
-        </button>
+        <CollapseToggle
+          label={t('upload.details')}
+          controls={listId}
+          collapsed={isCollapsed}
+          onToggle={() => setCollapsed(!isCollapsed)}
+        />
         <button
           type="button"
           className="button button--small button--secondary"
