@@ -185,9 +185,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async close({ removeFiles = true } = {}) {
       const closing = app.close();
       // A keep-alive socket whose last response was still finishing when close() began would hold
-      // the server open until the keep-alive timeout (72 s): tests end, so drop every connection.
-      app.server.closeAllConnections();
-      // Sockets of upgrade requests (command sockets) are not the HTTP server's to close.
+      // the server open until the keep-alive timeout (72 s), and an upgrade request's socket is not
+      // the HTTP server's to close at all: tests end, so drop every socket.
       for (const socket of sockets) socket.destroy();
       await closing;
       await closeContext(ctx);
