@@ -9,7 +9,9 @@ let report;
 try {
   report = JSON.parse(run.stdout);
 } catch {
-  console.log(`npm audit: no report (${(run.stderr || 'no output').trim().split('\n')[0]}); not checked`);
+  console.log(
+    `npm audit: no report (${(run.stderr || 'no output').trim().split('\n')[0]}); not checked`,
+  );
   process.exit(0);
 }
 const counts = report.metadata?.vulnerabilities;
