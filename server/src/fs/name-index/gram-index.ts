@@ -222,6 +222,19 @@ export function* buildGramIndex(
   return new GramIndex({ covered, codes, counts, starts, postings });
 }
 
+/** Whether persisted parts hang together (codes ascending, lists inside the postings, in order). */
+function wellFormed(parts: GramParts): boolean {
+  const { codes, counts, starts, postings } = parts;
+  if (counts.length !== codes.length || starts.length !== codes.length + 1) return false;
+  if (starts[0] !== 0 || starts[codes.length] !== postings.length) return false;
+  for (let i = 0; i < codes.length; i++) {
+    if (codes[i]! > 0xffffff || (i > 0 && codes[i]! <= codes[i - 1]!)) return false;
+    const bytes = starts[i + 1]! - starts[i]!;
+    if (bytes < 0 || (counts[i] === FREQUENT ? bytes !== 0 : bytes < counts[i]!)) return false;
+  }
+  return true;
+}
+
 /** The three-byte codes of a term's trigrams, each once. */
 function gramsOf(term: Buffer): number[] {
   const codes = new Set<number>();
@@ -245,6 +258,7 @@ export class GramIndex {
   private readonly postings: Uint8Array;
 
   constructor(parts: GramParts) {
+    if (!wellFormed(parts)) throw new Error('malformed trigram index');
     this.covered = parts.covered;
     this.codes = parts.codes;
     this.counts = parts.counts;
@@ -310,7 +324,7 @@ export class GramIndex {
       let gap = 0;
       let shift = 0;
       for (;;) {
-        const byte = postings[at++]!;
+        const byte = postings[at++] ?? 0; // Never past the end, even in a damaged list.
         gap += (byte & 0x7f) * 2 ** shift;
         if (byte < 0x80) break;
         shift += 7;
@@ -334,7 +348,7 @@ export class GramIndex {
       let gap = 0;
       let shift = 0;
       for (;;) {
-        const byte = postings[at++]!;
+        const byte = postings[at++] ?? 0; // Never past the end, even in a damaged list.
         gap += (byte & 0x7f) * 2 ** shift;
         if (byte < 0x80) break;
         shift += 7;

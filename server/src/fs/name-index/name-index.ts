@@ -23,6 +23,8 @@ export interface NameIndexOptions {
   reconcileInterval: number;
   /** Tests hold background walks with this until they have checked the fallback. */
   gate?: Promise<void>;
+  /** Bytes of names added since the trigram index was built that make it build again (tests). */
+  gramTailBytes?: number;
 }
 
 /** Unsaved changes are written at most this often. */
@@ -318,7 +320,8 @@ export class NameIndex {
   private regramIfLong(table: NameTable): void {
     const grams = table.grams;
     if (!grams || grams.covered >= table.size) return;
-    if (table.bytes - table.start[grams.covered]! > GRAM_TAIL_BYTES) this.regram(table);
+    const limit = this.options.gramTailBytes ?? GRAM_TAIL_BYTES;
+    if (table.bytes - table.start[grams.covered]! > limit) this.regram(table);
   }
 
   /** Builds a gram index of the table in the background and attaches it if still current. */

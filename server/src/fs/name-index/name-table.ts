@@ -105,7 +105,14 @@ export class NameTable {
       this.parent = parts.parent;
       this.flags = parts.flags;
       this.size = parts.parent.length;
-      if (parts.grams && parts.grams.covered <= this.size) this.grams = new GramIndex(parts.grams);
+      // A trigram index that does not fit is dropped (searches scan until another is built).
+      if (parts.grams && parts.grams.covered <= this.size) {
+        try {
+          this.grams = new GramIndex(parts.grams);
+        } catch {
+          this.grams = null;
+        }
+      }
     } else {
       const bytes = Math.max(4096, Math.ceil((expect?.bytes ?? 0) * 1.02));
       const entries = Math.max(1024, Math.ceil((expect?.entries ?? 0) * 1.02));
