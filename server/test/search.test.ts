@@ -300,3 +300,66 @@ describe('search while the index builds and across restarts', () => {
     }
   });
 });
+
+describe('search from the trigram index', () => {
+  it('answers selective queries from the persisted trigram index, per user, and finds names added since', async () => {
+    const first = await startTestServer();
+    const { root, dataDir } = first;
+    for (let i = 0; i < 300; i++) await put(path.join(root, `bulk/file-${i}.txt`));
+    await put(path.join(root, 'shared/Quarterly-Invoice-4711.pdf'));
+    await put(path.join(root, 'secret/quarterly-invoice-4711.pdf'));
+    // A full walk builds the trigram index of everything (the files above were added after the
+    // first build: its tail).
+    first.ctx.search.rebuild();
+    await first.ctx.search.settled();
+    const grams = first.ctx.search.current!.grams;
+    expect(grams?.covered).toBe(first.ctx.search.current!.size);
+    // The term's trigrams are selective: the index narrows it to a few groups of names.
+    expect(grams!.candidates(Buffer.from('invoice-4711'))!.length).toBeLessThanOrEqual(2);
+    await first.close({ removeFiles: false });
+
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const second = await startTestServer({ root, dataDir, searchGate: gate });
+    try {
+      // Reconciliation is held: the loaded table brought its trigram index along.
+      expect(second.ctx.search.current?.grams?.covered).toBe(second.ctx.search.current!.size);
+      const user = await second.createUser({
+        scope: '/',
+        rules: [{ regex: false, allow: false, path: '/secret', regexp: null }],
+      });
+      const admin = second.admin.token;
+      expect(paths(await search(second, admin, '/', 'invoice-4711')).sort()).toEqual([
+        'secret/quarterly-invoice-4711.pdf',
+        'shared/Quarterly-Invoice-4711.pdf',
+      ]);
+      expect(paths(await search(second, user.token, '/', 'invoice-4711'))).toEqual([
+        'shared/Quarterly-Invoice-4711.pdf',
+      ]);
+      expect(paths(await search(second, admin, '/', 'case:sensitive Invoice-4711'))).toEqual([
+        'shared/Quarterly-Invoice-4711.pdf',
+      ]);
+      // Added through Cabinet after the index was built: past what it covers, found by the scan
+      // of the names added since.
+      const response = await second.fetch('/api/resources/shared/invoice-4711-copy.pdf', {
+        method: 'POST',
+        token: admin,
+        body: 'x',
+      });
+      expect(response.status).toBe(200);
+      await expect
+        .poll(async () => paths(await search(second, user.token, '/', 'invoice-4711')), {
+          timeout: 10_000,
+        })
+        // The new name starts with the term: prefix matches come before the others.
+        .toEqual(['shared/invoice-4711-copy.pdf', 'shared/Quarterly-Invoice-4711.pdf']);
+      expect(second.ctx.search.current!.grams!.covered).toBeLessThan(
+        second.ctx.search.current!.size,
+      );
+    } finally {
+      release();
+      await second.close();
+      await rm(path.dirname(root), { recursive: true, force: true });
+    }
+  });
+});

@@ -1,15 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { GramParts } from './gram-index.ts';
 import type { TableParts } from './name-table.ts';
 
-const MAGIC = 'CABINET-NAME-INDEX-3\n';
+/** Version 4 adds the gram index; a version 3 file (without it) still loads. */
+const MAGIC = 'CABINET-NAME-INDEX-4\n';
+const MAGIC_3 = 'CABINET-NAME-INDEX-3\n';
 
 interface Header {
   /** The real root the index describes: an index of another root is never used. */
   root: string;
   bytes: number;
   size: number;
+  /** The gram index's ids covered, trigram count and posting bytes, when it has one. */
+  grams?: { covered: number; codes: number; postings: number };
 }
 
 /** Sections are padded to 8 bytes so typed arrays can view the loaded file without copying. */
@@ -18,7 +23,9 @@ function padded(length: number): number {
 }
 
 function sections(parts: TableParts): Uint8Array[] {
-  return [parts.raw, parts.folded, parts.start, parts.parent, parts.flags].map(
+  const grams = parts.grams;
+  const gramArrays = grams ? [grams.codes, grams.counts, grams.starts, grams.postings] : [];
+  return [parts.raw, parts.folded, parts.start, parts.parent, parts.flags, ...gramArrays].map(
     (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength),
   );
 }
@@ -37,6 +44,13 @@ export async function saveIndexFile(file: string, root: string, parts: TablePart
     root,
     bytes: parts.raw.length,
     size: parts.parent.length,
+    ...(parts.grams && {
+      grams: {
+        covered: parts.grams.covered,
+        codes: parts.grams.codes.length,
+        postings: parts.grams.postings.length,
+      },
+    }),
   };
   const json = Buffer.from(JSON.stringify(header));
   const head = Buffer.alloc(padded(MAGIC.length + 4 + json.length));
@@ -71,7 +85,8 @@ export async function loadIndexFile(file: string, root: string): Promise<TablePa
     return null;
   }
   if (data.byteOffset % 8 !== 0) data = Buffer.from(data);
-  if (data.toString('latin1', 0, MAGIC.length) !== MAGIC) return null;
+  const magic = data.toString('latin1', 0, MAGIC.length);
+  if (magic !== MAGIC && magic !== MAGIC_3) return null;
   const jsonLength = data.readUInt32LE(MAGIC.length);
   let header: Header;
   try {
@@ -83,8 +98,14 @@ export async function loadIndexFile(file: string, root: string): Promise<TablePa
   }
   if (header.root !== root) return null;
   const { bytes, size } = header;
+  const grams = magic === MAGIC ? header.grams : undefined;
   let offset = padded(MAGIC.length + 4 + jsonLength);
-  const expected = offset + 2 * padded(bytes) + 2 * padded(4 * size) + padded(size);
+  let expected = offset + 2 * padded(bytes) + 2 * padded(4 * size) + padded(size);
+  if (grams) {
+    if (grams.covered > size) return null;
+    expected +=
+      2 * padded(4 * grams.codes) + padded(4 * (grams.codes + 1)) + padded(grams.postings);
+  }
   if (data.length !== expected || size < 1) return null;
   const take = (length: number): number => {
     const at = data.byteOffset + offset;
@@ -98,5 +119,17 @@ export async function loadIndexFile(file: string, root: string): Promise<TablePa
     start: new Uint32Array(buffer, take(4 * size), size),
     parent: new Int32Array(buffer, take(4 * size), size),
     flags: new Uint8Array(buffer, take(size), size),
+    grams: grams ? takeGrams(grams) : null,
   };
+
+  function takeGrams(header: NonNullable<Header['grams']>): GramParts {
+    const { covered, codes, postings } = header;
+    return {
+      covered,
+      codes: new Uint32Array(buffer, take(4 * codes), codes),
+      counts: new Uint32Array(buffer, take(4 * codes), codes),
+      starts: new Uint32Array(buffer, take(4 * (codes + 1)), codes + 1),
+      postings: new Uint8Array(buffer, take(postings), postings),
+    };
+  }
 }

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FileChanges } from '../changes.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { FolderWatcher } from './folder-watcher.ts';
+import { buildGramIndex, type GramIndex } from './gram-index.ts';
 import { indexFilePath, loadIndexFile, saveIndexFile } from './index-file.ts';
 import { NameTable } from './name-table.ts';
 import { scanTree } from './tree-scan.ts';
@@ -22,10 +23,17 @@ export interface NameIndexOptions {
   reconcileInterval: number;
   /** Tests hold background walks with this until they have checked the fallback. */
   gate?: Promise<void>;
+  /** Bytes of names added since the trigram index was built that make it build again (tests). */
+  gramTailBytes?: number;
 }
 
 /** Unsaved changes are written at most this often. */
 const SAVE_EVERY_MS = 60_000;
+/**
+ * Names added since the gram index was built are scanned by every selective query; past this many
+ * bytes of them (about 50,000 names, well under a millisecond of scanning) it is built again.
+ */
+const GRAM_TAIL_BYTES = 1024 * 1024;
 
 /**
  * The name index of the whole root, kept fresh (docs/search.md). Life cycle:
@@ -46,6 +54,8 @@ export class NameIndex {
   private pending: Set<string> | null = null;
   private rebuildRun: Promise<void> | null = null;
   private rebuildAgain = false;
+  /** A gram index being built for the current table (names added since the last one). */
+  private gramsRun: Promise<void> | null = null;
   private applying: Promise<void> = Promise.resolve();
   private readonly closing = new AbortController();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -106,6 +116,8 @@ export class NameIndex {
     }
     if (!this.watching) this.startPeriodic('file watching is off');
     this.timers.push(setInterval(() => void this.save(), SAVE_EVERY_MS).unref());
+    // A table saved without its gram index (an older file) answers by scanning until it has one.
+    if (this.table && !this.table.grams) this.regram(this.table);
     this.rebuild();
   }
 
@@ -137,6 +149,7 @@ export class NameIndex {
     for (const timer of this.timers) clearInterval(timer);
     this.watcher.close();
     await this.rebuildRun?.catch(() => undefined);
+    await this.gramsRun;
     await this.applying;
     await this.save();
   }
@@ -177,6 +190,10 @@ export class NameIndex {
       watch: this.watching ? (real) => this.watch(real) : undefined,
     });
     if (this.closing.signal.aborted) return;
+    // The gram index is built before the swap, so the old table (with its own) answers meanwhile.
+    const grams = await this.buildGrams(table);
+    if (!grams) return;
+    table.grams = grams;
     // Changes seen during the walk may or may not be in the new table: re-check each of them.
     while (this.pending.size > 0) {
       const replay = [...this.pending];
@@ -285,6 +302,48 @@ export class NameIndex {
       });
     }
     if (table === this.table && table.garbage > Math.max(50_000, table.live / 4)) this.rebuild();
+    if (table === this.table) this.regramIfLong(table);
+  }
+
+  /** Builds a gram index of the table step by step (null when the server closes meanwhile). */
+  private async buildGrams(table: NameTable): Promise<GramIndex | null> {
+    const steps = buildGramIndex(table);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.closing.signal.aborted) return null;
+    }
+  }
+
+  /** Rebuilds the gram index when the names added since the last one make too long a tail. */
+  private regramIfLong(table: NameTable): void {
+    const grams = table.grams;
+    if (!grams || grams.covered >= table.size) return;
+    const limit = this.options.gramTailBytes ?? GRAM_TAIL_BYTES;
+    if (table.bytes - table.start[grams.covered]! > limit) this.regram(table);
+  }
+
+  /** Builds a gram index of the table in the background and attaches it if still current. */
+  private regram(table: NameTable): void {
+    if (this.gramsRun || this.closing.signal.aborted) return;
+    const started = performance.now();
+    this.gramsRun = this.buildGrams(table)
+      .then((grams) => {
+        if (!grams || table !== this.table) return;
+        table.grams = grams;
+        this.dirty = true;
+        this.options.log.debug(
+          { covered: grams.covered, ms: Math.round(performance.now() - started) },
+          'search index: trigram index rebuilt',
+        );
+      })
+      .catch((error: unknown) =>
+        this.options.log.warn({ err: error }, 'search index: trigram index build failed'),
+      )
+      .finally(() => {
+        this.gramsRun = null;
+      });
   }
 
   private async save(): Promise<void> {

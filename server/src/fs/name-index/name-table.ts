@@ -1,5 +1,6 @@
 import { foldName } from './fold.ts';
 import { kindOfName } from './entry-kind.ts';
+import { GramIndex, type GramParts } from './gram-index.ts';
 
 /** Names never hold `/`, so it separates them in the blob and no match can span two names. */
 export const SEPARATOR = 0x2f;
@@ -16,6 +17,8 @@ export interface TableParts {
   start: Uint32Array;
   parent: Int32Array;
   flags: Uint8Array;
+  /** The trigram index of the first ids, when one was built (see gram-index.ts). */
+  grams?: GramParts | null;
 }
 
 function grown<T extends Uint32Array | Int32Array | Uint8Array>(array: T, need: number): T {
@@ -79,6 +82,11 @@ export class NameTable {
   size: number;
   /** Live named entries. */
   live = 0;
+  /**
+   * Trigram index of the ids below its `covered` (names never change once written, so it stays
+   * true for them; later ids are scanned), or null until one is built for this table.
+   */
+  grams: GramIndex | null = null;
   /** Null until the first lookup needs it (see above). */
   private hash: Int32Array | null = null;
   private hashed = 0;
@@ -97,6 +105,14 @@ export class NameTable {
       this.parent = parts.parent;
       this.flags = parts.flags;
       this.size = parts.parent.length;
+      // A trigram index that does not fit is dropped (searches scan until another is built).
+      if (parts.grams && parts.grams.covered <= this.size) {
+        try {
+          this.grams = new GramIndex(parts.grams);
+        } catch {
+          this.grams = null;
+        }
+      }
     } else {
       const bytes = Math.max(4096, Math.ceil((expect?.bytes ?? 0) * 1.02));
       const entries = Math.max(1024, Math.ceil((expect?.entries ?? 0) * 1.02));
@@ -123,6 +139,7 @@ export class NameTable {
       start: this.start.subarray(0, this.size),
       parent: this.parent.subarray(0, this.size),
       flags: this.flags.subarray(0, this.size),
+      grams: this.grams?.parts() ?? null,
     };
   }
 
@@ -313,7 +330,8 @@ export class NameTable {
       this.start.byteLength +
       this.parent.byteLength +
       this.flags.byteLength +
-      (this.hash?.byteLength ?? 0)
+      (this.hash?.byteLength ?? 0) +
+      (this.grams?.memoryBytes ?? 0)
     );
   }
 

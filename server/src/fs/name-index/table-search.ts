@@ -1,3 +1,5 @@
+import { foldName } from './fold.ts';
+import { GROUP_SHIFT, type GramIndex } from './gram-index.ts';
 import { hasTypeFilter, matchesType, type NameQuery } from './name-query.ts';
 import { FLAG_DEAD, SEPARATOR, type NameTable } from './name-table.ts';
 
@@ -9,6 +11,8 @@ const WINDOW = 256 * 1024;
 const SLOT_STEP = 8192;
 /** Non-exact hits after which a query counts as broad (see the single pass below). */
 const BROAD = 512;
+/** Candidate groups of the gram index verified per step. */
+const GROUP_STEP = 4096;
 
 /**
  * The entries below `dirId` that match, in result order, as batches of ids (each batch is one
@@ -65,6 +69,39 @@ export function* searchTable(
       (t) => end - start > t.length && blob.compare(t, 0, t.length, start, start + t.length) === 0,
     );
   const kept = (ids: number[]) => ids.filter((id) => keep(id) >= 0);
+  const candidates = table.grams ? gramCandidates(table.grams, query) : null;
+  if (candidates) {
+    // Selective terms: the gram index names the few groups of names that may hold one, verified
+    // against the blob; names added since it was built are scanned (the blob's tail).
+    const covered = table.grams!.covered;
+    const prefix: number[] = [];
+    const rest: number[] = [];
+    const sort = (id: number, exact: number[]) => {
+      const start = table.start[id]!;
+      const end = table.nameEnd(id);
+      if (equals(start, end)) exact.push(id);
+      else if (startsWith(start, end)) prefix.push(id);
+      else rest.push(id);
+    };
+    for (let from = 0; from < candidates.length; from += GROUP_STEP) {
+      const exact: number[] = [];
+      const to = Math.min(candidates.length, from + GROUP_STEP);
+      for (let i = from; i < to; i++) {
+        for (const id of verifyGroup(table, blob, terms, candidates[i]!, covered)) sort(id, exact);
+      }
+      yield kept(exact);
+    }
+    if (covered < table.size) {
+      for (const step of scanNeedles(table, blob, terms, table.start[covered]!, covered - 1)) {
+        const exact: number[] = [];
+        for (const id of step.ids) sort(id, exact);
+        yield kept(exact);
+      }
+    }
+    yield* chunks(prefix);
+    yield* chunks(rest);
+    return;
+  }
   // One pass over the blob finds every name holding a term. Names equal to a term are sent as
   // found (that group comes first); the others are kept as ids and sent after the pass, prefix
   // matches before the rest. A selective query thus costs one scan.
@@ -118,6 +155,80 @@ export function* searchTable(
       yield kept(group.slice(from, from + SLOT_STEP));
     }
   }
+}
+
+/**
+ * The candidate groups of every term (ascending, each once), or null when a term has no selective
+ * trigram (short, or made of frequent trigrams only): the query is then answered by the scan.
+ */
+function gramCandidates(grams: GramIndex, query: NameQuery): Int32Array | null {
+  const lists: Int32Array[] = [];
+  for (const term of query.terms) {
+    if (term.includes('/')) continue;
+    // Case-sensitive terms are matched against the raw blob, but their candidates come from the
+    // folded one: a name holding the term holds its folded form at the same offset.
+    const folded = query.caseSensitive ? foldName(term) : term;
+    const groups = grams.candidates(Buffer.from(folded));
+    if (!groups) return null;
+    lists.push(groups);
+  }
+  if (lists.length === 1) return lists[0]!;
+  const all = new Int32Array(lists.reduce((n, list) => n + list.length, 0));
+  let at = 0;
+  for (const list of lists) {
+    all.set(list, at);
+    at += list.length;
+  }
+  all.sort();
+  let unique = 0;
+  for (let i = 0; i < all.length; i++)
+    if (i === 0 || all[i] !== all[unique - 1]) all[unique++] = all[i]!;
+  return all.subarray(0, unique);
+}
+
+/** The ids of one group (below `covered`) whose names hold a term, ascending. */
+function verifyGroup(
+  table: NameTable,
+  blob: Buffer,
+  terms: Buffer[],
+  group: number,
+  covered: number,
+): number[] {
+  const first = Math.max(1, group << GROUP_SHIFT);
+  const end = Math.min(covered, table.size, (group + 1) << GROUP_SHIFT);
+  if (first >= end) return [];
+  const from = table.start[first]!;
+  const to = table.nameEnd(end - 1);
+  let found = 0;
+  for (const term of terms) {
+    if (term.length === 0) continue;
+    for (let at = indexIn(blob, term, from, to); at >= 0; at = indexIn(blob, term, at + 1, to)) {
+      let id = end - 1;
+      while (table.start[id]! > at) id--;
+      found |= 1 << (id - first);
+      at = table.nameEnd(id); // The rest of this name cannot add anything.
+    }
+  }
+  const ids: number[] = [];
+  for (let id = first; found !== 0; id++, found >>>= 1) if (found & 1) ids.push(id);
+  return ids;
+}
+
+/**
+ * Where a term first occurs in blob[from, to), or -1. A group's names are a few hundred bytes: a
+ * plain loop beats the native search there, whose fixed cost per call (and the subarray it needs
+ * for a bound) made verifying thousands of candidate groups slower than scanning the whole blob.
+ */
+function indexIn(blob: Buffer, term: Buffer, from: number, to: number): number {
+  const first = term[0]!;
+  const length = term.length;
+  for (let i = from, last = to - length; i <= last; i++) {
+    if (blob[i] !== first) continue;
+    let k = 1;
+    while (k < length && blob[i + k] === term[k]) k++;
+    if (k === length) return i;
+  }
+  return -1;
 }
 
 /**
