@@ -445,6 +445,15 @@ const operations: Operation[] = [
           1,
         );
         if (status === 204) expect(inPlace, 'delete answered 204').toBeUndefined();
+        // Nothing in the trash folder without its row (only the admin deletes here).
+        const trashBase = path.join(dataDir, 'trash');
+        for (const owner of await readdir(trashBase).catch(() => [] as string[])) {
+          const entries = await readdir(path.join(trashBase, owner));
+          expect(
+            entries.filter((entry) => !trash.some((item) => item.id === entry)),
+            'delete: no trash folder entry without its row',
+          ).toEqual([]);
+        }
         if (inPlace) expect(inPlace, 'delete: in place, whole').toBe(sha(data));
         else {
           const raw = await fetch(`${url}/api/trash/${trashed[0]!.id}/raw`, {
