@@ -250,6 +250,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await scheduler.every(JOBS.purgeAudit, PURGE_AUDIT_EVERY_MS);
       // File jobs a crash of this host interrupted run again now, not when their claim lapses.
       await services.fileJobs.recover();
+      // Deletes a crash cut between the move into the trash and its row get their row.
+      await services.trash.recoverInterrupted();
       await coordination.start();
       await services.events.start();
     },

@@ -1,22 +1,15 @@
 // Background file jobs (docs/jobs.md): progress events in order and only to the owner, cancel
 // mid-way without a partial target, the conflict question, refusals, quotas, move and delete
 // jobs, the wire PATCH kept, and a server killed mid-copy that resumes after its restart.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileJob, NewFileJob } from '@cabinet/protocol';
-import {
-  ADMIN_PASSWORD,
-  startTestServer,
-  type TestServer,
-  type TestUser,
-} from '../testing/test-server.ts';
+import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { testDatabaseFor } from '../testing/test-database.ts';
+import { freePort, loginAdmin, SpawnedServers } from '../testing/spawned-server.ts';
 import { openReady, type StreamEvent } from './helpers/event-stream.ts';
 import { filesUnder } from './helpers/resources.ts';
 
@@ -365,19 +358,6 @@ describe('move and delete jobs', () => {
   });
 });
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/cabinet.js');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 describe('a server killed during a copy job', () => {
   it('resumes the job after a restart, never leaving a partial file under its name', async () => {
     const base = await mkdtemp(path.join(os.tmpdir(), 'cabinet-jobs-kill-'));
@@ -386,43 +366,18 @@ describe('a server killed during a copy job', () => {
     const database = await testDatabaseFor(dataDir);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const children: ChildProcess[] = [];
+    const servers = new SpawnedServers();
     // Enough files that the copy is still going when its first file lands, whatever the disk.
     const FILES = 400;
     const SIZE = 256 * 1024;
-    const start = async () => {
-      const child = spawn(process.execPath, [BIN, 'serve'], {
-        env: {
-          ...process.env,
-          CABINET_FROM_SOURCES: '1',
-          CABINET_ADDRESS: '127.0.0.1',
-          CABINET_PORT: String(port),
-          CABINET_ROOT: root,
-          CABINET_DATA: dataDir,
-          CABINET_DATABASE: database.database,
-          CABINET_ADMIN_PASSWORD: ADMIN_PASSWORD,
-          CABINET_LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
+    const start = () =>
+      servers.start({
+        root,
+        dataDir,
+        database: database.database,
+        port,
+        env: { CABINET_FROM_SOURCES: '1' },
       });
-      children.push(child);
-      const exited = new Promise<never>((_resolve, reject) =>
-        child.once('exit', (code) => reject(new Error(`the server exited (${code})`))),
-      );
-      exited.catch(() => undefined);
-      // Waits for the server's answer (a condition), retrying while it starts.
-      for (;;) {
-        const ok = await Promise.race([
-          fetch(`${url}/health`).then(
-            (response) => response.ok,
-            () => false,
-          ),
-          exited,
-        ]);
-        if (ok) return child;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    };
     try {
       const { mkdir, writeFile } = await import('node:fs/promises');
       await mkdir(path.join(root, 'src'), { recursive: true });
@@ -433,13 +388,7 @@ describe('a server killed during a copy job', () => {
         );
       }
       const first = await start();
-      const login = await fetch(`${url}/api/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD, recaptcha: '' }),
-      });
-      expect(login.status).toBe(200);
-      const token = (await login.text()).trim();
+      const token = await loginAdmin(url);
       const created = await fetch(`${url}/api/jobs`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'X-Auth': token },
@@ -454,8 +403,7 @@ describe('a server killed during a copy job', () => {
       const { readdir } = await import('node:fs/promises');
       while (!(await readdir(dst).catch(() => [] as string[])).some((name) => finalName.test(name)))
         await new Promise((resolve) => setImmediate(resolve));
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first.once('exit', resolve));
+      await servers.kill(first);
 
       // Whatever is under its final name is whole.
       const landed = await listTree(path.join(root, 'dst'));
@@ -465,12 +413,7 @@ describe('a server killed during a copy job', () => {
       for (const [, size] of finals) expect(size).toBe(SIZE);
 
       await start();
-      const again = await fetch(`${url}/api/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD, recaptcha: '' }),
-      });
-      const token2 = (await again.text()).trim();
+      const token2 = await loginAdmin(url);
       const resumed = await openReady(url, { token: token2 });
       let job = (await (
         await fetch(`${url}/api/jobs/${id}`, { headers: { 'X-Auth': token2 } })
@@ -485,14 +428,7 @@ describe('a server killed during a copy job', () => {
       expect(copied).toEqual(await listTree(path.join(root, 'src')));
       expect(await readFile(path.join(root, 'dst/part007.bin'))).toEqual(Buffer.alloc(SIZE, 8));
     } finally {
-      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-      await Promise.all(
-        children.map((child) =>
-          child.exitCode === null && child.signalCode === null
-            ? new Promise((resolve) => child.once('exit', resolve))
-            : undefined,
-        ),
-      );
+      await servers.killAll();
       await database.drop();
       await rm(base, { recursive: true, force: true });
     }

@@ -6,3 +6,4 @@ export * from './test-server.ts';
 export * from './test-database.ts';
 export * from './command-socket.ts';
 export * from './oidc-provider.ts';
+export * from './spawned-server.ts';

@@ -45,7 +45,7 @@ function ownerOf(folder: string): JournalOwner | undefined {
 }
 
 /** Whether a process of this host is running (EPERM: it runs, as another user). */
-function processRuns(pid: number): boolean {
+export function processRuns(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,8 +1,24 @@
 import type { Stats } from 'node:fs';
-import { cp, lstat, mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import {
+  cp,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  unlink,
+  writeFile,
+  type FileHandle,
+} from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { errors } from '../errors.ts';
 import { errorCode, mapFsErrors, toAppError } from './fs-errors.ts';
+import { FOREIGN_JOURNAL_STALE_MS, processRuns } from './temp-files.ts';
 
 /** What a tree holds, to check a copy against its source before the source is deleted. */
 export interface TreeSummary {
@@ -62,6 +78,17 @@ export async function relocate(from: string, to: string, dirMode: number): Promi
   }
   await mapFsErrors(() => rm(from, { recursive: true, force: false }));
 }
+
+/** A delete under way: the row it will write, and which process writes it. */
+export interface PendingDelete<T> {
+  userId: number;
+  id: string;
+  record: T;
+  /** Whether the process that wrote the marker may still be at work (then it is left alone). */
+  writerAlive: boolean;
+}
+
+const PENDING_SUFFIX = '.pending';
 
 /**
  * The trash's storage, `<data>/trash/<userId>/<itemId>/<name>`: outside the served root, so no
@@ -130,5 +157,64 @@ export class TrashFolder {
     if (!info.isFile()) throw errors.notFound();
     const handle = await mapFsErrors(() => open(real, 'r'));
     return { handle, stat: await handle.stat() };
+  }
+
+  /**
+   * Records a delete about to move an item in, beside its folder (`<userId>/<id>.pending`): a
+   * crash between the move and the row would otherwise leave the item here with no row, invisible
+   * to its owner and never purged. `recoverInterrupted` of the trash service reads these at start.
+   */
+  async markPending(userId: number, id: string, record: unknown): Promise<void> {
+    const marker = { host: hostname(), pid: process.pid, record };
+    await mapFsErrors(() =>
+      writeFile(this.pendingPath(userId, id), JSON.stringify(marker), { mode: 0o600 }),
+    );
+  }
+
+  /** Removes an item's folder only when empty (a delete undone before its move). */
+  async discardEmpty(userId: number, id: string): Promise<void> {
+    await rmdir(this.itemFolder(userId, id)).catch(() => undefined);
+  }
+
+  /** Forgets a pending delete once its row is written (or its move failed). */
+  async clearPending(userId: number, id: string): Promise<void> {
+    await unlink(this.pendingPath(userId, id)).catch(() => undefined);
+  }
+
+  /** Every pending delete, with whether its writer may still be running. */
+  async pending<T>(now = Date.now()): Promise<Array<PendingDelete<T>>> {
+    const found: Array<PendingDelete<T>> = [];
+    const owners = await readdir(this.base).catch(() => [] as string[]);
+    for (const owner of owners.filter((name) => /^\d+$/.test(name))) {
+      const names = await readdir(path.join(this.base, owner)).catch(() => [] as string[]);
+      for (const name of names.filter((n) => n.endsWith(PENDING_SUFFIX))) {
+        const id = name.slice(0, -PENDING_SUFFIX.length);
+        const file = path.join(this.base, owner, name);
+        try {
+          const marker = JSON.parse(await readFile(file, 'utf8')) as {
+            host: string;
+            pid: number;
+            record: T;
+          };
+          // This process (several in-process servers share it) and live processes of this host
+          // may be mid-delete; another host's marker counts as abandoned once long untouched.
+          const writerAlive =
+            marker.host === hostname()
+              ? marker.pid === process.pid || processRuns(marker.pid)
+              : now - (await stat(file)).mtimeMs < FOREIGN_JOURNAL_STALE_MS;
+          found.push({ userId: Number(owner), id, record: marker.record, writerAlive });
+        } catch {
+          // Unreadable or half-written (a crash while writing it): the move had not begun.
+          if (/^[A-Za-z0-9_-]+$/.test(id)) {
+            found.push({ userId: Number(owner), id, record: undefined as T, writerAlive: false });
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  private pendingPath(userId: number, id: string): string {
+    return `${this.itemFolder(userId, id)}${PENDING_SUFFIX}`;
   }
 }

@@ -22,6 +22,9 @@ import type { ShareService } from '../share.service.ts';
 const SETTINGS_KEY = 'trash-settings';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** A trash row as known before the move: what a pending marker records. */
+type PendingRecord = Omit<TrashRecord, 'size' | 'shares'>;
+
 /** What a restore did: the item's new path, or the clash that needs the user's choice. */
 export type RestoreOutcome = { kind: 'restored'; path: string } | { kind: 'conflict' };
 
@@ -89,29 +92,68 @@ export class TrashService {
     const id = randomBytes(12).toString('base64url');
     const isDir = target.stat?.isDirectory() === true && !target.isSymlink;
     const name = target.name;
-    await this.folder.prepare(user.id, id);
-    try {
-      await fs.trash.moveOut(target, this.folder.itemPath(user.id, id, name));
-    } catch (error) {
-      await this.folder.discard(user.id, id);
-      throw error;
-    }
-    const links = await this.shares.suspendFor(user.id, target, fs.caseInsensitive);
-    await this.ctx.store.trash.insert({
+    const pending: PendingRecord = {
       id,
       userId: user.id,
       name,
       path: target.path,
       target: this.shares.targetOf(target),
       isDir,
-      size: await this.folder.sizeOf(user.id, id, name),
       deletedAt: this.clock(),
       deletedBy: user.id,
+    };
+    await this.folder.prepare(user.id, id);
+    // A crash after the move and before the row leaves the marker for recoverInterrupted.
+    await this.folder.markPending(user.id, id, pending);
+    try {
+      await fs.trash.moveOut(target, this.folder.itemPath(user.id, id, name));
+    } catch (error) {
+      await this.folder.discard(user.id, id);
+      await this.folder.clearPending(user.id, id);
+      throw error;
+    }
+    const links = await this.shares.suspendFor(user.id, target, fs.caseInsensitive);
+    await this.ctx.store.trash.insert({
+      ...pending,
+      size: await this.folder.sizeOf(user.id, id, name),
       shares: links,
     });
+    await this.folder.clearPending(user.id, id);
     if (settings.maxBytesPerUser > 0) {
       await this.enforceCap(user.id, settings.maxBytesPerUser, id);
     }
+  }
+
+  /**
+   * Finishes the deletes a crash interrupted (run at start): an item that reached the trash
+   * folder gets its row, so it is listed, restorable and purged like any other (share links it had
+   * are not brought back: they were suspended with the row that was never written); a delete that
+   * had not moved its item yet is undone (the item is still in place). Returns how many items it
+   * recorded.
+   */
+  async recoverInterrupted(): Promise<number> {
+    let recorded = 0;
+    for (const { userId, id, record, writerAlive } of await this.folder.pending<PendingRecord>()) {
+      if (writerAlive) continue;
+      const moved =
+        record !== undefined &&
+        record.userId === userId &&
+        record.id === id &&
+        (await this.folder.exists(userId, id, record.name));
+      if (moved && !(await this.ctx.store.trash.get(id))) {
+        await this.ctx.store.trash.insert({
+          ...record,
+          size: await this.folder.sizeOf(userId, id, record.name),
+          shares: [],
+        });
+        recorded++;
+      } else if (!moved) {
+        // Never anything but an empty folder: a marker that cannot be read costs no item.
+        await this.folder.discardEmpty(userId, id);
+      }
+      await this.folder.clearPending(userId, id);
+    }
+    return recorded;
   }
 
   /** Bytes in a user's trash (their quota counts them, docs/quotas.md). */
