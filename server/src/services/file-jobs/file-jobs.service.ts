@@ -12,7 +12,7 @@ import type {
 import type { AppContext } from '../../context.ts';
 import type { EventBus, Job, Scheduler } from '../../coordination/index.ts';
 import { AppError, errors } from '../../errors.ts';
-import type { CopyControl } from '../../fs/copy-plan.ts';
+import type { CopyControl } from '../../fs/copy-run.ts';
 import type { ScopedFs } from '../../fs/scoped-fs.ts';
 import type { FileJobProgress, FileJobRecord } from '../../store/file-jobs.repo.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
@@ -115,7 +115,7 @@ interface Dependencies {
 export class FileJobsService {
   /** Runs on this instance, by job id: a cancel stops them at once. */
   private readonly running = new Map<string, AbortController>();
-  /** Awaited after each copied file: tests hold a run there to act on it mid-way. */
+  /** Awaited after each copied file (several are in flight): tests hold a run there mid-way. */
   afterFile: (() => Promise<void>) | undefined;
 
   constructor(
@@ -436,11 +436,12 @@ class JobRun {
       const control: CopyControl = {
         signal: this.signal,
         skipFiles: job.fileIndex,
-        onFile: async (bytes) => {
-          job.fileIndex += 1;
-          job.filesDone += 1;
+        // Counted by the unbroken run of landed files, so the counts and the resume point agree.
+        onFile: async ({ through, files, bytes }) => {
+          job.fileIndex = through;
+          job.filesDone += files;
           job.bytesDone += bytes;
-          await this.save(false);
+          if (files > 0) await this.save(false);
           await this.service.afterFile?.();
         },
       };
