@@ -397,6 +397,58 @@ async function freePort(): Promise<number> {
   });
 }
 
+describe('pruning', () => {
+  it('forgets jobs a week after they ended, never one still waiting', async () => {
+    let clock = Date.now();
+    const DAY = 24 * 60 * 60 * 1000;
+    const own = await startTestServer({ now: () => clock });
+    try {
+      const carl = await own.createUser({ scope: '/carl' });
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      await mkdir(path.join(own.root, 'carl/p'), { recursive: true });
+      await writeFile(path.join(own.root, 'carl/p/a.txt'), 'a');
+      await writeFile(path.join(own.root, 'carl/taken.txt'), 'taken');
+      const stream = await openReady(own.url, { token: carl.token });
+      const start = async (body: NewFileJob) => {
+        const response = await own.fetch('/api/jobs', {
+          method: 'POST',
+          token: carl.token,
+          body: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(response.status).toBe(202);
+        const { id } = (await response.json()) as { id: string };
+        await stream.next(isEnded(id));
+        return id;
+      };
+      const done = await start({ kind: 'copy', items: [{ from: '/p', to: '/q' }] });
+      const waiting = await start({
+        kind: 'copy',
+        items: [{ from: '/p/a.txt', to: '/taken.txt' }],
+      });
+      stream.close();
+      const statusOf = async (id: string) =>
+        (await own.fetch(`/api/jobs/${id}`, { token: carl.token })).status;
+      const prune = async () => {
+        const { scheduler } = own.runtime.coordination;
+        await scheduler.schedule('files.jobs.prune', Date.now());
+        await scheduler.runDue();
+      };
+      clock += 6 * DAY;
+      await prune();
+      expect(await statusOf(done)).toBe(200);
+      clock += 2 * DAY;
+      await prune();
+      expect(await statusOf(done)).toBe(404);
+      expect(await statusOf(waiting)).toBe(200);
+      // The copy itself stays: only the record goes.
+      expect(await readFile(path.join(own.root, 'carl/q/a.txt'), 'utf8')).toBe('a');
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('a server killed during a copy job', () => {
   it('resumes the job after a restart, never leaving a partial file under its name', async () => {
     const base = await mkdtemp(path.join(os.tmpdir(), 'cabinet-jobs-kill-'));

@@ -28,6 +28,11 @@ export const FILE_JOB_RUN = 'files.job';
 const RECENT_JOBS = 50;
 /** Progress is written to the database at most this often (and at every item's end). */
 const SAVE_EVERY_MS = 100;
+/**
+ * How long an ended job (done, failed, cancelled) stays listed before the hourly prune removes it:
+ * a week leaves time to read a failure and retry it after a weekend away.
+ */
+export const FINISHED_JOBS_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 /** A queued job this old without a run was lost between its insert and its scheduling. */
 const LOST_QUEUED_MS = 60_000;
 
@@ -241,6 +246,14 @@ export class FileJobsService {
       this.ctx.log.info({ job: job.id }, 'resuming an interrupted file job');
       await this.runNow(job.id);
     }
+  }
+
+  /**
+   * The `files.jobs.prune` job: forgets jobs that ended over FINISHED_JOBS_KEPT_MS before `now`
+   * (the runtime's clock, which tests drive).
+   */
+  pruneFinished(now: number): Promise<number> {
+    return this.repo.pruneFinished(now - FINISHED_JOBS_KEPT_MS);
   }
 
   /** Hands a job to the durable scheduler to run now; the key keeps one pending run per job. */
