@@ -7,8 +7,9 @@
  *
  *   npm run copy-job -w bench   (BENCH_COPY_FILES, BENCH_COPY_BYTES, BENCH_COPY_ROUNDS)
  *
- * Cabinet writes every file to a temp name, fsyncs it and renames it into place (docs/security.md);
- * cp does neither. `cp -r` followed by `sync` is reported too, as the like-for-like durable copy.
+ * Cabinet copies every file to a temp name and renames it into place, 8 files at a time, without an
+ * fsync (docs/jobs.md, "Durability"); cp writes under the final names. `cp -r` followed by `sync`
+ * is reported too, for what a copy made durable costs on this disk.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdir, rm, statfs, writeFile } from 'node:fs/promises';

@@ -107,7 +107,11 @@ export const JOBS = {
   reconcileQuotas: 'quota.reconcile',
   /** Audit entries past the retention period (docs/audit.md). */
   purgeAudit: 'audit.purge',
+  /** Background file jobs that ended more than FINISHED_JOBS_KEPT_MS ago (docs/jobs.md). */
+  pruneFileJobs: 'files.jobs.prune',
 } as const;
+
+const PRUNE_FILE_JOBS_EVERY_MS = 60 * 60 * 1000;
 
 const PURGE_AUDIT_EVERY_MS = 60 * 60 * 1000;
 
@@ -233,6 +237,10 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   });
   // Users' background copy/move/delete jobs: one scheduler job per run (docs/jobs.md).
   scheduler.handle(FILE_JOB_RUN, (job, signal) => services.fileJobs.run(job, signal));
+  scheduler.handle(JOBS.pruneFileJobs, async () => {
+    const pruned = await services.fileJobs.pruneFinished((options.now ?? Date.now)());
+    if (pruned > 0) log.info({ pruned }, 'pruned finished file jobs');
+  });
 
   return {
     ctx,
@@ -248,6 +256,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await scheduler.every(JOBS.purgeTrash, PURGE_TRASH_EVERY_MS);
       await scheduler.every(JOBS.reconcileQuotas, RECONCILE_QUOTAS_EVERY_MS);
       await scheduler.every(JOBS.purgeAudit, PURGE_AUDIT_EVERY_MS);
+      await scheduler.every(JOBS.pruneFileJobs, PRUNE_FILE_JOBS_EVERY_MS);
       // File jobs a crash of this host interrupted run again now, not when their claim lapses.
       await services.fileJobs.recover();
       // Deletes a crash cut between the move into the trash and its row get their row.

@@ -10,6 +10,7 @@ import {
 } from '../testing/test-server.ts';
 import { commandUrl, runCommand } from '../testing/command-socket.ts';
 import { login } from './helpers/auth.ts';
+import { basic, createAppPassword, dav } from './helpers/dav.ts';
 import { newUser, createAsAdmin, send, STRONG } from './helpers/users.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -186,6 +187,47 @@ describe('the audit log records', () => {
     // The link is gone: a use of it is recorded as failed.
     expect((await server.fetch(`/api/public/dl/${hash}`)).status).toBe(404);
     expect((await latest('share.download')).outcome).toBe('failed');
+  });
+
+  it('a WebDAV delete, with the user, the client address and the outcome', async () => {
+    await writeFile(path.join(server.root, 'users/alice/dav-old.txt'), 'old');
+    const full = await createAppPassword(server, alice.token, { name: 'audit dav' });
+    const auth = basic('alice', full.password);
+    const headers = from('198.51.100.9');
+    expect((await dav(server, 'DELETE', '/dav-old.txt', auth, { headers })).status).toBe(204);
+    expect(await latest('file.delete')).toMatchObject({
+      userID: alice.user.id,
+      username: 'alice',
+      target: '/dav-old.txt',
+      address: '198.51.100.9',
+      outcome: 'ok',
+      details: { via: 'webdav' },
+    });
+    expect((await dav(server, 'DELETE', '/missing.txt', auth, { headers })).status).toBe(404);
+    expect(await latest('file.delete')).toMatchObject({
+      username: 'alice',
+      target: '/missing.txt',
+      outcome: 'failed',
+    });
+    // A read-only app password may not delete: recorded as refused, and the file stays.
+    await writeFile(path.join(server.root, 'users/alice/kept.txt'), 'kept');
+    const readOnly = await createAppPassword(server, alice.token, {
+      name: 'audit dav read-only',
+      readOnly: true,
+    });
+    const refused = await dav(server, 'DELETE', '/kept.txt', basic('alice', readOnly.password), {
+      headers,
+    });
+    expect(refused.status).toBe(403);
+    expect(await latest('file.delete')).toMatchObject({
+      username: 'alice',
+      target: '/kept.txt',
+      outcome: 'refused',
+    });
+    // Reads over WebDAV are not audited.
+    const before = (await auditPage('?limit=500')).entries.length;
+    expect((await dav(server, 'GET', '/kept.txt', auth, { headers })).status).toBe(200);
+    expect((await auditPage('?limit=500')).entries.length).toBe(before);
   });
 
   it('a delete into the trash and its restore', async () => {

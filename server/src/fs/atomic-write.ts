@@ -182,34 +182,28 @@ export async function syncFolder(dir: string): Promise<void> {
 }
 
 /**
- * Copies one file atomically: into a temp beside the target (copy-on-write clone when the file
- * system can), fsync, rename over the target. The original target stays intact on failure.
+ * Copies one file atomically: into `temp` beside the target (a temp name the caller recorded in the
+ * journal; copy-on-write clone when the file system can), then renamed over the target. The copy
+ * takes the source's permission bits (libuv sets them on the new file, whatever the umask). The
+ * original target stays intact on failure, and a file whose copy was stopped is dropped.
+ *
+ * No fsync: the copy is whole under its final name whenever a process crash (kill -9) leaves it,
+ * which is the guarantee the copy gives; after a power cut, like `cp`, the last seconds of copies
+ * may not be on disk (docs/jobs.md, "Durability").
  */
 export async function copyFileAtomic(
   from: string,
+  temp: string,
   to: string,
-  mode: number,
-  journal: TempJournal,
   signal?: AbortSignal,
 ): Promise<void> {
-  const tempPath = path.join(path.dirname(to), newTempName());
-  const journalId = await journal.record(tempPath, 'atomic');
   try {
-    await copyFile(from, tempPath, fsConstants.COPYFILE_EXCL | fsConstants.COPYFILE_FICLONE);
-    const handle = await open(tempPath, fsConstants.O_RDWR | fsConstants.O_NOFOLLOW);
-    try {
-      await handle.chmod(mode & 0o7777);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await copyFile(from, temp, fsConstants.COPYFILE_EXCL | fsConstants.COPYFILE_FICLONE);
     // Stopped while copying: the copy is dropped, so no file appears under its final name.
     signal?.throwIfAborted();
-    await rename(tempPath, to);
+    await rename(temp, to);
   } catch (error) {
-    await unlink(tempPath).catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
     throw toAppError(error);
-  } finally {
-    await journal.forget(journalId);
   }
 }

@@ -1,30 +1,24 @@
 import type { Stats } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errors } from '../errors.ts';
 import { isRealInside, joinVirtual, virtualOfReal } from './canonical-path.ts';
-import { copyFileAtomic } from './atomic-write.ts';
-import type { FileRoot } from './file-root.ts';
-import { errorCode, lstatOrNull, toAppError } from './fs-errors.ts';
+import { lstatOrNull, toAppError } from './fs-errors.ts';
+import { mapInOrder } from './map-in-order.ts';
 import { followSegments } from './real-path.ts';
 import type { Resolved, ScopeResolver } from './scope-resolver.ts';
 import { isTempName } from './temp-files.ts';
 
 /** One step of a copy, decided (and rule-checked) before anything is written. */
-export type CopyStep =
-  | { kind: 'dir'; to: string; mode: number }
-  | { kind: 'file'; from: string; to: string; mode: number; size: number };
+export type CopyStep = { kind: 'dir'; to: string; mode: number } | FileStep;
 
-/** How a caller follows and stops a copy (background jobs, docs/jobs.md). */
-export interface CopyControl {
-  /** Checked before each step; a file being copied when it aborts is dropped, never renamed. */
-  signal?: AbortSignal;
-  /** File steps an earlier run already copied: skipped (their folders are still made). */
-  skipFiles?: number;
-  /** Called with the plan before anything is written. */
-  onPlan?: (files: number, bytes: number) => void | Promise<void>;
-  /** Called after each file landed under its final name, with its size. */
-  onFile?: (bytes: number) => void | Promise<void>;
+/** A file to copy (`mode` and `size` as the source had them when planned). */
+export interface FileStep {
+  kind: 'file';
+  from: string;
+  to: string;
+  mode: number;
+  size: number;
 }
 
 interface Place {
@@ -65,6 +59,20 @@ export async function planCopy(
   return steps;
 }
 
+/** Lookups of one folder's children in flight at once while planning. */
+const PLAN_LOOKUPS = 16;
+
+/** One child of a folder as planning found it. */
+type Child =
+  | { kind: 'skip' }
+  | { kind: 'dir'; from: Place; to: Place; info: Stats }
+  | { kind: 'file'; step: FileStep };
+
+/**
+ * Plans one folder: its children are looked up together (their lstats overlap), then taken in
+ * name order. `fresh`: the destination folder did not exist when planned, so none of its children
+ * can, and their destinations need no lookup.
+ */
 async function planFolder(
   scope: ScopeResolver,
   from: Place,
@@ -73,18 +81,20 @@ async function planFolder(
   steps: CopyStep[],
   visiting: Set<string>,
   topSource: string,
+  fresh = false,
 ): Promise<void> {
-  const existing = await lstatOrNull(to.real);
+  const existing = fresh ? null : await lstatOrNull(to.real);
   if (existing && !existing.isDirectory()) throw errors.conflict();
   steps.push({ kind: 'dir', to: to.real, mode: info.mode });
   let names: string[];
   try {
-    names = (await readdir(from.real)).sort();
+    names = (await readdir(from.real)).sort().filter((name) => !isTempName(name));
   } catch (error) {
     throw toAppError(error);
   }
-  for (const name of names) {
-    if (isTempName(name)) continue;
+  const childrenFresh = existing === null;
+  // Rules first, in name order: a denied child refuses the copy before any lookup.
+  const places = names.map((name) => {
     const child: Place = {
       virtual: joinVirtual(from.virtual, name),
       real: path.join(from.real, name),
@@ -95,47 +105,83 @@ async function planFolder(
     };
     if (!scope.rulesAllow(child.virtual) || !scope.rulesAllow(target.virtual))
       throw errors.forbidden();
-    let childInfo = await lstatOrNull(child.real);
-    if (!childInfo) continue;
-    if (childInfo.isSymbolicLink()) {
-      let followed;
-      try {
-        followed = await followSegments(from.real, [name], scope.scopeReal);
-      } catch {
-        continue; // Escaping or looping links are never followed.
-      }
-      if (!followed.stat) continue; // Dangling: nothing to copy.
-      const followedVirtual = virtualOfReal(followed.real, scope.scopeReal);
-      if (!scope.rulesAllow(followedVirtual)) throw errors.forbidden();
-      child.real = followed.real;
-      child.virtual = followedVirtual;
-      childInfo = followed.stat;
-      // A link back to a folder being copied would recurse forever.
-      if (
-        childInfo.isDirectory() &&
-        (visiting.has(child.real) || isRealInside(topSource, child.real))
-      ) {
-        continue;
-      }
+    return { name, child, target };
+  });
+  const children = await mapInOrder(places, PLAN_LOOKUPS, ({ name, child, target }) =>
+    lookUpChild(scope, from, to, name, child, target, visiting, topSource, childrenFresh),
+  );
+  for (const found of children) {
+    if (found.kind === 'file') steps.push(found.step);
+    else if (found.kind === 'dir') {
+      visiting.add(found.from.real);
+      await planFolder(
+        scope,
+        found.from,
+        found.to,
+        found.info,
+        steps,
+        visiting,
+        topSource,
+        childrenFresh,
+      );
+      visiting.delete(found.from.real);
     }
-    const destination = await destinationOf(scope, to.real, name, target);
-    if (childInfo.isDirectory()) {
-      visiting.add(child.real);
-      await planFolder(scope, child, destination, childInfo, steps, visiting, topSource);
-      visiting.delete(child.real);
-    } else if (childInfo.isFile()) {
-      const existing = await lstatOrNull(destination.real);
-      if (existing?.isDirectory()) throw errors.conflict();
-      steps.push({
-        kind: 'file',
-        from: child.real,
-        to: destination.real,
-        mode: childInfo.mode,
-        size: childInfo.size,
-      });
-    }
-    // Pipes, sockets and devices are not copied.
   }
+}
+
+/** What one child is and where it lands (following in-scope links; see planCopy). */
+async function lookUpChild(
+  scope: ScopeResolver,
+  from: Place,
+  to: Place,
+  name: string,
+  child: Place,
+  target: Place,
+  visiting: Set<string>,
+  topSource: string,
+  fresh: boolean,
+): Promise<Child> {
+  let childInfo = await lstatOrNull(child.real);
+  if (!childInfo) return { kind: 'skip' };
+  if (childInfo.isSymbolicLink()) {
+    let followed;
+    try {
+      followed = await followSegments(from.real, [name], scope.scopeReal);
+    } catch {
+      return { kind: 'skip' }; // Escaping or looping links are never followed.
+    }
+    if (!followed.stat) return { kind: 'skip' }; // Dangling: nothing to copy.
+    const followedVirtual = virtualOfReal(followed.real, scope.scopeReal);
+    if (!scope.rulesAllow(followedVirtual)) throw errors.forbidden();
+    child.real = followed.real;
+    child.virtual = followedVirtual;
+    childInfo = followed.stat;
+    // A link back to a folder being copied would recurse forever.
+    if (
+      childInfo.isDirectory() &&
+      (visiting.has(child.real) || isRealInside(topSource, child.real))
+    ) {
+      return { kind: 'skip' };
+    }
+  }
+  const destination = fresh ? target : await destinationOf(scope, to.real, name, target);
+  if (childInfo.isDirectory())
+    return { kind: 'dir', from: child, to: destination, info: childInfo };
+  if (!childInfo.isFile()) return { kind: 'skip' }; // Pipes, sockets and devices are not copied.
+  if (!fresh) {
+    const existing = await lstatOrNull(destination.real);
+    if (existing?.isDirectory()) throw errors.conflict();
+  }
+  return {
+    kind: 'file',
+    step: {
+      kind: 'file',
+      from: child.real,
+      to: destination.real,
+      mode: childInfo.mode,
+      size: childInfo.size,
+    },
+  };
 }
 
 /** Where a child lands: through an existing in-scope destination link, never out of the scope. */
@@ -151,40 +197,4 @@ async function destinationOf(
   const virtual = virtualOfReal(followed.real, scope.scopeReal);
   if (!scope.rulesAllow(virtual)) throw errors.forbidden();
   return { virtual, real: followed.real };
-}
-
-/**
- * Carries out a plan: folders first as met, each file copied atomically over its target. With a
- * `control`, reports each file and stops at its signal (between files, or dropping the file in
- * flight), skipping the files an earlier run copied.
- */
-export async function runCopyPlan(
-  steps: CopyStep[],
-  root: FileRoot,
-  control: CopyControl = {},
-): Promise<void> {
-  const { signal, onFile } = control;
-  if (control.onPlan) {
-    const files = steps.filter((step) => step.kind === 'file');
-    await control.onPlan(
-      files.length,
-      files.reduce((sum, step) => sum + step.size, 0),
-    );
-  }
-  let toSkip = control.skipFiles ?? 0;
-  for (const step of steps) {
-    signal?.throwIfAborted();
-    if (step.kind === 'dir') {
-      try {
-        await mkdir(step.to, { recursive: true, mode: root.dirMode });
-      } catch (error) {
-        if (errorCode(error) !== 'EEXIST') throw toAppError(error);
-      }
-    } else if (toSkip > 0) {
-      toSkip -= 1;
-    } else {
-      await copyFileAtomic(step.from, step.to, step.mode, root.journal, signal);
-      await onFile?.(step.size);
-    }
-  }
 }

@@ -6,7 +6,7 @@ import { errors } from '../errors.ts';
 import type { AtomicWrite, WriteSource } from './atomic-write.ts';
 import { diskUsage } from './disk-usage.ts';
 import { treeBytes, treeSize, type TreeSize } from './tree-bytes.ts';
-import type { CopyControl } from './copy-plan.ts';
+import type { CopyControl } from './copy-run.ts';
 import type { FileRoot } from './file-root.ts';
 import type { FolderChildren, ListEntry } from './folder-children.ts';
 import { ScopeResolver, type Resolved, type ScopedFsOptions } from './scope-resolver.ts';

@@ -23,9 +23,16 @@ export function newTempName(): string {
  */
 export type TempKind = 'atomic' | 'resumable';
 
+/** One journal file: a single temp (`path`), or the temps of a batch of copied files (`paths`). */
 interface JournalEntry {
-  path: string;
+  path?: string;
+  paths?: string[];
   kind: TempKind;
+}
+
+/** The temp paths an entry names. */
+function pathsOf(entry: JournalEntry): string[] {
+  return entry.paths ?? (entry.path === undefined ? [] : [entry.path]);
 }
 
 /** Another host's journal counts as abandoned once nothing in it changed for this long. */
@@ -74,7 +81,8 @@ export interface TempJournalOptions {
 /**
  * Records in-flight temp files in the data folder, one small file per temp, so that a crash never
  * leaves orphans among user files: walking a huge tree at start to find them would be far too slow.
- * Cost per write: one tiny create and one unlink in the data folder.
+ * Cost per write: one tiny create and one unlink in the data folder (a copy records its files in
+ * batches, `recordMany`).
  *
  * Each process writes into its own folder (`temp-journal/<host>~<pid>~<random>/`), because
  * instances can share one data folder: a starting instance removes only the leftovers of writers
@@ -104,8 +112,20 @@ export class TempJournal {
    * that moment leaves (a temp name, hidden from listings and refused as a path).
    */
   async record(realTempPath: string, kind: TempKind): Promise<string> {
+    return this.write({ path: realTempPath, kind });
+  }
+
+  /**
+   * Records the temps of several files at once, before any of them is created (a copy's next
+   * files, fs/copy-run.ts): one small file for the batch instead of one per temp. A crash removes
+   * those of them that exist; the rest were never made. `atomic` only.
+   */
+  async recordMany(realTempPaths: string[]): Promise<string> {
+    return this.write({ paths: realTempPaths, kind: 'atomic' });
+  }
+
+  private async write(entry: JournalEntry): Promise<string> {
     const id = `${this.own}/${randomBytes(12).toString('hex')}`;
-    const entry: JournalEntry = { path: realTempPath, kind };
     const file = path.join(this.dir, id);
     try {
       try {
@@ -136,7 +156,7 @@ export class TempJournal {
     const found: Array<{ id: string; path: string }> = [];
     for (const id of await this.ids()) {
       const entry = await this.read(id);
-      if (entry?.kind === kind) found.push({ id, path: entry.path });
+      if (entry?.kind === kind) for (const one of pathsOf(entry)) found.push({ id, path: one });
     }
     return found;
   }
@@ -153,15 +173,17 @@ export class TempJournal {
       for (const id of ids) {
         const entry = await this.read(id);
         if (entry && entry.kind !== 'atomic') continue;
-        if (entry && isTempName(path.basename(entry.path))) {
+        let kept = false;
+        for (const temp of entry ? pathsOf(entry) : []) {
+          if (!isTempName(path.basename(temp))) continue;
           try {
-            await unlink(entry.path);
+            await unlink(temp);
             removed++;
           } catch (error) {
-            if (errorCode(error) !== 'ENOENT') continue;
+            if (errorCode(error) !== 'ENOENT') kept = true;
           }
         }
-        await this.forget(id);
+        if (!kept) await this.forget(id);
       }
       // Emptied folders go; one still holding resumable entries stays for their owner.
       if (folder) await rmdir(path.join(this.dir, folder)).catch(() => undefined);
@@ -214,7 +236,11 @@ export class TempJournal {
   private async read(id: string): Promise<JournalEntry | undefined> {
     try {
       const parsed = JSON.parse(await readFile(path.join(this.dir, id), 'utf8')) as JournalEntry;
-      return typeof parsed.path === 'string' && path.isAbsolute(parsed.path) ? parsed : undefined;
+      const paths: unknown = parsed.paths ?? [parsed.path];
+      const valid =
+        Array.isArray(paths) &&
+        paths.every((one) => typeof one === 'string' && path.isAbsolute(one));
+      return valid ? parsed : undefined;
     } catch {
       return undefined;
     }

@@ -92,3 +92,23 @@ describe('the temp-file journal across processes', () => {
     expect(await readdir(path.join(dataDir, 'temp-journal'))).not.toContain('elsewhere~4242~abc');
   });
 });
+
+describe('a batch of temps in one journal entry', () => {
+  it("removes a gone writer's batch temps that exist, and never a file without the temp prefix", async () => {
+    const { TempJournal } = await import('./temp-files.ts');
+    const folder = path.join(root, 'home');
+    const made = [`${TEMP_PREFIX}one`, `${TEMP_PREFIX}two`].map((name) => path.join(folder, name));
+    const neverMade = path.join(folder, `${TEMP_PREFIX}three`);
+    const userFile = path.join(folder, 'keep.txt');
+    const writer = await TempJournal.open(dataDir);
+    await writer.recordMany([...made, neverMade, userFile]);
+    for (const temp of made) await writeFile(temp, 'partial');
+    await writeFile(userFile, 'mine');
+    // The writer stands for a crashed copy: the next start judges every other writer gone.
+    const next = await TempJournal.open(dataDir, { ownerGone: () => true });
+    expect(await next.cleanUp()).toBe(2);
+    for (const temp of [...made, neverMade]) expect(existsSync(temp)).toBe(false);
+    expect(existsSync(userFile)).toBe(true);
+    expect(await readdir(path.join(dataDir, 'temp-journal'))).toHaveLength(1);
+  });
+});

@@ -1,6 +1,10 @@
 import { lstat, opendir } from 'node:fs/promises';
 import path from 'node:path';
+import { mapInOrder } from './map-in-order.ts';
 import { isTempName } from './temp-files.ts';
+
+/** lstats of one folder's files in flight at once. */
+const SIZE_LOOKUPS = 16;
 
 /**
  * Bytes of the regular files at or under a real path, as quotas count them: symlinks are not
@@ -31,19 +35,26 @@ export async function treeSize(real: string, signal?: AbortSignal): Promise<Tree
   while (folders.length > 0) {
     signal?.throwIfAborted();
     const folder = folders.pop()!;
-    const dir = await opendir(folder).catch(() => undefined);
+    const dir = await opendir(folder, { bufferSize: 256 }).catch(() => undefined);
     if (!dir) continue;
+    const found: string[] = [];
     for await (const entry of dir) {
       if (isTempName(entry.name)) continue;
       const child = path.join(folder, entry.name);
       if (entry.isDirectory()) folders.push(child);
-      else if (entry.isFile()) {
-        const info = await lstat(child).catch(() => undefined);
-        if (info?.isFile()) {
-          total += info.size;
-          files += 1;
-        }
-      }
+      else if (entry.isFile()) found.push(child);
+    }
+    // The folder's lstats overlap: one after the other, a big tree's walk waits on each.
+    const sizes = await mapInOrder(found, SIZE_LOOKUPS, (child) =>
+      lstat(child).then(
+        (info) => (info.isFile() ? info.size : undefined),
+        () => undefined,
+      ),
+    );
+    for (const size of sizes) {
+      if (size === undefined) continue;
+      total += size;
+      files += 1;
     }
   }
   return { files, bytes: total };

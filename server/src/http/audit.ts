@@ -9,6 +9,8 @@ export interface PendingAudit {
   target: string;
   /** Filled in by the route when it knows more (changed fields, into the trash or not). */
   details: Record<string, unknown>;
+  /** Who acted, for routes that sign in on their own (WebDAV's Basic); else the session's user. */
+  actor?: { id: number; username: string };
 }
 
 declare module 'fastify' {
@@ -52,7 +54,8 @@ export function useAuditLog(app: FastifyInstance, log: AuditLog): void {
     log.record({
       action: pending.action,
       outcome,
-      actor: request.user && { id: request.user.id, username: request.user.username },
+      actor:
+        pending.actor ?? (request.user && { id: request.user.id, username: request.user.username }),
       address: request.ip,
       target: pending.target,
       details:

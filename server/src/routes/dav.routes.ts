@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Runtime } from '../runtime.ts';
 import { AppError } from '../errors.ts';
 import { basicCredentials } from '../http/basic-credentials.ts';
+import { audit } from '../http/audit.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendFile } from '../http/file-reply.ts';
 import { RateLimitedError } from '../services/auth/rate-limit.ts';
@@ -105,6 +106,12 @@ export async function davRoutes(app: FastifyInstance, runtime: Runtime): Promise
       body,
       ...(request.method === 'PUT' && { stream: request.raw }),
     };
+    // Deletes are audited as the API's are (docs/audit.md), with the outcome of the reply.
+    if (request.method === 'DELETE') {
+      const audited = audit(request, 'file.delete', path);
+      audited.actor = { id: user.id, username: user.username };
+      audited.details.via = 'webdav';
+    }
     const result = await services.dav.handle(davRequest);
     if ('file' in result) return sendFile(request, reply, result.file, clientGone(reply));
     void reply.code(result.status);

@@ -13,7 +13,7 @@ import { errors } from '../errors.ts';
 import { canonicalPath, virtualParent } from '../fs/canonical-path.ts';
 import { detectType, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../files/file-type.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
-import type { CopyControl } from '../fs/copy-plan.ts';
+import type { CopyControl } from '../fs/copy-run.ts';
 import { SubtitleFinder } from '../files/subtitles.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import type { EventHooks } from './event-hooks.ts';
@@ -239,8 +239,11 @@ export class ResourcesService {
     const replaced = override ? await this.quota.measureIfTracked(fs, destination) : 0;
     let added = 0;
     if (action === 'copy') {
-      added = await fs.bytesUnder(source);
-      await this.quota.checkRoom(user, fs, added - replaced);
+      // Measured only where a quota judges or counts it: a big tree's walk is not free.
+      if (this.quota.quotaOf(user) > 0 || (await this.quota.isTracked(destination.real))) {
+        added = await fs.bytesUnder(source);
+        await this.quota.checkRoom(user, fs, added - replaced);
+      }
     } else if (await this.quota.isTracked(source.real)) {
       added = await fs.bytesUnder(source);
     }

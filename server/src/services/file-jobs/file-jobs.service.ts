@@ -12,7 +12,7 @@ import type {
 import type { AppContext } from '../../context.ts';
 import type { EventBus, Job, Scheduler } from '../../coordination/index.ts';
 import { AppError, errors } from '../../errors.ts';
-import type { CopyControl } from '../../fs/copy-plan.ts';
+import type { CopyControl } from '../../fs/copy-run.ts';
 import type { ScopedFs } from '../../fs/scoped-fs.ts';
 import type { FileJobProgress, FileJobRecord } from '../../store/file-jobs.repo.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
@@ -28,6 +28,11 @@ export const FILE_JOB_RUN = 'files.job';
 const RECENT_JOBS = 50;
 /** Progress is written to the database at most this often (and at every item's end). */
 const SAVE_EVERY_MS = 100;
+/**
+ * How long an ended job (done, failed, cancelled) stays listed before the hourly prune removes it:
+ * a week leaves time to read a failure and retry it after a weekend away.
+ */
+export const FINISHED_JOBS_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 /** A queued job this old without a run was lost between its insert and its scheduling. */
 const LOST_QUEUED_MS = 60_000;
 
@@ -115,7 +120,7 @@ interface Dependencies {
 export class FileJobsService {
   /** Runs on this instance, by job id: a cancel stops them at once. */
   private readonly running = new Map<string, AbortController>();
-  /** Awaited after each copied file: tests hold a run there to act on it mid-way. */
+  /** Awaited after each copied file (several are in flight): tests hold a run there mid-way. */
   afterFile: (() => Promise<void>) | undefined;
 
   constructor(
@@ -241,6 +246,14 @@ export class FileJobsService {
       this.ctx.log.info({ job: job.id }, 'resuming an interrupted file job');
       await this.runNow(job.id);
     }
+  }
+
+  /**
+   * The `files.jobs.prune` job: forgets jobs that ended over FINISHED_JOBS_KEPT_MS before `now`
+   * (the runtime's clock, which tests drive).
+   */
+  pruneFinished(now: number): Promise<number> {
+    return this.repo.pruneFinished(now - FINISHED_JOBS_KEPT_MS);
   }
 
   /** Hands a job to the durable scheduler to run now; the key keeps one pending run per job. */
@@ -436,11 +449,12 @@ class JobRun {
       const control: CopyControl = {
         signal: this.signal,
         skipFiles: job.fileIndex,
-        onFile: async (bytes) => {
-          job.fileIndex += 1;
-          job.filesDone += 1;
+        // Counted by the unbroken run of landed files, so the counts and the resume point agree.
+        onFile: async ({ through, files, bytes }) => {
+          job.fileIndex = through;
+          job.filesDone += files;
           job.bytesDone += bytes;
-          await this.save(false);
+          if (files > 0) await this.save(false);
           await this.service.afterFile?.();
         },
       };
