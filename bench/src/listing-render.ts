@@ -121,6 +121,16 @@ async function measureView(
     await page.goto(`${url}/files/${FOLDER}/`, { waitUntil: 'commit' });
     await page.waitForSelector('[data-entry-index="0"]', { timeout: 300_000 });
     const firstRowsMs = await page.evaluate(() => performance.now());
+    // The compact listing is streamed: the first rows may show before its last byte arrives, and
+    // the request has no timing entry until then.
+    await page.waitForFunction(
+      (folder) =>
+        performance
+          .getEntriesByType('resource')
+          .some((e) => e.name.includes(`/api/resources/${folder}`)),
+      FOLDER,
+      { timeout: 600_000 },
+    );
     const request = await page.evaluate((folder) => {
       const entry = performance
         .getEntriesByType('resource')
