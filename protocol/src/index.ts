@@ -23,3 +23,4 @@ export * from './two-factor.ts';
 export * from './oidc.ts';
 export * from './audit.ts';
 export * from './file-jobs.ts';
+export * from './compact-listing.ts';

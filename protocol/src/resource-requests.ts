@@ -5,6 +5,8 @@ import { QueryFlag, QueryText } from './query.ts';
 export const ResourceQuery = z.object({
   /** A checksum algorithm (`md5`, `sha1`, `sha256`, `sha512`) to compute for a file. */
   checksum: z.optional(QueryText),
+  /** Cabinet's addition: `compact` asks a folder for the NDJSON form (compact-listing.ts). */
+  format: z.optional(z.enum(['compact'])),
 });
 export type ResourceQuery = z.output<typeof ResourceQuery>;
 

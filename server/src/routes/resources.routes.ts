@@ -1,6 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PathParams, ResourceQuery, TransferQuery, UploadQuery } from '@cabinet/protocol';
+import {
+  COMPACT_LISTING_TYPE,
+  PathParams,
+  ResourceQuery,
+  TransferQuery,
+  UploadQuery,
+} from '@cabinet/protocol';
 import type { Runtime } from '../runtime.ts';
 import { AppError, errors } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
@@ -8,20 +14,27 @@ import { clientGone } from '../http/client-gone.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { listingJson, type Listing } from '../services/resources/listing.ts';
+import { compactListing } from '../services/resources/compact-listing.ts';
 import { audit } from '../http/audit.ts';
 
 /** Listings this small are sent as one buffer with a Content-Length; bigger ones stream. */
 const STREAM_LISTING_ABOVE = 1000;
 
-/** A folder listing as JSON, written chunk by chunk as the client reads it when it is big. */
-function sendListing(reply: FastifyReply, listing: Listing): FastifyReply {
-  void reply.type('application/json; charset=utf-8');
+/**
+ * A folder listing as JSON (or, asked `?format=compact`, as Cabinet's compact NDJSON), written
+ * chunk by chunk as the client reads it when it is big.
+ */
+function sendListing(reply: FastifyReply, listing: Listing, compact = false): FastifyReply {
+  void reply.type(
+    compact ? `${COMPACT_LISTING_TYPE}; charset=utf-8` : 'application/json; charset=utf-8',
+  );
+  const chunks = compact ? compactListing(listing) : listingJson(listing);
   if (listing.order.length <= STREAM_LISTING_ABOVE) {
-    const body = Buffer.concat([...listingJson(listing)]);
+    const body = Buffer.concat([...chunks]);
     listing.done();
     return reply.send(body);
   }
-  const stream = Readable.from(listingJson(listing), { objectMode: false });
+  const stream = Readable.from(chunks, { objectMode: false });
   // Ended, or cut by a client that went away: either way the listing's memory can go.
   stream.once('close', () => listing.done());
   return reply.send(stream);
@@ -89,7 +102,9 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
         rawText: request.headers['x-encoding'] === 'true',
       });
       if (result.kind === 'accepted') return sendStatus(reply, 202);
-      if (result.kind === 'listing') return sendListing(reply, result.listing);
+      if (result.kind === 'listing') {
+        return sendListing(reply, result.listing, request.query.format === 'compact');
+      }
       if (result.kind === 'raw') {
         return reply
           .type('application/octet-stream')

@@ -27,6 +27,8 @@ export async function webHostRoutes(scope: FastifyInstance, runtime: Runtime): P
   const app = scope.withTypeProvider<ZodTypeProvider>();
   // The web app's scripts and styles shrink to about a third with br/gzip; browsers then keep the
   // hashed assets for a year, so each is compressed about once per visitor.
+  // The build's own scripts and styles come compressed at the highest levels beside them
+  // (web/scripts/precompress.mjs, `preCompressed` below); this covers the rest.
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024 });
   // Files are always sent with an explicit root; the data folder is only the required default.
   await app.register(fastifyStatic, {
@@ -34,6 +36,7 @@ export async function webHostRoutes(scope: FastifyInstance, runtime: Runtime): P
     serve: false,
     cacheControl: false,
     dotfiles: 'ignore',
+    preCompressed: true,
   });
 
   app.get('/static/*', { schema: { params: PathParams } }, async (request, reply) => {

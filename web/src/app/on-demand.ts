@@ -1,3 +1,4 @@
+import { afterFirstScreen } from './first-screen.ts';
 import { loadChunk, preloadWhenIdle } from './load-chunk.ts';
 
 /*
@@ -18,7 +19,20 @@ export const loadUploads = () => loadChunk(() => import('../features/upload/uplo
 /** The upload panel, shown from the first upload on. */
 export const loadUploadPanel = () => loadChunk(() => import('../features/upload/UploadPanel.tsx'));
 
-/** Fetches the chunks above once the page is idle; returns a function that cancels it. */
+/**
+ * Fetches the chunks above once the first screen is shown and the page is idle; returns a
+ * function that cancels it.
+ */
 export function preloadFilesUi(): () => void {
-  return preloadWhenIdle([loadDialogs, loadTransfers, loadUploads, loadUploadPanel]);
+  let cancel: (() => void) | undefined;
+  let cancelled = false;
+  void afterFirstScreen().then(() => {
+    if (!cancelled) {
+      cancel = preloadWhenIdle([loadDialogs, loadTransfers, loadUploads, loadUploadPanel]);
+    }
+  });
+  return () => {
+    cancelled = true;
+    cancel?.();
+  };
 }

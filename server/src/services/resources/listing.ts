@@ -37,8 +37,8 @@ export interface Listing {
   done(): void;
 }
 
-/** The `type` values of listed items. */
-const LISTED_TYPES = [
+/** The `type` values of listed items (exported for the compact form, compact-listing.ts). */
+export const LISTED_TYPES = [
   '',
   'invalid_link',
   'video',

@@ -15,6 +15,7 @@ import { ListingSkeleton } from './ListingSkeleton.tsx';
 import { folderLabel } from '../operations/index.ts';
 import { SelectionBanner } from './SelectionBanner.tsx';
 import { isSamePath, routeFromScopePath, scopePathFromRoute } from '../../paths/file-paths.ts';
+import { firstScreenShown } from '../../app/first-screen.ts';
 import './files.css';
 
 /**
@@ -29,6 +30,11 @@ export function FilesPage() {
   const query = useResourceQuery(path);
   const resource = query.data && isSamePath(query.data.path, path) ? query.data : undefined;
   useDocumentTitle(resource?.name || t('files.title'));
+  // A file or an error is the first screen too (a folder says so itself, FolderListing).
+  const showsOther = query.isError || (resource !== undefined && !resource.isDir);
+  useEffect(() => {
+    if (showsOther) firstScreenShown();
+  }, [showsOther]);
   useEffect(() => {
     useSelectionStore.getState().clear();
     return () => useSelectionStore.getState().clear();

@@ -16,6 +16,7 @@ import { useEntryActions } from './use-entry-actions.ts';
 import { useListingPreferences } from './use-listing-preferences.ts';
 import { useListingShortcuts } from './use-listing-shortcuts.ts';
 import { UI_LIMITS } from '../../config/ui-limits.ts';
+import { firstScreenShown } from '../../app/first-screen.ts';
 
 const PAGE = UI_LIMITS.listingPageSize;
 
@@ -30,6 +31,8 @@ const PAGE = UI_LIMITS.listingPageSize;
 export function FolderListing({ folder }: { folder: Resource }) {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  // The folder's first rows (or its empty state) are on screen: what waited for them may load.
+  useEffect(() => firstScreenShown(), []);
   const entries = useMemo(() => orderEntries(folder.items ?? []), [folder.items]);
   const folderPath = asFolderPath(folder.path);
   const { viewMode, setViewMode, sort, sortBy } = useListingPreferences(folder);

@@ -1,8 +1,9 @@
 import { Suspense, useEffect, useState } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { lazyComponent } from '../../app/load-chunk.ts';
 import { loadUploadPanel, preloadFilesUi } from '../../app/on-demand.ts';
+import { firstScreenShown } from '../../app/first-screen.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { useShellStore } from '../../stores/shell-store.ts';
 import { canUseShell } from '../shell/index.ts';
@@ -30,6 +31,12 @@ export function AppLayout() {
   const [showsUploads, setShowsUploads] = useState(false);
   if (hasUploads && !showsUploads) setShowsUploads(true);
   useEffect(() => preloadFilesUi(), []);
+  // Pages other than the files screen are their own first screen once the layout is up.
+  const { pathname } = useLocation();
+  const onFilesScreen = pathname === '/files' || pathname.startsWith('/files/');
+  useEffect(() => {
+    if (!onFilesScreen) firstScreenShown();
+  }, [onFilesScreen]);
   const user = useCurrentUser();
   const isShellOpen = useShellStore((s) => s.isOpen);
   const showsShell = isShellOpen && canUseShell(user);

@@ -1,0 +1,32 @@
+/**
+ * The moment the first screen is on show (a folder's first rows, a file, an error, any other
+ * page). Parts of the app the first screen does without (the Jobs panel, the sidebar's quota and
+ * sites entries, live folder updates, the dialogs and uploads fetched ahead of use) wait for it,
+ * so their chunks do not compete with the first rows for the network and the main thread
+ * (`npm run check:bundle` counts every script fetched before the first rows).
+ */
+
+/** Should no screen say it is shown (a case missed), the waiting parts load after this anyway. */
+const FALLBACK_MS = 3000;
+
+let open: (() => void) | undefined;
+let shown: Promise<void> | undefined;
+
+function gate(): Promise<void> {
+  shown ??= new Promise<void>((resolve) => {
+    open = resolve;
+    setTimeout(resolve, FALLBACK_MS);
+  });
+  return shown;
+}
+
+/** Called by a screen once it shows what the user came for; later calls change nothing. */
+export function firstScreenShown(): void {
+  void gate();
+  open?.();
+}
+
+/** Resolves once the first screen is shown. */
+export function afterFirstScreen(): Promise<void> {
+  return gate();
+}
