@@ -2,6 +2,8 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withCabinet } from '../support/cabinet.ts';
+import { UploadPanel } from '../pages/upload-panel.ts';
+import { desktopFolder } from '../support/upload-fixtures.ts';
 
 const FILES = 24;
 const SIZE = 256 * 1024;
@@ -9,6 +11,8 @@ const seeded: Record<string, string> = {};
 for (let n = 0; n < FILES; n++)
   seeded[`j1/big/part${String(n).padStart(2, '0')}.bin`] = 'x'.repeat(SIZE);
 seeded['j1/dest/'] = '';
+for (let n = 0; n < 4; n++) seeded[`j2/big/part${n}.bin`] = 'y'.repeat(1024);
+seeded['j2/dest/'] = '';
 
 const cabinet = withCabinet({ files: seeded });
 /** The row's title: the name is isolated for right-to-left pages (U+2068 … U+2069). */
@@ -22,12 +26,13 @@ describe('the Jobs panel', () => {
     let reached!: () => void;
     const held = new Promise<void>((resolve) => (reached = resolve));
     let copied = 0;
-    // Holds the job after its fifth file: "mid-way" without timing.
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Holds every file from the fifth on (several are copied at once): "mid-way" without timing.
     jobs.afterFile = async () => {
       copied += 1;
-      if (copied !== 5) return;
+      if (copied < 5) return;
       reached();
-      await new Promise<void>((resolve) => (release = resolve));
+      await released;
     };
     try {
       const ops = await cabinet.open('j1/');
@@ -39,13 +44,15 @@ describe('the Jobs panel', () => {
       const page = ops.page;
       const panel = page.getByRole('region', { name: 'Jobs' });
       const row = panel.getByRole('listitem').filter({ hasText: TITLE });
-      await row.getByText(`Files: 5 of ${FILES}`).waitFor();
+      // Files land several at a time; the count is the unbroken run of landed ones.
+      const midWay = new RegExp(`Files: ([1-9]|1\\d) of ${FILES}\\b`);
+      await row.getByText(midWay).waitFor();
       await row.getByRole('progressbar', { name: named('Progress of') }).waitFor();
       expect(await row.getByText(/^To \u2068?\/j1\/dest\/big\u2069?$/).count()).toBe(1);
 
       await page.reload();
-      // The list is read from the database, written at most every 100 ms: up to the fifth file.
-      await row.getByText(new RegExp(`Files: [1-5] of ${FILES}`)).waitFor();
+      // The list is read from the database, written as files land: mid-way still.
+      await row.getByText(midWay).waitFor();
       await row.getByRole('button', { name: named('Cancel') }).click();
       await row.getByText('Cancelled').waitFor();
       release();
@@ -68,6 +75,62 @@ describe('the Jobs panel', () => {
       expect((await readdir(dest)).length).toBe(FILES);
       await row.getByRole('button', { name: named('Close') }).click();
       await row.waitFor({ state: 'detached' });
+    } finally {
+      jobs.afterFile = undefined;
+      release?.();
+    }
+  });
+
+  it('stacks the Jobs and upload panels on a phone, neither covering the other', async () => {
+    const jobs = cabinet.server.runtime.services.fileJobs;
+    let release!: () => void;
+    let reached!: () => void;
+    const held = new Promise<void>((resolve) => (reached = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    jobs.afterFile = async () => {
+      reached();
+      await released;
+    };
+    try {
+      const ops = await cabinet.open('j2/', { width: 390, height: 800 });
+      const page = ops.page;
+      // An upload held on its way to the server keeps the upload panel open.
+      await page.route('**/api/tus/**', async (route) => {
+        await released;
+        await route.continue();
+      });
+      const { server } = cabinet;
+      const started = await fetch(`${server.url}/api/jobs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-auth': server.admin.token },
+        body: JSON.stringify({ kind: 'copy', items: [{ from: '/j2/big', to: '/j2/dest/big' }] }),
+      });
+      expect(started.status).toBe(202);
+      await held;
+      const jobsPanel = page.getByRole('region', { name: 'Jobs' });
+      await jobsPanel.getByRole('listitem').first().waitFor();
+      const desktop = await desktopFolder({ 'phone.txt': 'from the phone' });
+      const uploads = new UploadPanel(page);
+      await uploads.uploadFiles([path.join(desktop, 'phone.txt')]);
+      await uploads.panel.waitFor();
+
+      const a = (await jobsPanel.boundingBox())!;
+      const b = (await uploads.panel.boundingBox())!;
+      const apart = a.y + a.height <= b.y || b.y + b.height <= a.y;
+      expect(apart, `Jobs ${JSON.stringify(a)} and Uploads ${JSON.stringify(b)} overlap`).toBe(
+        true,
+      );
+      for (const box of [a, b]) {
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(390);
+      }
+      const sideways = await page.evaluate(
+        () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+      );
+      expect(sideways).toBe(false);
+      release();
+      await uploads.panel.waitFor({ state: 'hidden' });
+      expect(await readdir(path.join(server.root, 'j2/dest/big'))).toHaveLength(4);
     } finally {
       jobs.afterFile = undefined;
       release?.();

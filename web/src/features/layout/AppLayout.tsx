@@ -63,14 +63,18 @@ export function AppLayout() {
           <ShellPanel />
         </Suspense>
       )}
-      <Suspense fallback={null}>
-        <JobsPanel />
-      </Suspense>
-      {showsUploads && (
+      {/* One fixed strip holds both corner panels, so they can never overlap: side by side on a
+          wide screen, stacked on a phone (components/corner-panel.css). */}
+      <div className="corner-panels">
         <Suspense fallback={null}>
-          <UploadPanel />
+          <JobsPanel />
         </Suspense>
-      )}
+        {showsUploads && (
+          <Suspense fallback={null}>
+            <UploadPanel />
+          </Suspense>
+        )}
+      </div>
     </div>
   );
 }
