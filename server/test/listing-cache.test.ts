@@ -1,10 +1,18 @@
 // The listing cache (services/resources/listing-cache.ts): listings of watched folders served from
 // their cached stat'ed children must be exactly what a fresh read gives, per user.
-import { mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Resource, Sorting } from '@cabinet/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { testDatabaseFor, type TestDatabaseHandle } from '../testing/test-database.ts';
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { clusterConfig } from '../src/cli/serve-cluster.ts';
+import type { ServerConfig } from '../src/config/options.ts';
 import { ListingCache } from '../src/services/resources/listing-cache.ts';
 import { listingJson, readListing } from '../src/services/resources/listing.ts';
 import { EntryBudget } from '../src/services/resources/listing-memory.ts';
@@ -261,5 +269,175 @@ describe('listing cache, watching off', () => {
     // No waiting: nothing was kept, so the very next listing reads the disk.
     expect((await list()).items!.map((item) => item.name)).toEqual(['one.txt', 'two.txt']);
     expect(server.runtime.listingCache.size).toBe(0);
+  });
+});
+
+describe('several server processes (--workers)', () => {
+  const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/cabinet.js');
+  let dir: string;
+  let database: TestDatabaseHandle;
+  let child: ChildProcess;
+  const lines: { pid?: number; msg?: string; url?: string; status?: number }[] = [];
+  let port: number;
+
+  const freePort = () =>
+    new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+
+  /** One request on a connection of its own, so node:cluster hands it to the next worker. */
+  const request = (method: string, url: string, headers: Record<string, string>, body = '') =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port, path: url, method, headers, agent: false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-workers-'));
+    database = await testDatabaseFor(path.join(dir, 'data'));
+    await mkdir(path.join(dir, 'files', 'shared'), { recursive: true });
+    await writeFile(path.join(dir, 'files', 'shared', 'one.txt'), '1');
+    port = await freePort();
+    child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'serve',
+        '--workers',
+        '2',
+        '--address',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--root',
+        path.join(dir, 'files'),
+        '--data',
+        path.join(dir, 'data'),
+        '--admin-password',
+        ADMIN_PASSWORD,
+        '--log-level',
+        'info',
+        '--log-format',
+        'json',
+        ...(database.engine === 'postgres' ? ['--database', database.database] : []),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let pending = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      const complete = pending.split('\n');
+      pending = complete.pop()!;
+      for (const line of complete) {
+        try {
+          lines.push(JSON.parse(line) as (typeof lines)[number]);
+        } catch {
+          // not a log line
+        }
+      }
+    });
+    await waitFor(
+      () => lines.filter((line) => line.msg?.startsWith('Cabinet serving')).length >= 2,
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await database.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Waits for a condition on what the processes printed (they print as they go). */
+  async function waitFor(check: () => boolean): Promise<void> {
+    while (!check()) {
+      if (child.exitCode !== null) throw new Error('the server stopped');
+      await new Promise((resolve) => child.stdout!.once('data', resolve));
+    }
+  }
+
+  it('serves from two processes, and a session made on one is valid on the other', async () => {
+    const servers = new Set(
+      lines.filter((line) => line.msg?.startsWith('Cabinet serving')).map((line) => line.pid),
+    );
+    expect(servers.size).toBe(2);
+    expect(servers.has(child.pid)).toBe(false); // the primary serves nothing itself
+
+    const login = await request(
+      'POST',
+      '/api/login',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    );
+    expect(login.status).toBe(200);
+    const token = login.body;
+    for (let i = 0; i < 6; i++) {
+      const listed = await request('GET', '/api/resources/shared/', { 'x-auth': token });
+      expect(listed.status).toBe(200);
+      expect((JSON.parse(listed.body) as Resource).items!.map((item) => item.name)).toEqual([
+        'one.txt',
+      ]);
+    }
+    expect((await request('GET', '/api/resources/shared/', { 'x-auth': 'forged' })).status).toBe(
+      401,
+    );
+    await waitFor(() => lines.filter((line) => line.url === '/api/resources/shared/').length >= 7);
+    const loggedIn = lines.find((line) => line.url === '/api/login' && line.status === 200)!.pid;
+    const served = lines.filter(
+      (line) => line.url === '/api/resources/shared/' && line.status === 200,
+    );
+    expect(new Set(served.map((line) => line.pid)).size).toBe(2);
+    expect(served.some((line) => line.pid !== loggedIn)).toBe(true);
+  });
+
+  it('shows a change on disk in the next listings of every process', async () => {
+    await writeFile(path.join(dir, 'files', 'shared', 'two.txt'), '2');
+    const login = await request(
+      'POST',
+      '/api/login',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    );
+    const token = login.body;
+    const names = async () =>
+      (
+        JSON.parse(
+          (await request('GET', '/api/resources/shared/', { 'x-auth': token })).body,
+        ) as Resource
+      ).items!.map((item) => item.name);
+    // Both processes in turn must show it: poll until two listings in a row do.
+    let inARow = 0;
+    for (let attempt = 0; inARow < 2; attempt++) {
+      if (attempt > 2000) throw new Error('the change never showed');
+      inARow = (await names()).includes('two.txt') ? inARow + 1 : 0;
+    }
+    expect(await names()).toEqual(['one.txt', 'two.txt']);
+  });
+});
+
+describe('--workers settings', () => {
+  it('shares state through the database, and refuses per-process state', () => {
+    const base = { workers: 2, sharedState: 'auto' } as ServerConfig;
+    expect(clusterConfig(base).sharedState).toBe('database');
+    expect(clusterConfig({ ...base, sharedState: 'database' }).sharedState).toBe('database');
+    expect(() => clusterConfig({ ...base, sharedState: 'process' })).toThrow(/shared-state/);
+    // One process keeps what it was given.
+    expect(clusterConfig({ ...base, workers: 1 }).sharedState).toBe('auto');
   });
 });
