@@ -30,9 +30,11 @@ export interface CachedFolder {
    * Item JSON from just after `{"path":"<folder>/` to its closing brace: the escaped name's rest,
    * then every other field (`itemJson` in listing.ts, same order).
    */
-  readonly tails: Buffer;
-  /** Child i's tail is tails[starts[i] .. starts[i + 1]). */
+  readonly tails: readonly Buffer[];
+  /** Child i's tail is `lengths[i]` bytes at `starts[i]` of `tails[blocks[i]]`. */
+  readonly blocks: Uint16Array;
   readonly starts: Uint32Array;
+  readonly lengths: Uint16Array;
   /** Orders of all children by sorting (`by:asc`), computed on first use. */
   readonly orders: Map<string, Uint32Array>;
   /** What the entry holds, counted against the cache's budget. */
@@ -210,6 +212,9 @@ export class ListingCache {
   }
 }
 
+/** Bytes per block of item JSON tails. */
+const TAIL_BLOCK = 1024 * 1024;
+
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
@@ -245,8 +250,13 @@ function build(key: string, children: FolderChildren): CachedFolder | null {
   const isDir = new Uint8Array(count);
   const sizes = new Float64Array(count);
   const mtimes = new Float64Array(count);
-  const starts = new Uint32Array(count + 1);
-  let tails = Buffer.allocUnsafe(64 * 1024);
+  const blocks = new Uint16Array(count);
+  const starts = new Uint32Array(count);
+  const lengths = new Uint16Array(count);
+  // Tails go into blocks of TAIL_BLOCK bytes, none split between two: no buffer is ever grown and
+  // copied, so building a folder's entry never holds twice its size.
+  const tails: Buffer[] = [];
+  let block = Buffer.allocUnsafeSlow(TAIL_BLOCK);
   let used = 0;
   let nameBytes = 0;
   for (let k = 0; k < count; k++) {
@@ -279,28 +289,33 @@ function build(key: string, children: FolderChildren): CachedFolder | null {
       ',"isSymlink":false,"type":"' +
       type +
       '"}';
-    const room = tail.length * 3;
-    if (used + room > tails.length) {
-      const grown = Buffer.allocUnsafe(Math.max(tails.length * 2, used + room));
-      tails.copy(grown, 0, 0, used);
-      tails = grown;
+    // A UTF-16 code unit is at most 3 bytes of UTF-8; a name's tail is a few KiB at most.
+    if (used + tail.length * 3 > block.length) {
+      tails.push(block.subarray(0, used));
+      block = Buffer.allocUnsafeSlow(TAIL_BLOCK);
+      used = 0;
     }
+    blocks[k] = tails.length;
     starts[k] = used;
-    used += tails.write(tail, used);
+    const written = block.write(tail, used);
+    lengths[k] = written;
+    used += written;
   }
-  starts[count] = used;
   if (videos && subtitles) return null;
-  const packed = Buffer.allocUnsafeSlow(used);
-  tails.copy(packed, 0, 0, used);
+  // The last block is trimmed to what it holds.
+  tails.push(Buffer.from(block.subarray(0, used)));
   return {
     key,
     names,
     isDir,
     sizes,
     mtimes,
-    tails: packed,
+    tails,
+    blocks,
     starts,
+    lengths,
     orders: new Map(),
-    bytes: 256 + nameBytes + count * (1 + 8 + 8 + 4) + used,
+    bytes:
+      256 + nameBytes + count * (1 + 8 + 8 + 2 + 4 + 2) + (tails.length - 1) * TAIL_BLOCK + used,
   };
 }

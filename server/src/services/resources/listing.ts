@@ -194,7 +194,8 @@ function cachedListing(
     numDirs,
     numFiles: count - numDirs,
     sorting,
-    done: () => undefined,
+    // The reply's chunks of a big folder are megabytes outside the heap: collected as after a read.
+    done: count >= COLLECT_AFTER_ENTRIES ? collectSoon : () => undefined,
   };
 }
 
@@ -290,13 +291,14 @@ function* cachedItemsJson(
 ): Generator<Buffer> {
   const first = Buffer.from(`{"path":"${folderJson}`);
   const next = Buffer.from(`,{"path":"${folderJson}`);
-  const { tails, starts } = folder;
+  const { tails, blocks, starts, lengths } = folder;
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   let used = 0;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
     const start = starts[i]!;
-    const end = starts[i + 1]!;
+    const end = start + lengths[i]!;
+    const tail = tails[blocks[i]!]!;
     const head = k > 0 ? next : first;
     const room = head.length + end - start;
     if (used + room > chunk.length) {
@@ -305,7 +307,7 @@ function* cachedItemsJson(
       used = 0;
     }
     used += head.copy(chunk, used);
-    used += tails.copy(chunk, used, start, end);
+    used += tail.copy(chunk, used, start, end);
   }
   if (used > 0) yield chunk.subarray(0, used);
 }
