@@ -13,6 +13,8 @@ const intEnv = (name: string, fallback: number) => {
 };
 export const REPEAT = intEnv('BENCH_REPEAT', 3);
 export const NGINX_WORKERS = intEnv('BENCH_NGINX_WORKERS', 1);
+/** Cabinet's `--workers`: server processes sharing the port (docs/architecture.md). */
+export const CABINET_WORKERS = intEnv('BENCH_CABINET_WORKERS', 1);
 export const LIST_CONNECTIONS = intEnv('BENCH_LIST_CONNECTIONS', 4);
 export const TUS_CHUNK = intEnv('BENCH_TUS_CHUNK_MIB', 10) * MIB;
 export const ONLY = new Set((env.BENCH_ONLY ?? 'listing,download,upload,archive').split(','));

@@ -4,13 +4,14 @@
  * phase, and writes JSON + markdown to bench/results/ (printing the markdown).
  *
  * Environment: BENCH_SCALE (default 1), BENCH_DATA, BENCH_REPEAT (runs per transfer, default 3),
- * BENCH_NGINX_WORKERS (default 1), BENCH_LIST_CONNECTIONS (default 4), BENCH_TUS_CHUNK_MIB
+ * BENCH_NGINX_WORKERS (default 1), BENCH_CABINET_WORKERS (`--workers`, default 1; memory is then
+ * sampled in the first worker), BENCH_LIST_CONNECTIONS (default 4), BENCH_TUS_CHUNK_MIB
  * (default 10), BENCH_ONLY (comma list of listing,download,upload,archive), BENCH_CPU_PROF=1
  * (writes a V8 CPU profile of Cabinet to bench/results/profiles/), BENCH_CABINET_BIN (another
  * checkout's server/bin/cabinet.js, to compare a change).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +31,7 @@ import {
   EXTRA_NODE_FLAGS,
   LIST_CONNECTIONS,
   NGINX_WORKERS,
+  CABINET_WORKERS,
   ONLY,
   REPEAT,
   RESULTS,
@@ -37,6 +39,16 @@ import {
   UPLOAD_SETTLE_MS,
 } from './run-config.ts';
 import { login, nginxVersion, startCabinet, startNginx, type RunningServer } from './servers.ts';
+
+/** The oldest child process of a process (Linux), or the process itself when it has none. */
+function firstChild(pid: number): number {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ');
+    return Number(children[0]) || pid;
+  } catch {
+    return pid;
+  }
+}
 
 const encodePath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
 
@@ -85,9 +97,11 @@ async function main(): Promise<void> {
       ...EXTRA_NODE_FLAGS,
     ],
     ...(CABINET_BIN && { bin: CABINET_BIN }),
+    ...(CABINET_WORKERS > 1 && { env: { CABINET_WORKERS: String(CABINET_WORKERS) } }),
   });
   servers.push(cabinet);
-  const sampler = new RssSampler(cabinet.pid);
+  // With several workers the primary only forks them: the first worker is the process measured.
+  const sampler = new RssSampler(CABINET_WORKERS > 1 ? firstChild(cabinet.pid) : cabinet.pid);
   // Startup phase: from "healthy" through a short settle (background indexing, caches).
   sampler.start();
   await new Promise((r) => setTimeout(r, 2000));
@@ -377,6 +391,7 @@ async function main(): Promise<void> {
       settings: {
         repeat: REPEAT,
         'nginx workers': NGINX_WORKERS,
+        'cabinet workers': CABINET_WORKERS,
         'listing connections': LIST_CONNECTIONS,
         'TUS chunk MiB': TUS_CHUNK / MIB,
       },

@@ -33,6 +33,7 @@ import { TwoFactorService } from './services/auth/totp.ts';
 import { OidcService } from './services/auth/oidc.ts';
 import { AuditLog } from './services/audit/audit-log.ts';
 import { FILE_JOB_RUN, FileJobsService } from './services/file-jobs/file-jobs.service.ts';
+import { ListingCache } from './services/resources/listing-cache.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
 export interface Services {
@@ -75,6 +76,8 @@ export interface Runtime {
   readonly ctx: AppContext;
   readonly services: Services;
   readonly coordination: Coordination;
+  /** Stat'ed children of watched folders for listings (services/resources/listing-cache.ts). */
+  readonly listingCache: ListingCache;
   /** Sweeps what expired while the server was down, then starts the timed work. */
   start(): Promise<void>;
   /** Stops uploads in flight so a shutdown does not wait for slow clients. */
@@ -158,7 +161,9 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     twoFactor.hasTwoFactor(id),
   );
   const sessions = new SessionsService(ctx, appPasswords);
-  const resources = new ResourcesService(ctx, hooks, shares, trash, quota);
+  // Shared by every user's listings; fed by the search index's folder watches (docs/benchmarks.md).
+  const listingCache = new ListingCache(ctx.search, ctx.config.listingCache * 1024 * 1024);
+  const resources = new ResourcesService(ctx, hooks, shares, trash, quota, listingCache);
   const davLocks =
     coordination.mode === 'database'
       ? new DatabaseDavLocks(ctx.store.davLocks, coordination.lock)
@@ -192,6 +197,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
         SHARE_PASSWORD_LIMIT.max,
         SHARE_PASSWORD_LIMIT.windowMs,
       ),
+      listingCache,
     ),
     tus,
     commands: new CommandsService(ctx, audit),
@@ -246,6 +252,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     ctx,
     services,
     coordination,
+    listingCache,
     async start() {
       // Before the first request, so a restarted server starts clean; each session is claimed by
       // a conditional delete, so instances starting together never both remove one.
@@ -275,6 +282,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await audit.stop();
       await coordination.close();
       services.preview.close();
+      listingCache.close();
     },
   };
 }

@@ -124,6 +124,43 @@ describe('GET /api/resources/{folder}?format=compact', () => {
     },
   );
 
+  it('carries the same from a folder served by the listing cache', async () => {
+    const plainFolder = path.join(server.root, 'users', 'dave', 'plain');
+    await mkdir(path.join(plainFolder, 'inner'), { recursive: true });
+    await mkdir(path.join(plainFolder, '.dot-folder'));
+    for (let i = 0; i < 40; i++) {
+      await writeFile(
+        path.join(plainFolder, `note ${i}.${['txt', 'png', 'bin'][i % 3]}`),
+        'n'.repeat(i),
+      );
+    }
+    await writeFile(path.join(plainFolder, '.hidden'), 'dot');
+    await writeFile(path.join(plainFolder, 'blocked.key'), 'key');
+    const dave = await server.createUser({ scope: '/users/dave', hideDotfiles: true });
+    const real = path.join(server.ctx.files.realRoot, 'users/dave/plain');
+    // Watched once the index has walked it: only then may a listing of it be cached.
+    await expect
+      .poll(
+        async () => {
+          await server.ctx.search.settled();
+          return server.ctx.search.isWatched(real);
+        },
+        { timeout: 60_000, interval: 20 },
+      )
+      .toBe(true);
+    const cache = server.runtime.listingCache;
+    const fs = await server.runtime.services.resources.view(dave.user);
+    expect((await cache.folder(fs, await fs.stat('/plain')))?.key).toBe(real);
+    const [plain, compact] = await both(dave.token, '/plain/');
+    expect(compact).toEqual(plain);
+    const names = compact.items!.map((item) => item.name);
+    expect(names).toHaveLength(41);
+    expect(names).not.toContain('.hidden');
+    expect(names).not.toContain('blocked.key');
+    expect(compact.items!.find((item) => item.name === 'inner')?.isDir).toBe(true);
+    expect(compact.items!.find((item) => item.name === 'note 1.png')?.type).toBe('image');
+  });
+
   it('shows dotfiles to a user who does not hide them, and small folders in one buffer', async () => {
     const dave = await server.createUser({ scope: '/users/carol', hideDotfiles: false });
     const [plain, compact] = await both(dave.token, '/big/');

@@ -6,12 +6,17 @@ import { stopStatWorker } from '../fs/child-stats.ts';
 import { createLogger } from '../logger.ts';
 import { reloadTls } from '../config/tls-files.ts';
 import type { Server as HttpsServer } from 'node:https';
+import cluster from 'node:cluster';
+import { clusterConfig, runPrimary } from './serve-cluster.ts';
 
 /**
  * Starts the server and stops it cleanly on SIGINT/SIGTERM (10 s grace); SIGHUP reloads the TLS
  * certificate when Cabinet serves HTTPS, and stops it otherwise.
  */
 export async function serve(config: ServerConfig): Promise<void> {
+  // `--workers N`: this process only starts and watches the workers, which run the code below.
+  config = clusterConfig(config);
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
   const log = createLogger(config);
   const ctx = await createContext(config, log);
   const settings = await ctx.settings.get();

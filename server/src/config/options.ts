@@ -68,6 +68,13 @@ export interface ServerConfig {
    * `database` (shared by every instance on the database) or `auto` (database on PostgreSQL).
    */
   sharedState: string;
+  /**
+   * Server processes sharing the port (node:cluster); above 1, shared state defaults to the
+   * database (docs/architecture.md, "Several cores").
+   */
+  workers: number;
+  /** MiB of stat'ed folder children kept for listings of watched folders (0: no listing cache). */
+  listingCache: number;
   /** PEM certificate chain file: with `key`, Cabinet serves HTTPS itself (reloaded on SIGHUP). */
   cert: string;
   /** PEM private key file of `cert`. */
@@ -365,6 +372,24 @@ export const OPTIONS: readonly OptionSpec[] = [
     default: '10m',
     description:
       'How often the search index is reconciled with the disk when folders cannot be watched',
+  },
+  {
+    key: 'workers',
+    flag: 'workers',
+    env: 'CABINET_WORKERS',
+    type: 'number',
+    default: 1,
+    description:
+      'Server processes sharing the port, one per core at most (above 1, shared state is the database)',
+  },
+  {
+    key: 'listingCache',
+    flag: 'listing-cache',
+    env: 'CABINET_LISTING_CACHE',
+    type: 'number',
+    default: 64,
+    description:
+      'MiB of folder listings kept in memory for watched folders, dropped on any change (0: off)',
   },
   {
     key: 'sharedState',

@@ -15,6 +15,11 @@ const baseName = (name: string) => {
   return dot > 0 ? name.slice(0, dot) : name;
 };
 
+/** Whether a child may hold or be a video's subtitles (a listing cache then stays out). */
+export function offersSubtitles(name: string, isDir: boolean): boolean {
+  return isDir ? SUBTITLE_FOLDERS.has(name.toLowerCase()) : isSubtitle(name);
+}
+
 /**
  * Finds subtitles for videos in one folder: files beside the video whose name
  * starts with the video's base name, every subtitle directly inside a `sub`/`subs`/`subtitles`

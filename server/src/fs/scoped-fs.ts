@@ -152,6 +152,16 @@ export class ScopedFs {
     return this.listing.listChildren(virtual, options);
   }
 
+  /** See ScopedListing.readAllChildren (shared caches only: filter with `isChildAllowed`). */
+  readAllChildren(dir: Resolved & { stat: Stats }, options?: ListOptions): Promise<FolderChildren> {
+    return this.listing.readAllChildren(dir, options);
+  }
+
+  /** See ScopedListing.isChildAllowed. */
+  isChildAllowed(folder: string, name: string): boolean {
+    return this.listing.isChildAllowed(folder, name);
+  }
+
   /** See ScopedListing.walk. */
   walk(virtual: string | Resolved, options?: WalkOptions): AsyncGenerator<Entry> {
     return this.listing.walk(virtual, options);

@@ -87,6 +87,33 @@ export class ScopedListing {
     return { dir, children: await this.readChildren(dir, options) };
   }
 
+  /**
+   * Every child of a folder the user may list, whatever the user's rules and hidden dotfiles say
+   * (temp names aside), stat'ed with `lstat`: symlinks come back as links, unresolved. Only for
+   * caches shared between users (the listing cache), which filter per user before anything is
+   * shown (`isChildAllowed`); nothing of it may reach a reply unfiltered.
+   */
+  async readAllChildren(
+    dir: Resolved & { stat: Stats },
+    options: ListOptions = {},
+  ): Promise<FolderChildren> {
+    const names = (await mapFsErrors(() => readNames(dir.real))).filter(
+      (name) => !isTempName(name),
+    );
+    if (options.sorted ?? true) names.sort();
+    const stats = await statChildren(dir.real === path.sep ? '' : dir.real, path.sep, names, {
+      wantHead: options.wantHead,
+      headBytes: options.headBytes ?? 512,
+      headMaxSize: options.headMaxSize ?? Number.MAX_SAFE_INTEGER,
+    });
+    return new FolderChildren(dir, names, stats);
+  }
+
+  /** Whether a child of a canonical folder may be shown to this user (rules, dotfiles, temp). */
+  isChildAllowed(folder: string, name: string): boolean {
+    return this.scope.isChildAllowed(folder, name);
+  }
+
   private async readChildren(
     dir: Resolved & { stat: Stats },
     options: ListOptions,

@@ -14,6 +14,7 @@ import type { AttemptCounter } from '../coordination/index.ts';
 import { fileDownload, type RawDownload } from './raw.service.ts';
 import { fileInfo } from './resources/file-info.ts';
 import { readListing, type Listing } from './resources/listing.ts';
+import type { ListingCache } from './resources/listing-cache.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
 import { freeName } from './resources/free-name.ts';
 import type { ShareService } from './share.service.ts';
@@ -86,6 +87,7 @@ export class PublicShareService {
     private readonly ctx: AppContext,
     private readonly shares: ShareService,
     private readonly passwordAttempts: AttemptCounter,
+    private readonly listingCache?: ListingCache,
   ) {}
 
   /** GET /api/public/share: the item's metadata, or the folder's listing. */
@@ -131,7 +133,14 @@ export class PublicShareService {
       return { kind: 'json', body: { ...body, ...extra } };
     }
     const shown = dir.path + (dir.trailingSlash ? '/' : '');
-    const listing = await readListing(open.fs, dir, shown, PUBLIC_SORTING, this.listingBudget);
+    const listing = await readListing(
+      open.fs,
+      dir,
+      shown,
+      PUBLIC_SORTING,
+      this.listingBudget,
+      this.listingCache,
+    );
     // The folder is named after the shared folder even below it (the reference client shows it).
     return {
       kind: 'listing',

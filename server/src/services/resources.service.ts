@@ -23,6 +23,7 @@ import type { TrashService } from './trash/trash.service.ts';
 import { freeName } from './resources/free-name.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
+import type { ListingCache } from './resources/listing-cache.ts';
 import { canCreate, canDelete, canDownload, canModify, canRename } from './permissions.ts';
 import type { QuotaService } from './quota/quota.service.ts';
 
@@ -51,6 +52,8 @@ export class ResourcesService {
     private readonly shares: ShareService,
     private readonly trash: TrashService,
     private readonly quota: QuotaService,
+    /** Stat'ed children of watched folders, shared by every user's listings. */
+    private readonly listingCache?: ListingCache,
   ) {}
 
   /** The user's view of the tree. */
@@ -68,7 +71,14 @@ export class ResourcesService {
     const target = await fs.stat(rawPath);
     const shownPath = target.path + (target.trailingSlash ? '/' : '');
     if (target.stat.isDirectory()) {
-      const listing = await readListing(fs, target, shownPath, user.sorting, this.listingBudget);
+      const listing = await readListing(
+        fs,
+        target,
+        shownPath,
+        user.sorting,
+        this.listingBudget,
+        this.listingCache,
+      );
       return { kind: 'listing', listing };
     }
     if (options.checksum !== undefined) {

@@ -32,6 +32,11 @@ export class FolderWatcher {
     return this.watchers.size;
   }
 
+  /** Whether a folder (real path) is watched now. */
+  has(real: string): boolean {
+    return this.watchers.has(real);
+  }
+
   /**
    * Watches a folder (idempotent). Throws when the system refuses (watch limit reached: ENOSPC,
    * or EMFILE); a folder that vanished meanwhile is ignored.

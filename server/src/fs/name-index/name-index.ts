@@ -64,6 +64,8 @@ export class NameIndex {
   private readonly unsubscribe: () => void;
   /** Told of every changed path (the event streams' self-updating folders, docs/jobs.md). */
   private readonly pathListeners = new Set<(real: string) => void>();
+  /** Told when changes may have been missed (a burst, or watching stopped): see `onResync`. */
+  private readonly resyncListeners = new Set<() => void>();
 
   constructor(private readonly options: NameIndexOptions) {
     this.watching = options.watch;
@@ -71,6 +73,7 @@ export class NameIndex {
       onChange: (real) => this.changed(real),
       onOverflow: () => {
         options.log.warn('search index: burst of file events, rebuilding to stay consistent');
+        this.resync();
         this.rebuild();
       },
     });
@@ -87,6 +90,24 @@ export class NameIndex {
   onPathChanged(listener: (real: string) => void): () => void {
     this.pathListeners.add(listener);
     return () => this.pathListeners.delete(listener);
+  }
+
+  /**
+   * Subscribes to moments when changes may have gone unreported (a burst past the kernel queue,
+   * or watching given up): caches fed by `onPathChanged` must drop everything. Returns the
+   * function that unsubscribes.
+   */
+  onResync(listener: () => void): () => void {
+    this.resyncListeners.add(listener);
+    return () => this.resyncListeners.delete(listener);
+  }
+
+  /**
+   * Whether changes in a folder (real path) are reported now by a watch of the folder itself
+   * (the listing cache keeps only such folders, docs/benchmarks.md).
+   */
+  isWatched(real: string): boolean {
+    return this.watching && !this.closing.signal.aborted && this.watcher.has(real);
   }
 
   /** The table searches read, or null while the first build runs (searches then walk). */
@@ -234,12 +255,23 @@ export class NameIndex {
     if (this.watching) {
       this.watching = false;
       this.watcher.close();
+      this.resync();
     }
     const seconds = this.options.reconcileInterval;
     this.options.log.warn(
       `search index: ${reason}; reconciling with the disk every ${seconds} s instead`,
     );
     this.timers.push(setInterval(() => this.rebuild(), Math.max(1, seconds) * 1000).unref());
+  }
+
+  private resync(): void {
+    for (const listener of this.resyncListeners) {
+      try {
+        listener();
+      } catch {
+        // A broken listener must not stop the index from following the disk.
+      }
+    }
   }
 
   private changed(real: string): void {

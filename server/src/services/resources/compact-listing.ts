@@ -5,7 +5,8 @@ import {
   type CompactListingHead,
 } from '@cabinet/protocol';
 import { formatTime, goFileMode } from './file-info.ts';
-import { LISTED_TYPES, type Listing } from './listing.ts';
+import { LISTED_TYPES } from './listed-types.ts';
+import type { CachedItems, FreshItems, Listing } from './listing.ts';
 
 /**
  * The first batch is small so that the client can show the first screen of rows as soon as it
@@ -19,8 +20,48 @@ const BATCH = 16_384;
  * same order as `listingJson`, as an NDJSON head line and batch lines of columns, produced only
  * as fast as they are consumed.
  */
+/** One child's fields as the compact form carries them, read from where the listing holds them. */
+interface Columns {
+  name(i: number): string;
+  size(i: number): number;
+  mtimeMs(i: number): number;
+  mode(i: number): number;
+  flags(i: number): number;
+  type(i: number): number;
+  subtitles(i: number): string[] | undefined;
+}
+
+function freshColumns({ children, types, subtitles }: FreshItems): Columns {
+  return {
+    name: (i) => children.name(i),
+    size: (i) => children.size(i),
+    mtimeMs: (i) => children.mtimeMs(i),
+    mode: (i) => children.mode(i),
+    flags: (i) =>
+      (children.isDir(i) ? COMPACT_FLAG_DIR : 0) |
+      (children.isSymlink(i) ? COMPACT_FLAG_SYMLINK : 0),
+    type: (i) => types[i]!,
+    subtitles: (i) => subtitles.get(i),
+  };
+}
+
+/** A cached folder holds no symlinks and no videos with subtitles (listing-cache.ts). */
+function cachedColumns({ folder }: CachedItems): Columns {
+  return {
+    name: (i) => folder.names[i]!,
+    size: (i) => folder.sizes[i]!,
+    mtimeMs: (i) => folder.mtimes[i]!,
+    mode: (i) => folder.modes[i]!,
+    flags: (i) => (folder.isDir[i] === 1 ? COMPACT_FLAG_DIR : 0),
+    type: (i) => folder.types[i]!,
+    subtitles: () => undefined,
+  };
+}
+
 export function* compactListing(listing: Listing): Generator<Buffer> {
-  const { children, order } = listing;
+  const { order } = listing;
+  const columns =
+    listing.items.kind === 'cached' ? cachedColumns(listing.items) : freshColumns(listing.items);
   const head: CompactListingHead = {
     ...listing.folder,
     numDirs: listing.numDirs,
@@ -45,16 +86,13 @@ export function* compactListing(listing: Listing): Generator<Buffer> {
     };
     for (let k = start; k < end; k++) {
       const i = order[k]!;
-      batch.name.push(children.name(i));
-      batch.size.push(children.size(i));
-      batch.modified.push(formatTime(children.mtimeMs(i)));
-      batch.mode.push(goFileMode(children.mode(i)));
-      batch.flags.push(
-        (children.isDir(i) ? COMPACT_FLAG_DIR : 0) |
-          (children.isSymlink(i) ? COMPACT_FLAG_SYMLINK : 0),
-      );
-      batch.type.push(listing.types[i]!);
-      const found = listing.subtitles.get(i);
+      batch.name.push(columns.name(i));
+      batch.size.push(columns.size(i));
+      batch.modified.push(formatTime(columns.mtimeMs(i)));
+      batch.mode.push(goFileMode(columns.mode(i)));
+      batch.flags.push(columns.flags(i));
+      batch.type.push(columns.type(i));
+      const found = columns.subtitles(i);
       if (found) batch.subtitles.push([k - start, found]);
     }
     yield Buffer.from(`${JSON.stringify(batch)}\n`);

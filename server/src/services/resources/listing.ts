@@ -10,6 +10,8 @@ import type { FolderChildren, Resolved, ScopedFs, Stats } from '../../fs/scoped-
 import { SubtitleFinder } from '../../files/subtitles.ts';
 import { virtualBaseName } from '../../fs/canonical-path.ts';
 import { fileInfo, formatTime, goFileMode } from './file-info.ts';
+import { LISTED_TYPES, typeCode } from './listed-types.ts';
+import { ListingCache, type CachedFolder } from './listing-cache.ts';
 import { collectSoon, estimatedEntries, type EntryBudget } from './listing-memory.ts';
 import { sortOrder, type SortFields } from './sort-items.ts';
 
@@ -23,13 +25,10 @@ export interface Listing {
   readonly folder: ResourceItem;
   /** Canonical virtual path of the folder (items' paths are below it). */
   readonly folderPath: string;
-  readonly children: FolderChildren;
   /** Indices of the shown children, in the user's order. */
   readonly order: ArrayLike<number>;
-  /** Type of each child, by index, as its position in LISTED_TYPES. */
-  readonly types: Uint8Array;
-  /** Subtitles of the videos that have some, by index. */
-  readonly subtitles: ReadonlyMap<number, string[]>;
+  /** Where the items' JSON comes from: the children read now, or a folder's cached items. */
+  readonly items: FreshItems | CachedItems;
   readonly numDirs: number;
   readonly numFiles: number;
   readonly sorting: Sorting;
@@ -37,30 +36,39 @@ export interface Listing {
   done(): void;
 }
 
-/** The `type` values of listed items (exported for the compact form, compact-listing.ts). */
-export const LISTED_TYPES = [
-  '',
-  'invalid_link',
-  'video',
-  'audio',
-  'image',
-  'pdf',
-  'text',
-  'blob',
-] as const;
-const typeCode = new Map<string, number>(LISTED_TYPES.map((type, code) => [type, code]));
+/** Children read for this listing; `order` indexes them. */
+export interface FreshItems {
+  readonly kind: 'fresh';
+  readonly children: FolderChildren;
+  /** Type of each child, by index, as its position in LISTED_TYPES. */
+  readonly types: Uint8Array;
+  /** Subtitles of the videos that have some, by index. */
+  readonly subtitles: ReadonlyMap<number, string[]>;
+}
+
+/** A cached folder (listing-cache.ts); `order` indexes its children. */
+export interface CachedItems {
+  readonly kind: 'cached';
+  readonly folder: CachedFolder;
+}
 
 /** Listings of at least this many entries are followed by a full collection (listing-memory). */
 const COLLECT_AFTER_ENTRIES = 10_000;
 
-/** Reads, types and sorts one folder's visible children. */
+/**
+ * Reads, types and sorts one folder's visible children: from the cache when the folder can be
+ * cached there (watched, no symlinks), otherwise read now.
+ */
 export async function readListing(
   fs: ScopedFs,
   dir: Resolved & { stat: Stats },
   shownPath: string,
   sorting: Sorting,
   budget: EntryBudget,
+  cache?: ListingCache,
 ): Promise<Listing> {
+  const cached = await cache?.folder(fs, dir);
+  if (cached && cache) return cachedListing(fs, dir, shownPath, sorting, cache, cached);
   // Taken before the folder is read: listings waiting their turn hold nothing yet.
   const release = await budget.take(estimatedEntries(dir.stat));
   let built: Omit<Listing, 'done'>;
@@ -130,13 +138,52 @@ async function buildListing(
       type: '',
     }),
     folderPath: dir.path,
-    children,
     order: sortOrder(shown, sorting, fields),
-    types,
-    subtitles,
+    items: { kind: 'fresh', children, types, subtitles },
     numDirs,
     numFiles: shown.length - numDirs,
     sorting,
+  };
+}
+
+/**
+ * A listing from a cached folder: the user's rules and hidden dotfiles applied to its names, in
+ * the folder's cached order for the sorting. Holds no more than the shown indices.
+ */
+function cachedListing(
+  fs: ScopedFs,
+  dir: Resolved & { stat: Stats },
+  shownPath: string,
+  sorting: Sorting,
+  cache: ListingCache,
+  folder: CachedFolder,
+): Listing {
+  const all = cache.order(folder, sorting);
+  const shown = new Uint32Array(all.length);
+  let count = 0;
+  let numDirs = 0;
+  for (let k = 0; k < all.length; k++) {
+    const i = all[k]!;
+    if (!fs.isChildAllowed(dir.path, folder.names[i]!)) continue;
+    shown[count++] = i;
+    numDirs += folder.isDir[i]!;
+  }
+  return {
+    folder: fileInfo({
+      path: shownPath,
+      name: virtualBaseName(dir.path),
+      stat: dir.stat,
+      isSymlink: dir.isSymlink,
+      type: '',
+    }),
+    folderPath: dir.path,
+    order: shown.subarray(0, count),
+    items: { kind: 'cached', folder },
+    numDirs,
+    numFiles: count - numDirs,
+    sorting,
+    // The reply's chunks of a big folder are megabytes outside the heap: collected as after a read.
+    done: count >= COLLECT_AFTER_ENTRIES ? collectSoon : () => undefined,
   };
 }
 
@@ -144,12 +191,12 @@ async function buildListing(
 const CHUNK_BYTES = 256 * 1024;
 
 /** One item's JSON, with the fields in the order `fileInfo` gives them. */
-function itemJson(listing: Listing, i: number, folderJson: string): string {
-  const { children } = listing;
+function itemJson(items: FreshItems, i: number, folderJson: string): string {
+  const { children } = items;
   const name = children.name(i);
   // The name escaped once serves both `path` (after the folder's escaped path) and `name`.
   const quoted = JSON.stringify(name);
-  const found = listing.subtitles.get(i);
+  const found = items.subtitles.get(i);
   // Plain concatenation: measurably faster than a template here, the hot loop of big listings.
   return (
     '{"path":"' +
@@ -170,7 +217,7 @@ function itemJson(listing: Listing, i: number, folderJson: string): string {
     ',"isSymlink":' +
     children.isSymlink(i) +
     ',"type":"' +
-    LISTED_TYPES[listing.types[i]!] +
+    LISTED_TYPES[items.types[i]!] +
     (found ? `","subtitles":${JSON.stringify(found)}}` : '"}')
   );
 }
@@ -189,10 +236,26 @@ export function* listingJson(listing: Listing): Generator<Buffer> {
   const folderJson = JSON.stringify(
     `${listing.folderPath === '/' ? '' : listing.folderPath}/`,
   ).slice(1, -1);
+  if (listing.items.kind === 'cached') {
+    yield* cachedItemsJson(listing.items.folder, order, folderJson);
+  } else {
+    yield* freshItemsJson(listing.items, order, folderJson);
+  }
+  yield Buffer.from(
+    `],"numDirs":${listing.numDirs},"numFiles":${listing.numFiles},` +
+      `"sorting":${JSON.stringify(listing.sorting)}}`,
+  );
+}
+
+function* freshItemsJson(
+  items: FreshItems,
+  order: ArrayLike<number>,
+  folderJson: string,
+): Generator<Buffer> {
   let scratch = Buffer.allocUnsafe(CHUNK_BYTES);
   let used = 0;
   for (let k = 0; k < order.length; k++) {
-    const item = (k > 0 ? ',' : '') + itemJson(listing, order[k]!, folderJson);
+    const item = (k > 0 ? ',' : '') + itemJson(items, order[k]!, folderJson);
     // A UTF-16 code unit is at most 3 bytes of UTF-8.
     const room = item.length * 3;
     if (used + room > scratch.length) {
@@ -203,8 +266,36 @@ export function* listingJson(listing: Listing): Generator<Buffer> {
     used += scratch.write(item, used);
   }
   if (used > 0) yield Buffer.from(scratch.subarray(0, used));
-  yield Buffer.from(
-    `],"numDirs":${listing.numDirs},"numFiles":${listing.numFiles},` +
-      `"sorting":${JSON.stringify(listing.sorting)}}`,
-  );
+}
+
+/**
+ * Items of a cached folder: each is `{"path":"` and the folder's escaped path, then the child's
+ * cached tail, copied byte for byte into chunks of about CHUNK_BYTES.
+ */
+function* cachedItemsJson(
+  folder: CachedFolder,
+  order: ArrayLike<number>,
+  folderJson: string,
+): Generator<Buffer> {
+  const first = Buffer.from(`{"path":"${folderJson}`);
+  const next = Buffer.from(`,{"path":"${folderJson}`);
+  const { tails, blocks, starts, lengths } = folder;
+  let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let used = 0;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const start = starts[i]!;
+    const end = start + lengths[i]!;
+    const tail = tails[blocks[i]!]!;
+    const head = k > 0 ? next : first;
+    const room = head.length + end - start;
+    if (used + room > chunk.length) {
+      if (used > 0) yield chunk.subarray(0, used);
+      chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room));
+      used = 0;
+    }
+    used += head.copy(chunk, used);
+    used += tail.copy(chunk, used, start, end);
+  }
+  if (used > 0) yield chunk.subarray(0, used);
 }
