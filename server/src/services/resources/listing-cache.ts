@@ -1,15 +1,9 @@
 import path from 'node:path';
 import type { Sorting } from '@cabinet/protocol';
-import {
-  detectType,
-  extensionOf,
-  sniffsByName,
-  SNIFF_BYTES,
-  TEXT_LIMIT_BYTES,
-} from '../../files/file-type.ts';
+import { detectType, sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
 import { offersSubtitles } from '../../files/subtitles.ts';
 import type { FolderChildren, Resolved, ScopedFs, Stats } from '../../fs/scoped-fs.ts';
-import { formatTime, goFileMode } from './file-info.ts';
+import { itemTail } from './item-json.ts';
 import { typeCode } from './listed-types.ts';
 import { sortOrder } from './sort-items.ts';
 
@@ -279,25 +273,16 @@ function build(key: string, children: FolderChildren): CachedFolder | null {
     mtimes[k] = children.mtimeMs(i);
     modes[k] = children.mode(i);
     types[k] = typeCode.get(type)!;
-    const quoted = JSON.stringify(name);
-    // The same fields in the same order as listing.ts's itemJson (links never get here).
-    const tail =
-      quoted.slice(1) +
-      ',"name":' +
-      quoted +
-      ',"size":' +
-      children.size(i) +
-      ',"extension":' +
-      JSON.stringify(extensionOf(name)) +
-      ',"modified":"' +
-      formatTime(children.mtimeMs(i)) +
-      '","mode":' +
-      goFileMode(children.mode(i)) +
-      ',"isDir":' +
-      dir +
-      ',"isSymlink":false,"type":"' +
-      type +
-      '"}';
+    // Links never get here, nor videos with subtitles.
+    const tail = itemTail({
+      name,
+      size: children.size(i),
+      mtimeMs: children.mtimeMs(i),
+      mode: children.mode(i),
+      isDir: dir,
+      isSymlink: false,
+      type,
+    });
     // A UTF-16 code unit is at most 3 bytes of UTF-8; a name's tail is a few KiB at most.
     if (used + tail.length * 3 > block.length) {
       tails.push(block.subarray(0, used));
