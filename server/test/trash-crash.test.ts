@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrashItem } from '@cabinet/protocol';
+import type { TrashFolder } from '../src/fs/trash-folder.ts';
 import type { TrashRecord } from '../src/store/trash.repo.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
@@ -82,6 +83,30 @@ describe('a delete interrupted between the move and its row', () => {
     expect(restored.status).toBe(200);
     const back = await second.fetch('/api/raw/doc.txt', { token });
     expect(await back.text()).toBe('the words');
+  });
+
+  it('writes its marker before it makes the item folder: no crash leaves a folder without one', async () => {
+    const server = await startTestServer();
+    servers.push(server);
+    const alice = await server.createUser({ scope: '/alice' });
+    await mkdir(path.join(server.root, 'alice'), { recursive: true });
+    await writeFile(path.join(server.root, 'alice/first.txt'), 'first');
+    const folder = (server.runtime.services.trash as unknown as { folder: TrashFolder }).folder;
+    const prepare = folder.prepare.bind(folder);
+    const trashDir = path.join(server.dataDir, 'trash', String(alice.user.id));
+    // What lies in the user's trash folder at the moment the item's folder is made.
+    const before: string[][] = [];
+    folder.prepare = async (userId, id) => {
+      before.push(await readdir(trashDir).catch(() => []));
+      return prepare(userId, id);
+    };
+    const removed = await server.fetch('/api/resources/first.txt', {
+      method: 'DELETE',
+      token: alice.token,
+    });
+    expect(removed.status).toBe(204);
+    const [record] = await server.ctx.store.trash.list(alice.user.id);
+    expect(before).toEqual([[`${record!.id}.pending`]]);
   });
 
   it('leaves alone the pending delete of a process still running, and a garbled marker costs no item', async () => {

@@ -166,9 +166,9 @@ export class TrashFolder {
    */
   async markPending(userId: number, id: string, record: unknown): Promise<void> {
     const marker = { host: hostname(), pid: process.pid, record };
-    await mapFsErrors(() =>
-      writeFile(this.pendingPath(userId, id), JSON.stringify(marker), { mode: 0o600 }),
-    );
+    const file = this.pendingPath(userId, id);
+    await mapFsErrors(() => mkdir(path.dirname(file), { recursive: true, mode: this.dirMode }));
+    await mapFsErrors(() => writeFile(file, JSON.stringify(marker), { mode: 0o600 }));
   }
 
   /** Removes an item's folder only when empty (a delete undone before its move). */

@@ -102,9 +102,10 @@ export class TrashService {
       deletedAt: this.clock(),
       deletedBy: user.id,
     };
-    await this.folder.prepare(user.id, id);
-    // A crash after the move and before the row leaves the marker for recoverInterrupted.
+    // The marker comes first: a crash anywhere from here to the row (the item's folder made, the
+    // item moved in) leaves it for recoverInterrupted, which records or undoes what was done.
     await this.folder.markPending(user.id, id, pending);
+    await this.folder.prepare(user.id, id);
     try {
       await fs.trash.moveOut(target, this.folder.itemPath(user.id, id, name));
     } catch (error) {
