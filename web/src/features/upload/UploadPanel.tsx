@@ -59,7 +59,8 @@ export function UploadPanel() {
     <section
       className="corner-panel corner-panel--end upload-panel"
       aria-labelledby={titleId}
-      style={toastHeight > 0 ? { bottom: `calc(${toastHeight}px + 2 * var(--space-4))` } : {}}
+      // The corner strip stands on the same line as the toasts: lifted by their height and a gap.
+      style={toastHeight > 0 ? { marginBottom: `calc(${toastHeight}px + var(--space-4))` } : {}}
     >
       <div className="corner-panel__head">
         <h2 id={titleId} className="corner-panel__title">
