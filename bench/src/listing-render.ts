@@ -63,6 +63,9 @@ interface ViewResult {
   firstRowsMs: number;
   /** The GET /api/resources/… request, start to end of its body (inside firstRowsMs). */
   listingRequestMs: number;
+  /** When the page sent that request, and when its first byte came (from navigation start). */
+  requestStartMs: number;
+  firstByteMs: number;
   listingBytes: number;
   /** Entries rendered at first and after the scroll (the window the virtualiser keeps). */
   renderedAtStart: number;
@@ -137,8 +140,13 @@ async function measureView(
         .find((e) => e.name.includes(`/api/resources/${folder}`)) as
         PerformanceResourceTiming | undefined;
       return entry
-        ? { ms: entry.responseEnd - entry.startTime, bytes: entry.encodedBodySize }
-        : { ms: NaN, bytes: 0 };
+        ? {
+            ms: entry.responseEnd - entry.startTime,
+            bytes: entry.encodedBodySize,
+            startMs: entry.startTime,
+            firstByteMs: entry.responseStart,
+          }
+        : { ms: NaN, bytes: 0, startMs: NaN, firstByteMs: NaN };
     }, FOLDER);
     const renderedAtStart = await page.locator('[data-entry-index]').count();
 
@@ -152,6 +160,8 @@ async function measureView(
       view,
       firstRowsMs: round(firstRowsMs),
       listingRequestMs: round(request.ms),
+      requestStartMs: round(request.startMs),
+      firstByteMs: round(request.firstByteMs),
       listingBytes: request.bytes,
       renderedAtStart,
       renderedAfterScroll,
@@ -176,12 +186,12 @@ function toMarkdown(date: string, results: ViewResult[]): string {
     `${ENTRIES.toLocaleString('en')} entries, Chromium ${VIEWPORT.width}×${VIEWPORT.height}, ` +
       `scroll of ${SCROLL_FRAMES} frames at ${SCROLL_STEP_PX} px a frame.`,
     '',
-    '| View | First rows | Listing request | Reply size | Rows in DOM (start / after scroll) | Scrolled | Frame p50 | Frame p95 | Frame max | Frames > 50 ms |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| View | First rows | Request sent | First byte | Listing request | Reply size | Rows in DOM (start / after scroll) | Scrolled | Frame p50 | Frame p95 | Frame max | Frames > 50 ms |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of results) {
     lines.push(
-      `| ${r.view} | ${r.firstRowsMs} ms | ${r.listingRequestMs} ms | ${(r.listingBytes / 1024 / 1024).toFixed(1)} MiB | ` +
+      `| ${r.view} | ${r.firstRowsMs} ms | ${r.requestStartMs} ms | ${r.firstByteMs} ms | ${r.listingRequestMs} ms | ${(r.listingBytes / 1024 / 1024).toFixed(1)} MiB | ` +
         `${r.renderedAtStart} / ${r.renderedAfterScroll} | ${r.scrolledPx} px | ${r.frames.p50} ms | ` +
         `${r.frames.p95} ms | ${r.frames.max} ms | ${r.frames.over50ms} of ${r.frames.count} |`,
     );

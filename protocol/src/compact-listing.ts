@@ -41,3 +41,15 @@ export const CompactListingBatch = z.object({
   subtitles: z.array(z.tuple([z.number(), z.array(z.string())])),
 });
 export type CompactListingBatch = z.infer<typeof CompactListingBatch>;
+
+/**
+ * The last line, only when the entries written differ from the head's counts: a folder listed
+ * while it is read (name order, big folders) counts its entries before it stats them, and an entry
+ * removed in between is not written. These counts then replace the head's.
+ */
+export const CompactListingTotals = z.object({
+  count: z.number(),
+  numDirs: z.number(),
+  numFiles: z.number(),
+});
+export type CompactListingTotals = z.infer<typeof CompactListingTotals>;

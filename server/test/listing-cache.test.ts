@@ -18,27 +18,7 @@ import { listingJson, readListing } from '../src/services/resources/listing.ts';
 import { EntryBudget } from '../src/services/resources/listing-memory.ts';
 import type { UserRecord } from '../src/store/users.repo.ts';
 import { PNG, filesUnder, json } from './helpers/resources.ts';
-
-/** Polls until `check` passes (the watcher reports a change a little after it happens). */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const value = await read();
-    if (check(value)) return value;
-    if (attempt > 2000) throw new Error('condition never held');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-async function watched(server: TestServer, virtual: string): Promise<void> {
-  const real = path.join(server.ctx.files.realRoot, virtual);
-  await eventually(
-    async () => {
-      await server.ctx.search.settled();
-      return server.ctx.search.isWatched(real);
-    },
-    (yes) => yes,
-  );
-}
+import { eventually, watched } from './helpers/watched.ts';
 
 /** The listing's JSON read now, with or without a cache, as the route would send it. */
 async function listingBytes(
@@ -59,7 +39,9 @@ async function listingBytes(
     cache,
   );
   listing.done();
-  return Buffer.concat([...listingJson(listing)]).toString('utf8');
+  const chunks: Buffer[] = [];
+  for await (const chunk of listingJson(listing)) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const SORTINGS: Sorting[] = [

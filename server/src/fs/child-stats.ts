@@ -158,6 +158,54 @@ export async function readNames(dir: string): Promise<string[]> {
   return names;
 }
 
+/** What a directory entry says a child is, before any stat (`readTypedNames`). */
+export const EntryKind = {
+  /** The file system does not say (DT_UNKNOWN): only a stat can tell. */
+  Unknown: 0,
+  File: 1,
+  Dir: 2,
+  Symlink: 3,
+  /** A socket, device or pipe. */
+  Other: 4,
+} as const;
+export type EntryKind = (typeof EntryKind)[keyof typeof EntryKind];
+
+/**
+ * The names in a folder with what their directory entries say they are, in directory order: a
+ * listing sorted by name can order folders first and count them before it stats anything.
+ */
+export async function readTypedNames(
+  dir: string,
+): Promise<{ names: string[]; kinds: EntryKind[] }> {
+  const handle = opendirSync(dir, { bufferSize: 4096 });
+  const names: string[] = [];
+  const kinds: EntryKind[] = [];
+  try {
+    const due = yieldClock();
+    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
+      names.push(entry.name);
+      kinds.push(
+        entry.isFile()
+          ? EntryKind.File
+          : entry.isDirectory()
+            ? EntryKind.Dir
+            : entry.isSymbolicLink()
+              ? EntryKind.Symlink
+              : entry.isBlockDevice() ||
+                  entry.isCharacterDevice() ||
+                  entry.isFIFO() ||
+                  entry.isSocket()
+                ? EntryKind.Other
+                : EntryKind.Unknown,
+      );
+      if ((names.length & 1023) === 0 && due()) await yieldToEventLoop();
+    }
+  } finally {
+    handle.closeSync();
+  }
+  return { names, kinds };
+}
+
 /** Stats `names` inside `dir` (a real path), beside the worker for big folders. */
 export async function statChildren(
   dir: string,

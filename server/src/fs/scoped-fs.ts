@@ -6,6 +6,7 @@ import { errors } from '../errors.ts';
 import type { AtomicWrite, WriteSource } from './atomic-write.ts';
 import { diskUsage } from './disk-usage.ts';
 import { treeBytes, treeSize, type TreeSize } from './tree-bytes.ts';
+import type { EntryKind } from './child-stats.ts';
 import type { CopyControl } from './copy-run.ts';
 import type { FileRoot } from './file-root.ts';
 import type { FolderChildren, ListEntry } from './folder-children.ts';
@@ -19,6 +20,7 @@ import { ScopedTrash } from './scoped-trash.ts';
 /** File stats as ScopedFs returns them (services may not import node:fs). */
 export type { Stats } from 'node:fs';
 export type { EntryStat } from './entry-stat.ts';
+export { EntryKind } from './child-stats.ts';
 export type { FolderChildren, ListEntry } from './folder-children.ts';
 export type { Resolved, ScopedFsOptions } from './scope-resolver.ts';
 export type { Entry, ListOptions, WalkOptions } from './scoped-listing.ts';
@@ -153,8 +155,27 @@ export class ScopedFs {
   }
 
   /** See ScopedListing.readAllChildren (shared caches only: filter with `isChildAllowed`). */
-  readAllChildren(dir: Resolved & { stat: Stats }, options?: ListOptions): Promise<FolderChildren> {
+  readAllChildren(
+    dir: Resolved & { stat: Stats },
+    options?: ListOptions & { maxCount?: number },
+  ): Promise<FolderChildren | null> {
     return this.listing.readAllChildren(dir, options);
+  }
+
+  /** See ScopedListing.readVisibleNames. */
+  readVisibleNames(
+    dir: Resolved & { stat: Stats },
+  ): Promise<{ names: string[]; kinds: EntryKind[] }> {
+    return this.listing.readVisibleNames(dir);
+  }
+
+  /** See ScopedListing.statVisible. */
+  statVisible(
+    dir: Resolved & { stat: Stats },
+    names: string[],
+    options?: ListOptions,
+  ): Promise<FolderChildren> {
+    return this.listing.statVisible(dir, names, options);
   }
 
   /** See ScopedListing.isChildAllowed. */

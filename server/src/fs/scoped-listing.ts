@@ -5,7 +5,7 @@ import path from 'node:path';
 import { errors } from '../errors.ts';
 import { canonicalPath, joinVirtual } from './canonical-path.ts';
 import { readHead } from './child-stats-core.mjs';
-import { readNames, statChildren } from './child-stats.ts';
+import { readNames, readTypedNames, statChildren, type EntryKind } from './child-stats.ts';
 import { FolderChildren, type ListEntry } from './folder-children.ts';
 import { lstatOrNull, mapFsErrors } from './fs-errors.ts';
 import type { Resolved, ScopeResolver } from './scope-resolver.ts';
@@ -91,15 +91,18 @@ export class ScopedListing {
    * Every child of a folder the user may list, whatever the user's rules and hidden dotfiles say
    * (temp names aside), stat'ed with `lstat`: symlinks come back as links, unresolved. Only for
    * caches shared between users (the listing cache), which filter per user before anything is
-   * shown (`isChildAllowed`); nothing of it may reach a reply unfiltered.
+   * shown (`isChildAllowed`); nothing of it may reach a reply unfiltered. Null when the folder
+   * holds more than `maxCount` children.
    */
   async readAllChildren(
     dir: Resolved & { stat: Stats },
-    options: ListOptions = {},
-  ): Promise<FolderChildren> {
+    options: ListOptions & { maxCount?: number } = {},
+  ): Promise<FolderChildren | null> {
     const names = (await mapFsErrors(() => readNames(dir.real))).filter(
       (name) => !isTempName(name),
     );
+    // More than the caller could keep: null before anything is stat'ed.
+    if (names.length > (options.maxCount ?? Infinity)) return null;
     if (options.sorted ?? true) names.sort();
     const stats = await statChildren(dir.real === path.sep ? '' : dir.real, path.sep, names, {
       wantHead: options.wantHead,
@@ -114,6 +117,38 @@ export class ScopedListing {
     return this.scope.isChildAllowed(folder, name);
   }
 
+  /**
+   * The names of a folder's children this user may see, with what their directory entries say
+   * they are, unstat'ed and in directory order: for listings that order the names first and stat
+   * them part by part as the reply is written (`statVisible`).
+   */
+  async readVisibleNames(
+    dir: Resolved & { stat: Stats },
+  ): Promise<{ names: string[]; kinds: EntryKind[] }> {
+    const read = await mapFsErrors(() => readTypedNames(dir.real));
+    const names: string[] = [];
+    const kinds: EntryKind[] = [];
+    for (let i = 0; i < read.names.length; i++) {
+      // Denied and hidden names are never stat'ed.
+      if (!this.scope.isChildAllowed(dir.path, read.names[i]!)) continue;
+      names.push(read.names[i]!);
+      kinds.push(read.kinds[i]!);
+    }
+    return { names, kinds };
+  }
+
+  /**
+   * Stats some of the names `readVisibleNames` gave, in the order given, as `listChildren` would:
+   * symlinks resolved and judged, escaping or denied ones left out (not `present`).
+   */
+  statVisible(
+    dir: Resolved & { stat: Stats },
+    names: string[],
+    options: ListOptions = {},
+  ): Promise<FolderChildren> {
+    return this.statAllowed(dir, names, options);
+  }
+
   private async readChildren(
     dir: Resolved & { stat: Stats },
     options: ListOptions,
@@ -122,6 +157,15 @@ export class ScopedListing {
     if (options.sorted ?? true) names.sort();
     // Denied and hidden names are never stat'ed.
     const allowed = names.filter((name) => this.scope.isChildAllowed(dir.path, name));
+    return this.statAllowed(dir, allowed, options);
+  }
+
+  /** Stats names already judged allowed; symlinks are resolved and judged here. */
+  private async statAllowed(
+    dir: Resolved & { stat: Stats },
+    allowed: string[],
+    options: ListOptions,
+  ): Promise<FolderChildren> {
     const headBytes = options.headBytes ?? 512;
     const headMaxSize = options.headMaxSize ?? Number.MAX_SAFE_INTEGER;
     const stats = await statChildren(dir.real === path.sep ? '' : dir.real, path.sep, allowed, {

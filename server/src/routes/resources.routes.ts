@@ -24,15 +24,23 @@ const STREAM_LISTING_ABOVE = 1000;
  * A folder listing as JSON (or, asked `?format=compact`, as Cabinet's compact NDJSON), written
  * chunk by chunk as the client reads it when it is big.
  */
-function sendListing(reply: FastifyReply, listing: Listing, compact = false): FastifyReply {
+async function sendListing(
+  reply: FastifyReply,
+  listing: Listing,
+  compact = false,
+): Promise<FastifyReply> {
   void reply.type(
     compact ? `${COMPACT_LISTING_TYPE}; charset=utf-8` : 'application/json; charset=utf-8',
   );
   const chunks = compact ? compactListing(listing) : listingJson(listing);
-  if (listing.order.length <= STREAM_LISTING_ABOVE) {
-    const body = Buffer.concat([...chunks]);
-    listing.done();
-    return reply.send(body);
+  if (listing.numDirs + listing.numFiles <= STREAM_LISTING_ABOVE) {
+    const parts: Buffer[] = [];
+    try {
+      for await (const part of chunks) parts.push(part);
+    } finally {
+      listing.done();
+    }
+    return reply.send(Buffer.concat(parts));
   }
   const stream = Readable.from(chunks, { objectMode: false });
   // Ended, or cut by a client that went away: either way the listing's memory can go.

@@ -3,10 +3,17 @@ import {
   COMPACT_FLAG_SYMLINK,
   type CompactListingBatch,
   type CompactListingHead,
+  type CompactListingTotals,
 } from '@cabinet/protocol';
 import { formatTime, goFileMode } from './file-info.ts';
 import { LISTED_TYPES } from './listed-types.ts';
-import type { CachedItems, FreshItems, Listing } from './listing.ts';
+import {
+  isListedDir,
+  listedParts,
+  type CachedItems,
+  type FreshItems,
+  type Listing,
+} from './listing.ts';
 
 /**
  * The first batch is small so that the client can show the first screen of rows as soon as it
@@ -15,11 +22,6 @@ import type { CachedItems, FreshItems, Listing } from './listing.ts';
 const FIRST_BATCH = 256;
 const BATCH = 16_384;
 
-/**
- * Cabinet's compact form of a listing (protocol/src/compact-listing.ts): the same entries in the
- * same order as `listingJson`, as an NDJSON head line and batch lines of columns, produced only
- * as fast as they are consumed.
- */
 /** One child's fields as the compact form carries them, read from where the listing holds them. */
 interface Columns {
   name(i: number): string;
@@ -58,44 +60,75 @@ function cachedColumns({ folder }: CachedItems): Columns {
   };
 }
 
-export function* compactListing(listing: Listing): Generator<Buffer> {
-  const { order } = listing;
-  const columns =
-    listing.items.kind === 'cached' ? cachedColumns(listing.items) : freshColumns(listing.items);
+/**
+ * Cabinet's compact form of a listing (protocol/src/compact-listing.ts): the same entries in the
+ * same order as `listingJson`, as an NDJSON head line and batch lines of columns, produced only
+ * as fast as they are consumed; a totals line ends it when fewer entries were written than the
+ * head announced.
+ */
+export async function* compactListing(listing: Listing): AsyncGenerator<Buffer> {
+  const announced = listing.numDirs + listing.numFiles;
   const head: CompactListingHead = {
     ...listing.folder,
     numDirs: listing.numDirs,
     numFiles: listing.numFiles,
     sorting: listing.sorting,
-    count: order.length,
+    count: announced,
     base: `${listing.folderPath === '/' ? '' : listing.folderPath}/`,
     types: [...LISTED_TYPES],
   };
   yield Buffer.from(`${JSON.stringify(head)}\n`);
-  let start = 0;
-  while (start < order.length) {
-    const end = Math.min(order.length, start + (start === 0 ? FIRST_BATCH : BATCH));
-    const batch: CompactListingBatch = {
-      name: [],
-      size: [],
-      modified: [],
-      mode: [],
-      flags: [],
-      type: [],
-      subtitles: [],
-    };
-    for (let k = start; k < end; k++) {
-      const i = order[k]!;
-      batch.name.push(columns.name(i));
-      batch.size.push(columns.size(i));
-      batch.modified.push(formatTime(columns.mtimeMs(i)));
-      batch.mode.push(goFileMode(columns.mode(i)));
-      batch.flags.push(columns.flags(i));
-      batch.type.push(columns.type(i));
-      const found = columns.subtitles(i);
-      if (found) batch.subtitles.push([k - start, found]);
+  let written = 0;
+  let numDirs = 0;
+  for await (const part of listedParts(listing)) {
+    const columns = part.kind === 'cached' ? cachedColumns(part) : freshColumns(part);
+    const { order } = part;
+    let start = 0;
+    while (start < order.length) {
+      const end = Math.min(order.length, start + (written === 0 ? FIRST_BATCH : BATCH));
+      yield Buffer.from(`${JSON.stringify(batchOf(columns, order, start, end))}\n`);
+      for (let k = start; k < end; k++) if (isListedDir(part, order[k]!)) numDirs++;
+      written += end - start;
+      start = end;
     }
-    yield Buffer.from(`${JSON.stringify(batch)}\n`);
-    start = end;
   }
+  // Entries of a streamed listing that vanished between the directory read and their stat.
+  if (written !== announced || numDirs !== listing.numDirs) {
+    const totals: CompactListingTotals = {
+      count: written,
+      numDirs,
+      numFiles: written - numDirs,
+    };
+    yield Buffer.from(`${JSON.stringify(totals)}\n`);
+  }
+}
+
+/** Entries `start` to `end` of `order` as one batch line's columns. */
+function batchOf(
+  columns: Columns,
+  order: ArrayLike<number>,
+  start: number,
+  end: number,
+): CompactListingBatch {
+  const batch: CompactListingBatch = {
+    name: [],
+    size: [],
+    modified: [],
+    mode: [],
+    flags: [],
+    type: [],
+    subtitles: [],
+  };
+  for (let k = start; k < end; k++) {
+    const i = order[k]!;
+    batch.name.push(columns.name(i));
+    batch.size.push(columns.size(i));
+    batch.modified.push(formatTime(columns.mtimeMs(i)));
+    batch.mode.push(goFileMode(columns.mode(i)));
+    batch.flags.push(columns.flags(i));
+    batch.type.push(columns.type(i));
+    const found = columns.subtitles(i);
+    if (found) batch.subtitles.push([k - start, found]);
+  }
+  return batch;
 }

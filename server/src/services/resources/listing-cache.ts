@@ -114,9 +114,15 @@ export class ListingCache {
 
   /**
    * The cached children of a folder the user may list, read and kept if it is watched; null when
-   * it cannot be served from a cache (not watched, cache off, holds symlinks or subtitled videos).
+   * it cannot be served from a cache (not watched, cache off, holds symlinks or subtitled videos,
+   * too many children), or with `waitForFill: false` while it is still being read; with
+   * `startFill: false` a folder not cached yet is not read either.
    */
-  async folder(fs: ScopedFs, dir: Resolved & { stat: Stats }): Promise<CachedFolder | null> {
+  async folder(
+    fs: ScopedFs,
+    dir: Resolved & { stat: Stats },
+    options: { waitForFill?: boolean; startFill?: boolean } = {},
+  ): Promise<CachedFolder | null> {
     if (this.capacity <= 0 || !this.source.isWatched(dir.real)) return null;
     const key = dir.real;
     let slot = this.slots.get(key);
@@ -126,8 +132,13 @@ export class ListingCache {
       this.slots.set(key, slot);
     } else {
       let fill = this.fills.get(key);
+      if (!fill && options.startFill === false) return null;
       if (!fill) {
-        const started: Fill = { result: readFolder(fs, dir), stale: false };
+        const started: Fill = {
+          // A folder that could not fit is known by its names, before any stat.
+          result: readFolder(fs, dir, Math.floor(this.capacity / 2 / MIN_CHILD_BYTES)),
+          stale: false,
+        };
         fill = started;
         this.fills.set(key, started);
         void started.result.then(
@@ -141,6 +152,8 @@ export class ListingCache {
           },
         );
       }
+      // A caller that reads the folder itself meanwhile (a streamed listing) does not wait.
+      if (options.waitForFill === false) return null;
       slot = await fill.result;
     }
     return 'uncacheable' in slot ? null : slot;
@@ -211,6 +224,9 @@ export class ListingCache {
   }
 }
 
+/** Fewest bytes a cached child takes (numbers, order, a short name and its JSON tail). */
+const MIN_CHILD_BYTES = 100;
+
 /** Bytes per block of item JSON tails. */
 const TAIL_BLOCK = 1024 * 1024;
 
@@ -218,14 +234,21 @@ const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
 /** Reads every child of a folder and pre-serializes each (or finds it uncacheable). */
-async function readFolder(fs: ScopedFs, dir: Resolved & { stat: Stats }): Promise<Slot> {
+async function readFolder(
+  fs: ScopedFs,
+  dir: Resolved & { stat: Stats },
+  maxCount: number,
+): Promise<Slot> {
   const children = await fs.readAllChildren(dir, {
     wantHead: sniffsByName,
     headBytes: SNIFF_BYTES,
     headMaxSize: TEXT_LIMIT_BYTES,
     sorted: true,
+    maxCount,
   });
-  return build(dir.real, children) ?? { uncacheable: true, bytes: 64 + dir.real.length };
+  return (
+    (children && build(dir.real, children)) ?? { uncacheable: true, bytes: 64 + dir.real.length }
+  );
 }
 
 /**

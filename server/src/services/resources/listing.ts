@@ -1,14 +1,16 @@
 import type { ResourceItem, Sorting } from '@cabinet/protocol';
-import { detectType, sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
+import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
 import type { FolderChildren, Resolved, ScopedFs, Stats } from '../../fs/scoped-fs.ts';
 import { SubtitleFinder } from '../../files/subtitles.ts';
 import { virtualBaseName } from '../../fs/canonical-path.ts';
 import { fileInfo } from './file-info.ts';
 import { itemTail } from './item-json.ts';
-import { LISTED_TYPES, typeCode } from './listed-types.ts';
+import { LISTED_TYPES } from './listed-types.ts';
 import { ListingCache, type CachedFolder } from './listing-cache.ts';
 import { collectSoon, estimatedEntries, type EntryBudget } from './listing-memory.ts';
 import { sortOrder, type SortFields } from './sort-items.ts';
+import { startStreamedListing, type StreamedItems } from './streamed-listing.ts';
+import { typeChildren } from './typed-children.ts';
 
 /**
  * A folder listing ready to be written: the folder's own fields, its visible children (packed,
@@ -20,10 +22,16 @@ export interface Listing {
   readonly folder: ResourceItem;
   /** Canonical virtual path of the folder (items' paths are below it). */
   readonly folderPath: string;
-  /** Indices of the shown children, in the user's order. */
-  readonly order: ArrayLike<number>;
-  /** Where the items' JSON comes from: the children read now, or a folder's cached items. */
-  readonly items: FreshItems | CachedItems;
+  /**
+   * Where the items come from: the children read now, a folder's cached items, or children read
+   * part by part as the reply is written (streamed-listing.ts).
+   */
+  readonly items: FreshItems | CachedItems | StreamedItems;
+  /**
+   * Folders and files shown. A streamed listing counts them from the directory entries before it
+   * stats them; an entry that vanishes meanwhile is not written, and the writers count what they
+   * wrote (`ListedCounts`).
+   */
   readonly numDirs: number;
   readonly numFiles: number;
   readonly sorting: Sorting;
@@ -31,7 +39,7 @@ export interface Listing {
   done(): void;
 }
 
-/** Children read for this listing; `order` indexes them. */
+/** Children read for this listing. */
 export interface FreshItems {
   readonly kind: 'fresh';
   readonly children: FolderChildren;
@@ -39,20 +47,29 @@ export interface FreshItems {
   readonly types: Uint8Array;
   /** Subtitles of the videos that have some, by index. */
   readonly subtitles: ReadonlyMap<number, string[]>;
+  /** Indices of the shown children, in the user's order. */
+  readonly order: ArrayLike<number>;
 }
 
-/** A cached folder (listing-cache.ts); `order` indexes its children. */
+/** A cached folder (listing-cache.ts). */
 export interface CachedItems {
   readonly kind: 'cached';
   readonly folder: CachedFolder;
+  /** Indices of the shown children, in the user's order. */
+  readonly order: ArrayLike<number>;
 }
 
 /** Listings of at least this many entries are followed by a full collection (listing-memory). */
 const COLLECT_AFTER_ENTRIES = 10_000;
 
+/** Folders that may hold this many entries (`estimatedEntries`) are streamed in name order. */
+const STREAM_FROM_ENTRIES = 2_000;
+
 /**
  * Reads, types and sorts one folder's visible children: from the cache when the folder can be
- * cached there (watched, no symlinks), otherwise read now.
+ * cached there (watched, no symlinks), otherwise read now. A big folder in name order that is not
+ * cached yet is streamed (streamed-listing.ts): its reply starts before its children are stat'ed,
+ * and the cache is filled after it for the next listings. `stream: false` reads it whole.
  */
 export async function readListing(
   fs: ScopedFs,
@@ -61,23 +78,56 @@ export async function readListing(
   sorting: Sorting,
   budget: EntryBudget,
   cache?: ListingCache,
+  options: { stream?: boolean } = {},
 ): Promise<Listing> {
-  const cached = await cache?.folder(fs, dir);
+  const streamable =
+    (options.stream ?? true) &&
+    sorting.by === 'name' &&
+    estimatedEntries(dir.stat) >= STREAM_FROM_ENTRIES;
+  // A streamed listing neither waits for the cache nor competes with its fill for the CPU: the
+  // folder is read for the cache once the reply is written.
+  const cached = await cache?.folder(
+    fs,
+    dir,
+    streamable ? { waitForFill: false, startFill: false } : {},
+  );
   if (cached && cache) return cachedListing(fs, dir, shownPath, sorting, cache, cached);
   // Taken before the folder is read: listings waiting their turn hold nothing yet.
   const release = await budget.take(estimatedEntries(dir.stat));
   let built: Omit<Listing, 'done'>;
   try {
-    built = await buildListing(fs, dir, shownPath, sorting);
+    built =
+      (streamable && (await streamedListing(fs, dir, shownPath, sorting))) ||
+      (await buildListing(fs, dir, shownPath, sorting));
   } catch (error) {
     release();
     throw error;
   }
   const done = () => {
     release();
-    if (built.order.length >= COLLECT_AFTER_ENTRIES) collectSoon();
+    if (built.numDirs + built.numFiles >= COLLECT_AFTER_ENTRIES) collectSoon();
+    if (cache && built.items.kind === 'streamed')
+      void cache.folder(fs, dir, { waitForFill: false });
   };
   return { ...built, done };
+}
+
+async function streamedListing(
+  fs: ScopedFs,
+  dir: Resolved & { stat: Stats },
+  shownPath: string,
+  sorting: Sorting,
+): Promise<Omit<Listing, 'done'> | null> {
+  const started = await startStreamedListing(fs, dir, sorting);
+  if (!started) return null;
+  return {
+    folder: folderInfo(dir, shownPath),
+    folderPath: dir.path,
+    items: started.items,
+    numDirs: started.numDirs,
+    numFiles: started.numFiles,
+    sorting,
+  };
 }
 
 async function buildListing(
@@ -96,28 +146,10 @@ async function buildListing(
     // for 100,000 shuffled names). Only size and modified order gain nothing from it.
     sorted: sorting.by !== 'size' && sorting.by !== 'modified',
   });
-  const subtitleFinder = new SubtitleFinder(fs, children);
-  const types = new Uint8Array(children.count);
-  const subtitles = new Map<number, string[]>();
-  const shown: number[] = [];
-  let numDirs = 0;
-  for (let i = 0; i < children.count; i++) {
-    if (!children.present(i)) continue;
-    shown.push(i);
-    if (children.isBroken(i)) {
-      types[i] = typeCode.get('invalid_link')!;
-    } else if (children.isDir(i)) {
-      numDirs++; // type '' (code 0)
-    } else {
-      const name = children.name(i);
-      const type = detectType(name, children.stat(i), children.head(i));
-      types[i] = typeCode.get(type)!;
-      if (type === 'video') {
-        const found = await subtitleFinder.find(name);
-        if (found.length > 0) subtitles.set(i, found);
-      }
-    }
-  }
+  const { types, subtitles, shown, numDirs } = await typeChildren(
+    children,
+    new SubtitleFinder(fs, children),
+  );
   const fields: SortFields<number> = {
     name: (i) => children.name(i),
     isDir: (i) => children.isDir(i),
@@ -127,8 +159,7 @@ async function buildListing(
   return {
     folder: folderInfo(dir, shownPath),
     folderPath: dir.path,
-    order: sortOrder(shown, sorting, fields),
-    items: { kind: 'fresh', children, types, subtitles },
+    items: { kind: 'fresh', children, types, subtitles, order: sortOrder(shown, sorting, fields) },
     numDirs,
     numFiles: shown.length - numDirs,
     sorting,
@@ -160,8 +191,7 @@ function cachedListing(
   return {
     folder: folderInfo(dir, shownPath),
     folderPath: dir.path,
-    order: shown.subarray(0, count),
-    items: { kind: 'cached', folder },
+    items: { kind: 'cached', folder, order: shown.subarray(0, count) },
     numDirs,
     numFiles: count - numDirs,
     sorting,
@@ -204,39 +234,66 @@ function itemJson(items: FreshItems, i: number, folderJson: string): string {
 }
 
 /**
+ * The parts of a listing's items in order, each with its `order` to write: the one part of a
+ * fresh or cached listing, or a streamed listing's parts as they are read.
+ */
+export async function* listedParts(listing: Listing): AsyncGenerator<FreshItems | CachedItems> {
+  const { items } = listing;
+  if (items.kind !== 'streamed') {
+    yield items;
+    return;
+  }
+  yield items.first;
+  yield* items.rest();
+}
+
+/** Whether the child at index `i` of a part is a folder. */
+export function isListedDir(part: FreshItems | CachedItems, i: number): boolean {
+  return part.kind === 'cached' ? part.folder.isDir[i] === 1 : part.children.isDir(i);
+}
+
+/**
  * The listing's JSON (the same document as `JSON.stringify` of a Resource with items) in chunks of
  * about CHUNK_BYTES, produced only as fast as they are consumed. Items are encoded straight into
  * one scratch buffer and each chunk is copied out of it: three times faster than joining strings
- * and encoding the result.
+ * and encoding the result. The counts at the end are those of the items written.
  */
-export function* listingJson(listing: Listing): Generator<Buffer> {
+export async function* listingJson(listing: Listing): AsyncGenerator<Buffer> {
   const folder = JSON.stringify(listing.folder);
   yield Buffer.from(`${folder.slice(0, -1)},"items":[`);
-  const { order } = listing;
   // Every item's path is the folder's canonical path, a slash and the name: escaped once here.
   const folderJson = JSON.stringify(
     `${listing.folderPath === '/' ? '' : listing.folderPath}/`,
   ).slice(1, -1);
-  if (listing.items.kind === 'cached') {
-    yield* cachedItemsJson(listing.items.folder, order, folderJson);
-  } else {
-    yield* freshItemsJson(listing.items, order, folderJson);
+  let written = 0;
+  let numDirs = 0;
+  for await (const part of listedParts(listing)) {
+    const { order } = part;
+    if (part.kind === 'cached') {
+      yield* cachedItemsJson(part.folder, order, folderJson, written > 0);
+    } else {
+      yield* freshItemsJson(part, order, folderJson, written > 0);
+    }
+    written += order.length;
+    for (let k = 0; k < order.length; k++) if (isListedDir(part, order[k]!)) numDirs++;
   }
   yield Buffer.from(
-    `],"numDirs":${listing.numDirs},"numFiles":${listing.numFiles},` +
+    `],"numDirs":${numDirs},"numFiles":${written - numDirs},` +
       `"sorting":${JSON.stringify(listing.sorting)}}`,
   );
 }
 
+/** `after`: items were written before these (each of these then starts with a comma). */
 function* freshItemsJson(
   items: FreshItems,
   order: ArrayLike<number>,
   folderJson: string,
+  after: boolean,
 ): Generator<Buffer> {
   let scratch = Buffer.allocUnsafe(CHUNK_BYTES);
   let used = 0;
   for (let k = 0; k < order.length; k++) {
-    const item = (k > 0 ? ',' : '') + itemJson(items, order[k]!, folderJson);
+    const item = (k > 0 || after ? ',' : '') + itemJson(items, order[k]!, folderJson);
     // A UTF-16 code unit is at most 3 bytes of UTF-8.
     const room = item.length * 3;
     if (used + room > scratch.length) {
@@ -257,6 +314,7 @@ function* cachedItemsJson(
   folder: CachedFolder,
   order: ArrayLike<number>,
   folderJson: string,
+  after: boolean,
 ): Generator<Buffer> {
   const first = Buffer.from(`{"path":"${folderJson}`);
   const next = Buffer.from(`,{"path":"${folderJson}`);
@@ -268,7 +326,7 @@ function* cachedItemsJson(
     const start = starts[i]!;
     const end = start + lengths[i]!;
     const tail = tails[blocks[i]!]!;
-    const head = k > 0 ? next : first;
+    const head = k > 0 || after ? next : first;
     const room = head.length + end - start;
     if (used + room > chunk.length) {
       if (used > 0) yield chunk.subarray(0, used);

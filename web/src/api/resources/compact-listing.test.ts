@@ -137,8 +137,26 @@ describe('the compact listing decoder', () => {
     expect(await readCompactListing(body(text, 7))).toEqual(expected);
   });
 
+  it('takes the counts of a totals line when entries vanished while the folder was read', async () => {
+    const announced = { ...head, numFiles: 4, count: 5 };
+    const totals = { count: 3, numDirs: 1, numFiles: 2 };
+    const onFirstRows = vi.fn();
+    expect(
+      await readCompactListing(
+        body(reply(announced, firstBatch, secondBatch, totals), 9),
+        onFirstRows,
+      ),
+    ).toEqual(expected);
+    expect(onFirstRows).toHaveBeenCalledTimes(1);
+  });
+
   it.each([
     ['an empty reply', ''],
+    [
+      'totals that differ from what was sent',
+      reply(head, firstBatch, secondBatch, { count: 2, numDirs: 1, numFiles: 1 }),
+    ],
+    ['totals without their counts', reply(head, firstBatch, secondBatch, { count: 3 })],
     ['a head that is not JSON', '{"path":\n'],
     ['a head without its count', reply({ ...head, count: undefined }, firstBatch)],
     ['a cut reply', reply(head, firstBatch)],

@@ -3,6 +3,7 @@ import {
   COMPACT_FLAG_SYMLINK,
   CompactListingBatch,
   CompactListingHead,
+  CompactListingTotals,
   type Resource,
   type ResourceItem,
 } from '@cabinet/protocol';
@@ -81,9 +82,33 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> 
 }
 
 /**
+ * Gives the page a turn: a task of its own (not a microtask), so that React can commit what it was
+ * handed and input is handled. A loopback reply is often all buffered already, and reading it
+ * resolves promise after promise without ever leaving the microtask queue: the first rows would
+ * then wait, unpainted, for the whole folder to be decoded.
+ */
+function pageTurn(afterPaint: boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    const post = () => channel.port2.postMessage(null);
+    // A hidden page paints no frames; it is not waited for.
+    if (afterPaint && typeof requestAnimationFrame === 'function' && !document.hidden) {
+      requestAnimationFrame(post);
+    } else {
+      post();
+    }
+  });
+}
+
+/**
  * Reads a compact listing reply into the Resource the default form would have given.
- * `onFirstRows` hears the folder with the first batch's entries as soon as they are decoded, so
- * the first screen can show while the rest is still arriving.
+ * `onFirstRows` hears the folder with the first batch's entries as soon as they are decoded, and
+ * the page paints them before the rest is decoded; later batches each leave the page a turn, so
+ * scrolling and clicks stay live while a big folder arrives.
  */
 export async function readCompactListing(
   body: ReadableStream<Uint8Array>,
@@ -97,10 +122,22 @@ export async function readCompactListing(
       if (!head) throw new CompactListingError('malformed head');
       continue;
     }
+    if (line.startsWith('{"count"')) {
+      // Entries that vanished while a big folder was read: the counts of what was sent.
+      const totals = parseReply(CompactListingTotals, line);
+      if (!totals) throw new CompactListingError('malformed totals');
+      head = { ...head, ...totals };
+      continue;
+    }
     const batch = decodeCompactBatch(head, line);
     const first = items.length === 0;
     for (const item of batch) items.push(item);
-    if (first && items.length < head.count) onFirstRows?.(resourceOf(head, items.slice()));
+    if (first && items.length < head.count && onFirstRows) {
+      onFirstRows(resourceOf(head, items.slice()));
+      await pageTurn(true);
+    } else if (items.length < head.count) {
+      await pageTurn(false);
+    }
   }
   if (!head) throw new CompactListingError('empty reply');
   if (items.length !== head.count) throw new CompactListingError('cut reply');

@@ -1,0 +1,239 @@
+// Streamed listings (services/resources/streamed-listing.ts): a big folder in name order is
+// written while its children are stat'ed, and must give exactly what reading it whole gives, per
+// user, in both reply forms.
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  CompactListingBatch,
+  CompactListingHead,
+  CompactListingTotals,
+  type Sorting,
+} from '@cabinet/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { compactListing } from '../src/services/resources/compact-listing.ts';
+import { listingJson, readListing, type Listing } from '../src/services/resources/listing.ts';
+import { EntryBudget } from '../src/services/resources/listing-memory.ts';
+import type { UserRecord } from '../src/store/users.repo.ts';
+import { FIRST_PART } from '../src/services/resources/streamed-listing.ts';
+import { eventually, watched } from './helpers/watched.ts';
+
+const NAME_ORDERS: Sorting[] = [
+  { by: 'name', asc: false },
+  { by: 'name', asc: true },
+];
+
+async function bytesOf(chunks: AsyncIterable<Buffer>): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+describe('streamed listings', () => {
+  let server: TestServer;
+  let outside: string;
+
+  async function open(
+    user: UserRecord,
+    virtual: string,
+    sorting: Sorting,
+    stream: boolean,
+  ): Promise<Listing> {
+    const fs = await server.runtime.services.resources.view(user);
+    const dir = await fs.stat(virtual);
+    return readListing(fs, dir, dir.path, sorting, new EntryBudget(10_000_000, 1_000), undefined, {
+      stream,
+    });
+  }
+
+  async function both(user: UserRecord, virtual: string, sorting: Sorting) {
+    const streamed = await open(user, virtual, sorting, true);
+    const whole = await open(user, virtual, sorting, false);
+    try {
+      expect(streamed.items.kind).toBe('streamed');
+      expect(whole.items.kind).toBe('fresh');
+      return {
+        streamed: await bytesOf(listingJson(streamed)),
+        whole: await bytesOf(listingJson(whole)),
+      };
+    } finally {
+      streamed.done();
+      whole.done();
+    }
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer({ config: { searchWatch: false } });
+    outside = await mkdtemp(path.join(os.tmpdir(), 'cabinet-outside-'));
+    await writeFile(path.join(outside, 'escaped.txt'), 'outside');
+    const big = path.join(server.root, 'big');
+    await mkdir(big);
+    // Names that sort differently by code units and naturally: case, digit runs, Unicode.
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const name = [`file${i}.txt`, `File ${i % 97} copy.md`, `Ünï-${i}.bin`, `report-${i}.pdf`][
+        i % 4
+      ]!;
+      writes.push(writeFile(path.join(big, `${i}-${name}`), 'x'.repeat(i % 50)));
+    }
+    await Promise.all(writes);
+    for (let d = 0; d < 40; d++) await mkdir(path.join(big, `folder ${d}`));
+    await writeFile(path.join(big, '.dotfile'), 'dot');
+    await writeFile(path.join(big, 'secret.txt'), 'classified');
+    await writeFile(path.join(big, 'notes'), 'plain text without an extension');
+    await symlink('folder 3', path.join(big, 'zz link to folder'));
+    await symlink('1-File 1 copy.md', path.join(big, 'aa link to file'));
+    await symlink('gone.txt', path.join(big, 'dangling'));
+    await symlink(path.join(outside, 'escaped.txt'), path.join(big, 'escaping'));
+  });
+  afterAll(async () => {
+    await server.close();
+    await rm(outside, { recursive: true, force: true });
+  });
+
+  it('gives the bytes of a whole read, folders and links to folders first', async () => {
+    for (const sorting of NAME_ORDERS) {
+      const { streamed, whole } = await both(server.admin.user, '/big', sorting);
+      expect(streamed).toBe(whole);
+      const body = JSON.parse(streamed) as { items: { name: string; isDir: boolean }[] };
+      const names = body.items.map((item) => item.name);
+      expect(names).toContain('zz link to folder');
+      expect(names).toContain('dangling');
+      expect(names).not.toContain('escaping');
+      // Folders (the link to one included) come before every file.
+      const firstFile = body.items.findIndex((item) => !item.isDir);
+      expect(body.items.slice(firstFile).every((item) => !item.isDir)).toBe(true);
+      expect(firstFile).toBe(41);
+    }
+  });
+
+  it('applies each user’s rules, hidden dotfiles and scope', async () => {
+    const hiding = await server.createUser({
+      hideDotfiles: true,
+      rules: [{ allow: false, path: '/big/secret.txt', regex: false, regexp: { raw: '' } }],
+    });
+    for (const sorting of NAME_ORDERS) {
+      const { streamed, whole } = await both(hiding.user, '/big', sorting);
+      expect(streamed).toBe(whole);
+      expect(streamed).not.toContain('secret.txt');
+      expect(streamed).not.toContain('.dotfile');
+    }
+    const scoped = await server.createUser({ scope: '/big' });
+    const { streamed, whole } = await both(scoped.user, '/', NAME_ORDERS[0]!);
+    expect(streamed).toBe(whole);
+    expect(streamed).toContain('"path":"/secret.txt"');
+  });
+
+  it('gives the compact form of a whole read', async () => {
+    const streamed = await open(server.admin.user, '/big', NAME_ORDERS[0]!, true);
+    const whole = await open(server.admin.user, '/big', NAME_ORDERS[0]!, false);
+    try {
+      expect(await bytesOf(compactListing(streamed))).toBe(await bytesOf(compactListing(whole)));
+    } finally {
+      streamed.done();
+      whole.done();
+    }
+  });
+
+  it('counts what it wrote when entries vanish while it is read', async () => {
+    const gone = path.join(server.root, 'shrinking');
+    await mkdir(gone);
+    for (let i = 0; i < 2500; i++) await writeFile(path.join(gone, `f${i}`), '');
+    await mkdir(path.join(gone, 'zz-last-folder'));
+    const sorting: Sorting = { by: 'name', asc: false };
+    const json = await open(server.admin.user, '/shrinking', sorting, true);
+    const compact = await open(server.admin.user, '/shrinking', sorting, true);
+    expect(json.numFiles).toBe(2500);
+    // Past the first part, which was read before the reply started.
+    for (let i = 2000; i < 2100; i++) await rm(path.join(gone, `f${i}`));
+    const body = JSON.parse(await bytesOf(listingJson(json))) as {
+      items: { name: string }[];
+      numDirs: number;
+      numFiles: number;
+    };
+    expect(body.items).toHaveLength(2401);
+    expect(body.numFiles).toBe(2400);
+    expect(body.numDirs).toBe(1);
+    expect(body.items.map((item) => item.name)).not.toContain('f2000');
+
+    const lines = (await bytesOf(compactListing(compact))).trim().split('\n');
+    const head = CompactListingHead.parse(JSON.parse(lines[0]!));
+    expect(head.count).toBe(2501); // as the folder's entries said before the stats
+    const batches = lines.slice(1, -1).map((line) => CompactListingBatch.parse(JSON.parse(line)));
+    expect(batches[0]!.name).toHaveLength(FIRST_PART);
+    const totals = CompactListingTotals.parse(JSON.parse(lines.at(-1)!));
+    expect(totals).toEqual({ count: 2401, numDirs: 1, numFiles: 2400 });
+    expect(batches.reduce((sum, batch) => sum + batch.name.length, 0)).toBe(totals.count);
+    json.done();
+    compact.done();
+  });
+
+  it('reads whole what it cannot stream', async () => {
+    // Size order needs every stat first.
+    const bySize = await open(server.admin.user, '/big', { by: 'size', asc: true }, true);
+    expect(bySize.items.kind).toBe('fresh');
+    bySize.done();
+    // A subtitle beside the files: the videos' subtitles are found in a whole read.
+    await writeFile(path.join(server.root, 'big/film.srt'), '1\n');
+    const subtitled = await open(server.admin.user, '/big', NAME_ORDERS[0]!, true);
+    expect(subtitled.items.kind).toBe('fresh');
+    subtitled.done();
+    await rm(path.join(server.root, 'big/film.srt'));
+  });
+
+  it('streams through the route, whose compact reply counts what it holds', async () => {
+    const res = await server.fetch('/api/resources/big/?format=compact', {
+      token: server.admin.token,
+    });
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).trim().split('\n');
+    const head = CompactListingHead.parse(JSON.parse(lines[0]!));
+    const entries = lines
+      .slice(1)
+      .map((line) => CompactListingBatch.parse(JSON.parse(line)))
+      .reduce((sum, batch) => sum + batch.name.length, 0);
+    expect(entries).toBe(head.count);
+    expect(head.numDirs).toBe(41);
+    const plain = await server.fetch('/api/resources/big/', { token: server.admin.token });
+    const body = (await plain.json()) as { items: unknown[]; numDirs: number; numFiles: number };
+    expect(body.items).toHaveLength(head.count);
+    expect(body.numDirs + body.numFiles).toBe(head.count);
+  });
+});
+
+describe('streamed listings of a watched folder', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+    const big = path.join(server.root, 'watched');
+    await mkdir(big);
+    for (let i = 0; i < 2500; i++) await writeFile(path.join(big, `photo ${i}.jpg`), '');
+    await mkdir(path.join(big, 'album'));
+    await watched(server, 'watched');
+  });
+  afterAll(() => server.close());
+
+  it('streams the first listing, then fills the cache for the next ones', async () => {
+    const cache = server.runtime.listingCache;
+    const fs = await server.runtime.services.resources.view(server.admin.user);
+    const dir = await fs.stat('/watched');
+    const sorting: Sorting = { by: 'name', asc: false };
+    const read = () =>
+      readListing(fs, dir, dir.path, sorting, new EntryBudget(10_000_000, 1_000), cache);
+    const first = await read();
+    expect(first.items.kind).toBe('streamed');
+    // Nothing is read for the cache while the streamed reply is being written.
+    expect(await cache.folder(fs, dir, { startFill: false })).toBeNull();
+    const streamed = await bytesOf(listingJson(first));
+    first.done();
+    await eventually(
+      () => cache.folder(fs, dir, { startFill: false }),
+      (folder) => folder !== null,
+    );
+    const second = await read();
+    expect(second.items.kind).toBe('cached');
+    expect(await bytesOf(listingJson(second))).toBe(streamed);
+    second.done();
+  });
+});
