@@ -15,7 +15,7 @@ import path from 'node:path';
 import { BENCH_DIR } from './layout.ts';
 import { readMemory, RssSampler, settledRss } from './rss.ts';
 import { ensureSearchTree, fileName, searchTree } from './search-tree.ts';
-import { login, startCabinet, type RunningServer } from './servers.ts';
+import { login, startCabinet, waitForLog } from './servers.ts';
 import { fmt, now, percentile } from './stats.ts';
 
 const PASSWORD = 'bench-search-password-1234';
@@ -25,21 +25,6 @@ interface Timing {
   first50: number[];
   end: number[];
   results: number;
-}
-
-/** Waits until the server's output holds `text`; returns the matching JSON log line. */
-async function waitForLog(server: RunningServer, text: string, timeoutMs: number) {
-  const deadline = now() + timeoutMs;
-  while (now() < deadline) {
-    const line = server
-      .output()
-      .split('\n')
-      .find((row) => row.includes(text));
-    if (line)
-      return JSON.parse(line) as { ms: number; entries: number; bytes: number; folders: number };
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no "${text}" in the server log within ${timeoutMs} ms:\n${server.output()}`);
 }
 
 /** One search: time to the 50th line (or the end, when fewer) and to the end, in ms. */

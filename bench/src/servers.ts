@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/scripts/node-flags.mjs';
 import { REPO_ROOT } from './layout.ts';
+import { now } from './stats.ts';
 
 export interface RunningServer {
   name: string;
@@ -286,4 +287,19 @@ export async function launchNginx(
     throw error;
   }
   return { url, pid: child.pid as number, output, stop };
+}
+
+/** Waits until the server's output holds `text`; returns the matching JSON log line. */
+export async function waitForLog(server: RunningServer, text: string, timeoutMs: number) {
+  const deadline = now() + timeoutMs;
+  while (now() < deadline) {
+    const line = server
+      .output()
+      .split('\n')
+      .find((row) => row.includes(text));
+    if (line)
+      return JSON.parse(line) as { ms: number; entries: number; bytes: number; folders: number };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no "${text}" in the server log within ${timeoutMs} ms:\n${server.output()}`);
 }

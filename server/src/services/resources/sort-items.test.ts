@@ -1,6 +1,7 @@
 import type { ResourceItem } from '@cabinet/protocol';
 import { describe, expect, it } from 'vitest';
-import { naturalCompare, sortItems } from './sort-items.ts';
+import fc from 'fast-check';
+import { naturalCompare, naturalKey, sortItems, sortOrder } from './sort-items.ts';
 
 const item = (name: string, isDir = false, size = 0, modified = '2024-01-01T00:00:00Z') =>
   ({ name, isDir, size, modified }) as ResourceItem;
@@ -70,5 +71,55 @@ describe('sortItems', () => {
 
   it('keeps read order for an unknown field unless asc', () => {
     expect(names(sortItems(items(), { by: '', asc: false }))).toEqual(names(items()));
+  });
+});
+
+describe('natural order without keys', () => {
+  /** The order as defined: the natural keys by code units, then the names. */
+  const units = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const byKeys = (a: string, b: string) => units(naturalKey(a), naturalKey(b)) || units(a, b);
+
+  // Parts that stress the keys: digit runs with leading zeros, case, characters below the digits,
+  // characters past ASCII (some change length when lower-cased).
+  const part = fc.constantFrom(
+    ...['a', 'A', 'b', 'z', 'Z', '_', '0', '00', '1', '01', '9', '10', '007', ' ', '-', '.', '!'],
+    ...['\u0001', '~', 'é', 'É', '名', '\u0130', 'Σ', '\u0101', '\u{1F600}'],
+  );
+  const name = fc.array(part, { minLength: 1, maxLength: 7 }).map((parts) => parts.join(''));
+
+  it('compares as the keys do', () => {
+    fc.assert(
+      fc.property(name, name, (a, b) => {
+        expect(Math.sign(naturalCompare(a, b))).toBe(Math.sign(byKeys(a, b)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('sorts a folder as the keys do, folders first, in both directions', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(name, fc.boolean()), { maxLength: 80, selector: ([n]) => n }),
+        fc.boolean(),
+        (entries, reversed) => {
+          const fields = {
+            name: (i: number) => entries[i]![0],
+            isDir: (i: number) => entries[i]![1],
+            size: () => 0,
+            modifiedMs: () => 0,
+          };
+          const indices = entries.map((_, i) => i);
+          const expected = [...indices].sort(
+            (a, b) =>
+              (entries[a]![1] === entries[b]![1] ? 0 : entries[a]![1] ? -1 : 1) ||
+              (reversed
+                ? byKeys(entries[b]![0], entries[a]![0])
+                : byKeys(entries[a]![0], entries[b]![0])),
+          );
+          expect(sortOrder(indices, { by: 'name', asc: reversed }, fields)).toEqual(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

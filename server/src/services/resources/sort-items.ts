@@ -9,7 +9,7 @@ const RUN_LENGTHS = Array.from({ length: 64 }, (_, n) => String.fromCharCode(0x1
  * longer numbers sort after shorter ones). Computed once per item, not once per comparison; built
  * from parts joined once, which is several times faster than growing a string.
  */
-function naturalKey(name: string): string {
+export function naturalKey(name: string): string {
   const lower = name.toLowerCase();
   const parts: string[] = [];
   const length = lower.length;
@@ -46,7 +46,74 @@ const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * other runs by lower-cased code units; ties fall back to the exact names for a stable order.
  */
 export function naturalCompare(a: string, b: string): number {
-  return byCodeUnits(naturalKey(a), naturalKey(b)) || byCodeUnits(a, b);
+  const quick = asciiNaturalCompare(a, b);
+  return Number.isNaN(quick)
+    ? byCodeUnits(naturalKey(a), naturalKey(b)) || byCodeUnits(a, b)
+    : quick;
+}
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+/** ASCII lower case; NaN past ASCII, where `toLowerCase` may change a string's length. */
+const asciiLower = (code: number) =>
+  code >= 128 ? Number.NaN : code >= 65 && code <= 90 ? code + 32 : code;
+
+/**
+ * naturalCompare for ASCII names without building their keys: the keys' code units compared as
+ * they would be produced, run by run (a text run's lower-cased characters and its closing NUL; a
+ * digit run's `0`, its length and its significant digits). NaN when a character past ASCII is
+ * reached: the caller then compares the keys. Sorting names already in code-unit order, it is
+ * mostly called once per name, and a key costs more than a comparison.
+ */
+function asciiNaturalCompare(a: string, b: string): number {
+  const la = a.length;
+  const lb = b.length;
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    if (i === la || j === lb) {
+      if (i === la && j === lb) return byCodeUnits(a, b);
+      return i === la ? -1 : 1; // a key that is a prefix of the other sorts first
+    }
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(j);
+    const digitA = isDigit(ca);
+    if (digitA !== isDigit(cb)) {
+      // A digit run's key starts with '0'; a text run's with its first lower-cased character.
+      const other = asciiLower(digitA ? cb : ca);
+      if (Number.isNaN(other)) return other;
+      return digitA ? 48 - other : other - 48;
+    }
+    if (!digitA) {
+      for (;;) {
+        const endA = i === la || isDigit(a.charCodeAt(i));
+        const endB = j === lb || isDigit(b.charCodeAt(j));
+        // A run that ends gives its NUL, below any character the other can give.
+        if (endA || endB) {
+          if (endA && endB) break;
+          return endA ? -1 : 1;
+        }
+        const xa = asciiLower(a.charCodeAt(i));
+        const xb = asciiLower(b.charCodeAt(j));
+        if (Number.isNaN(xa) || Number.isNaN(xb)) return Number.NaN;
+        if (xa !== xb) return xa - xb;
+        i++;
+        j++;
+      }
+      continue;
+    }
+    while (i < la && a.charCodeAt(i) === 48) i++;
+    while (j < lb && b.charCodeAt(j) === 48) j++;
+    let ea = i;
+    let eb = j;
+    while (ea < la && isDigit(a.charCodeAt(ea))) ea++;
+    while (eb < lb && isDigit(b.charCodeAt(eb))) eb++;
+    // The run's length character: more significant digits sort after fewer.
+    if (ea - i !== eb - j) return ea - i - (eb - j);
+    for (; i < ea; i++, j++) {
+      const difference = a.charCodeAt(i) - b.charCodeAt(j);
+      if (difference !== 0) return difference;
+    }
+  }
 }
 
 /** How to read the sorted fields of one item. */
@@ -89,18 +156,22 @@ export function sortOrder(
   if (!known && !sorting.asc) return [...indices];
   const count = indices.length;
   const names = new Array<string>(count);
-  const keys = new Array<string>(count);
+  // Keys only of names past ASCII, made when first compared.
+  const keys = new Array<string | undefined>(count);
   const dirs = new Array<boolean>(count);
   const order = new Array<number>(count);
   for (let i = 0; i < count; i++) {
     const item = indices[i]!;
     names[i] = fields.name(item);
-    keys[i] = naturalKey(names[i]!);
     dirs[i] = fields.isDir(item);
     order[i] = i;
   }
-  const compareNames = (a: number, b: number) =>
-    byCodeUnits(keys[a]!, keys[b]!) || byCodeUnits(names[a]!, names[b]!);
+  const keyOf = (i: number) => (keys[i] ??= naturalKey(names[i]!));
+  const compareNames = (a: number, b: number) => {
+    const quick = asciiNaturalCompare(names[a]!, names[b]!);
+    if (!Number.isNaN(quick)) return quick;
+    return byCodeUnits(keyOf(a), keyOf(b)) || byCodeUnits(names[a]!, names[b]!);
+  };
   const folderFirst = (a: number, b: number) => (dirs[a] ? -1 : 1) * (dirs[a] !== dirs[b] ? 1 : 0);
   const byName = (a: number, b: number) => folderFirst(a, b) || compareNames(a, b);
   let compare: (a: number, b: number) => number;
