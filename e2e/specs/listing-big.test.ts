@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { FilesPage } from '../pages/files-page.ts';
 import { loginThroughForm } from '../support/session.ts';
 import { withCabinet } from '../support/cabinet.ts';
+import { ADMIN_PASSWORD } from '@cabinet/server/testing';
 
 const COUNT = 2500;
 const name = (i: number) => `file-${String(i).padStart(4, '0')}.txt`;
@@ -70,5 +71,49 @@ describe(`a folder of ${COUNT} entries`, () => {
     );
     await scrollUntil(page, files, name(COUNT));
     expect(await files.mosaic.getByRole('gridcell').count()).toBeLessThan(120);
+  });
+});
+
+describe('opening a big folder by its address', () => {
+  it('asks for the folder once, while the session is still being renewed', async () => {
+    const { page, files } = await openBig('list');
+    const sent: string[] = [];
+    let renewAnswered = false;
+    let sentBeforeRenewAnswered: boolean | undefined;
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (!url.pathname.startsWith('/api/resources/big')) return;
+      sent.push(url.pathname + url.search);
+      sentBeforeRenewAnswered ??= !renewAnswered;
+    });
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/renew') renewAnswered = true;
+    });
+    // A page load of the folder with the stored session.
+    await page.reload();
+    await files.entry(name(1)).waitFor();
+    await expect.poll(() => files.table.getAttribute('aria-rowcount')).toBe(String(COUNT + 1));
+    expect(sent).toEqual(['/api/resources/big/?format=compact']);
+    // Sent before the renewal had been answered: it did not wait for the app to start.
+    expect(sentBeforeRenewAnswered).toBe(true);
+  });
+
+  it('falls back to the login page when the stored session is refused', async () => {
+    const user = await cabinet.server.createUser({});
+    const { page } = await cabinet.newPage();
+    await loginThroughForm(page, cabinet.server.url, user.user.username, user.password);
+    const files = new FilesPage(page);
+    await files.goto(cabinet.server.url, 'big/');
+    await files.entry(name(1)).waitFor();
+    const removed = await cabinet.server.fetch(`/api/users/${user.user.id}`, {
+      method: 'DELETE',
+      token: cabinet.server.admin.token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ current_password: ADMIN_PASSWORD }),
+    });
+    expect(removed.status).toBe(200);
+    await page.reload();
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(await files.entry(name(1)).count()).toBe(0);
   });
 });

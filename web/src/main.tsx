@@ -5,6 +5,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { linkApiToStores } from './app/api-links.ts';
 import { App } from './app/App.tsx';
+import { askForOpenedFolder } from './app/early-folder.ts';
 import { applyTheme } from './app/theme.ts';
 import { followBrandingOfOtherTabs } from './config/branding.ts';
 import { restoreSession } from './auth/session.ts';
@@ -12,11 +13,12 @@ import { applyLocale, initI18n } from './i18n/i18n.ts';
 import { useSessionStore } from './stores/session-store.ts';
 
 /**
- * Boot: the API client is linked to the stores, then theme and language so nothing flashes, then
- * the stored session is renewed before the first route renders (guards need to know who is
- * logged in), then the app mounts.
+ * Boot: the folder the page opens is asked for at once, the API client is linked to the stores,
+ * then theme and language so nothing flashes, then the stored session is renewed before the first
+ * route renders (guards need to know who is logged in), then the app mounts.
  */
 async function boot(): Promise<void> {
+  askForOpenedFolder(window.location.pathname);
   linkApiToStores();
   applyTheme();
   followBrandingOfOtherTabs();

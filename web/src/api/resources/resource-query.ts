@@ -1,10 +1,11 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { COMPACT_LISTING_TYPE, Resource } from '@cabinet/protocol';
 import { ApiError } from '../api-error.ts';
 import { apiRequest } from '../client.ts';
 import { encodePath } from '../encode-path.ts';
 import { parseReply } from '../parse-reply.ts';
 import { CompactListingError, readCompactListing } from './compact-listing.ts';
+import { takeEarlyListing } from './early-listing.ts';
 import { resourceKeys } from './resource-keys.ts';
 
 /**
@@ -17,8 +18,21 @@ export async function fetchResource(
   signal?: AbortSignal,
   onFirstRows?: (partial: Resource) => void,
 ): Promise<Resource> {
-  const url = `/resources${encodePath(path)}?format=compact`;
-  const response = await apiRequest(url, { signal });
+  const url = resourceUrl(path);
+  return readResource(url, await apiRequest(url, { signal }), onFirstRows);
+}
+
+/** The API path of a resource, folders in the compact form. */
+export function resourceUrl(path: string): string {
+  return `/resources${encodePath(path)}?format=compact`;
+}
+
+/** A resource reply (from `url`) read as the default form's Resource. */
+export async function readResource(
+  url: string,
+  response: Response,
+  onFirstRows?: (partial: Resource) => void,
+): Promise<Resource> {
   const type = response.headers.get('content-type') ?? '';
   try {
     if (type.startsWith(COMPACT_LISTING_TYPE) && response.body) {
@@ -33,18 +47,28 @@ export async function fetchResource(
   throw new ApiError(response.status, 'The server sent an unexpected reply', 'bad-reply');
 }
 
+/**
+ * Puts a folder's first rows in the query cache: a first visit shows them at once; a revisit keeps
+ * the whole cached listing on screen until the fresh one is complete.
+ */
+export function showFirstRows(queryClient: QueryClient, path: string) {
+  return (partial: Resource) => {
+    const key = resourceKeys.detail(path);
+    if (queryClient.getQueryData(key) === undefined) queryClient.setQueryData(key, partial);
+  };
+}
+
 /** The resource at a scope path, cached per path. */
 export function useResourceQuery(path: string) {
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: resourceKeys.detail(path),
-    queryFn: ({ signal }) =>
-      fetchResource(path, signal, (partial) => {
-        // A first visit shows the first rows at once; a revisit keeps the whole cached listing
-        // on screen until the fresh one is complete.
-        const key = resourceKeys.detail(path);
-        if (queryClient.getQueryData(key) === undefined) queryClient.setQueryData(key, partial);
-      }),
+    queryFn: ({ signal }) => {
+      const fetchNow = () => fetchResource(path, signal, showFirstRows(queryClient, path));
+      // The page load's own folder was asked for while the app started (early-listing.ts); if
+      // that went wrong it is simply asked for again.
+      return takeEarlyListing(path)?.catch(fetchNow) ?? fetchNow();
+    },
     // Every visit re-reads the folder (cached data shows meanwhile).
     staleTime: 0,
   });
