@@ -11,19 +11,8 @@ import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { seededRandom } from '../../server/testing/seeded-random.ts';
 import { MIB, datasetLayout, type DatasetLayout } from './layout.ts';
-
-/** Small deterministic PRNG (mulberry32), so names and sizes are the same on every machine. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   'budget invoice report summary notes draft meeting holiday family project design contract ' +
@@ -78,7 +67,7 @@ function fileName(rand: () => number): string {
 
 /** `count` distinct realistic names (a clash gets " (n)" before its extension). */
 export function fileNames(count: number, seed: number): string[] {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const seen = new Set<string>();
   const names: string[] = [];
   while (names.length < count) {
@@ -111,7 +100,7 @@ async function eachLimited<T>(
 
 /** A text block of random words: compresses about 3:1 like ordinary prose or logs. */
 function textBlock(bytes: number, seed: number): Buffer {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const parts: string[] = [];
   let length = 0;
   let line = 0;
@@ -131,7 +120,7 @@ function textBlock(bytes: number, seed: number): Buffer {
 async function makeListing(dir: string, count: number, seed: number): Promise<void> {
   await mkdir(dir, { recursive: true });
   const pool = Buffer.concat([textBlock(64 * 1024, seed), randomBytes(64 * 1024)]);
-  const rand = prng(seed + 1);
+  const rand = seededRandom(seed + 1);
   const sizes = Array.from({ length: count }, () => Math.floor(rand() * 4096));
   await eachLimited(fileNames(count, seed), 32, async (name, i) => {
     const size = sizes[i] ?? 0;
@@ -143,7 +132,7 @@ async function makeListing(dir: string, count: number, seed: number): Promise<vo
 /** One file of random-looking bytes: a few random 1 MiB blocks repeated in a shuffled order. */
 function makeBigFile(file: string, bytes: number): void {
   const blocks = Array.from({ length: 16 }, () => randomBytes(MIB));
-  const rand = prng(7);
+  const rand = seededRandom(7);
   const fd = openSync(file, 'w');
   try {
     for (let written = 0; written < bytes;) {
@@ -163,7 +152,7 @@ function makeBigFile(file: string, bytes: number): void {
  * text (compressible), half random; sizes spread log-uniformly from 1 KiB to a few MiB.
  */
 async function makeMixed(dir: string, count: number, totalBytes: number): Promise<void> {
-  const rand = prng(11);
+  const rand = seededRandom(11);
   const weights = Array.from({ length: count }, () => Math.exp(rand() * Math.log(4096)));
   const sum = weights.reduce((a, b) => a + b, 0);
   const sizes = weights.map((w) => Math.floor((w / sum) * totalBytes));

@@ -23,6 +23,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMP_PREFIX } from '../src/fs/temp-files.ts';
 import { freePort, loginAdmin, SpawnedServers } from '../testing/spawned-server.ts';
+import { seededRandom } from '../testing/seeded-random.ts';
 import { testDatabaseFor, type TestDatabaseHandle } from '../testing/test-database.ts';
 
 /** Kill cycles: each runs all seven operations at once and kills the server once. */
@@ -32,19 +33,7 @@ const MiB = 1024 * 1024;
 /** Bytes written to the socket at a time (a kill "after N bytes" lands on this grain). */
 const GRAIN = 64 * 1024;
 
-/** mulberry32: small, seedable, good enough to pick kill points. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = prng(SEED);
+const random = seededRandom(SEED);
 const between = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,15 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
+import { seededRandom } from '../../testing/seeded-random.ts';
 import { canonicalPath, isRealInside, isVirtualInside, virtualParent } from './canonical-path.ts';
-
-/** A small seeded PRNG so property runs are repeatable. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed / 0x7fffffff;
-  };
-}
 
 const PIECES = [
   '..',
@@ -71,7 +64,7 @@ describe('canonicalPath', () => {
   });
 
   it('keeps every generated path inside the root (property, 3000 runs)', () => {
-    const random = prng(42);
+    const random = seededRandom(42); // repeatable runs
     const root = '/srv/root';
     for (let run = 0; run < 3000; run++) {
       const count = Math.floor(random() * 10);
