@@ -9,6 +9,7 @@ import {
   type WriterBucket,
 } from './bolt-writer.fixture.ts';
 import { REAL_FIXTURES } from './filebrowser-db.fixture.ts';
+import { seededRandom } from '../../testing/seeded-random.ts';
 
 const text = (bytes: Uint8Array | undefined) => (bytes ? Buffer.from(bytes).toString() : undefined);
 const real = (name: string) => readFileSync(new URL(name, REAL_FIXTURES));
@@ -31,18 +32,6 @@ function expected(b: WriterBucket): Record<string, unknown> {
     else out[hex] = Buffer.from(value).toString();
   }
   return out;
-}
-
-/** A deterministic generator (mulberry32), so a failing fuzz case can be replayed. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Reads and reports the outcome; any error but BoltFormatError fails the test that calls it. */
@@ -333,7 +322,7 @@ describe('the BoltDB reader under fuzzing', () => {
   });
 
   it('reads or refuses random bytes, never throws anything else', () => {
-    const next = random(25);
+    const next = seededRandom(25); // a failing case can be replayed
     for (let run = 0; run < 300; run++) {
       const bytes = new Uint8Array(Math.floor(next() * 3 * 4096));
       for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(next() * 256);
@@ -342,7 +331,7 @@ describe('the BoltDB reader under fuzzing', () => {
   });
 
   it('reads or refuses a valid file with random damage, never throws anything else', () => {
-    const next = random(2025);
+    const next = seededRandom(2025);
     const pristine = writeBolt(richTree(), { maxLeafEntries: 5, maxBranchEntries: 3 });
     const seen = new Set<string>();
     for (let run = 0; run < 1500; run++) {
