@@ -1,7 +1,13 @@
 import type { ResourceItem } from '@cabinet/protocol';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { naturalCompare, naturalKey, sortItems, sortOrder } from './sort-items.ts';
+import {
+  firstInNameOrder,
+  naturalCompare,
+  naturalKey,
+  sortItems,
+  sortOrder,
+} from './sort-items.ts';
 
 const item = (name: string, isDir = false, size = 0, modified = '2024-01-01T00:00:00Z') =>
   ({ name, isDir, size, modified }) as ResourceItem;
@@ -117,6 +123,35 @@ describe('natural order without keys', () => {
                 : byKeys(entries[a]![0], entries[b]![0])),
           );
           expect(sortOrder(indices, { by: 'name', asc: reversed }, fields)).toEqual(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('the first entries in name order', () => {
+  const part = fc.constantFrom('a', 'B', 'c', '1', '02', '10', ' ', '-', 'é', 'Σ');
+  const name = fc.array(part, { minLength: 1, maxLength: 5 }).map((parts) => parts.join(''));
+
+  it('are the first entries of the whole order, in both directions', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(name, fc.boolean()), { maxLength: 120, selector: ([n]) => n }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.boolean(),
+        (entries, count, asc) => {
+          const fields = {
+            name: (i: number) => entries[i]![0],
+            isDir: (i: number) => entries[i]![1],
+            size: () => 0,
+            modifiedMs: () => 0,
+          };
+          const indices = entries.map((_, i) => i);
+          const sorting = { by: 'name', asc };
+          expect(firstInNameOrder(indices, count, sorting, fields)).toEqual(
+            sortOrder(indices, sorting, fields).slice(0, count),
+          );
         },
       ),
       { numRuns: 500 },

@@ -192,6 +192,43 @@ export function sortOrder(
   return order.map((i) => indices[i]!);
 }
 
+/**
+ * The first `count` items of `sortOrder(indices, sorting, fields)` for a name order (`sorting.by`
+ * 'name'), without sorting the others: one comparison per item against the last of those kept
+ * for most items, so a streamed listing's first rows wait for its names only, not for a sort of a
+ * million of them.
+ */
+export function firstInNameOrder(
+  indices: readonly number[],
+  count: number,
+  sorting: Sorting,
+  fields: SortFields<number>,
+): number[] {
+  const reversed = sorting.asc;
+  const compare = (a: number, b: number) => {
+    const dirA = fields.isDir(a);
+    if (dirA !== fields.isDir(b)) return dirA ? -1 : 1;
+    return reversed
+      ? naturalCompare(fields.name(b), fields.name(a))
+      : naturalCompare(fields.name(a), fields.name(b));
+  };
+  const kept: number[] = [];
+  for (const item of indices) {
+    if (kept.length === count && compare(item, kept[count - 1]!) >= 0) continue;
+    // Binary search for its place among those kept (in order), then drop the last if too many.
+    let low = 0;
+    let high = kept.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(kept[middle]!, item) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    kept.splice(low, 0, item);
+    if (kept.length > count) kept.pop();
+  }
+  return kept;
+}
+
 const itemFields: SortFields<ResourceItem> = {
   name: (item) => item.name,
   isDir: (item) => item.isDir,

@@ -3,15 +3,15 @@ import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-ty
 import { offersSubtitles } from '../../files/subtitles.ts';
 import { EntryKind, type Resolved, type ScopedFs, type Stats } from '../../fs/scoped-fs.ts';
 import type { FreshItems } from './listing.ts';
-import { sortOrder } from './sort-items.ts';
+import { firstInNameOrder, sortOrder } from './sort-items.ts';
 import { typeChildren } from './typed-children.ts';
 
 /**
  * A folder listing in name order written while it is read. Names come first with what their
- * directory entries say they are (no stat), so folders can be put first, the names sorted and
- * counted; then the children are stat'ed part by part in that order as the reply is written. The
- * first part is read before the reply starts: a 1,000,000-entry folder shows its first rows once
- * its names are sorted, not once a million files are stat'ed. Only name order can be streamed
+ * directory entries say they are (no stat), so folders can be put first and counted; the first
+ * 256 in order are picked out and stat'ed before the reply starts, and the rest are sorted and
+ * stat'ed part by part as the reply is written. A 1,000,000-entry folder shows its first rows
+ * once its names are read, not once a million names are sorted and stat'ed. Only name order can be streamed
  * (size and date orders need every stat first); folders whose entries do not say their type, with
  * many symlinks, or offering subtitles are read whole as before (`buildListing`).
  */
@@ -64,15 +64,7 @@ export async function startStreamedListing(
   dir: Resolved & { stat: Stats },
   sorting: Sorting,
 ): Promise<StreamedListingStart | null> {
-  const read = await fs.readVisibleNames(dir);
-  // Names in code-unit order first, as a whole read does (listing.ts): V8's native sort does that
-  // faster than the natural comparator, which then mostly finds long runs.
-  const kindOf = new Map<string, EntryKind>();
-  for (let i = 0; i < read.names.length; i++) {
-    if (read.kinds[i] !== EntryKind.File) kindOf.set(read.names[i]!, read.kinds[i]!);
-  }
-  const names = read.names.sort();
-  const kinds = names.map((name) => kindOf.get(name) ?? EntryKind.File);
+  const { names, kinds } = await fs.readVisibleNames(dir);
   const links: string[] = [];
   for (let i = 0; i < names.length; i++) {
     const kind = kinds[i]!;
@@ -91,34 +83,48 @@ export async function startStreamedListing(
       else if (resolved.isDir(i)) linkDirs.add(resolved.name(i));
     }
   }
-  const shown: number[] = [];
-  const isDir = new Uint8Array(names.length);
-  let numDirs = 0;
+  /** Folders among the names that are not plain files (links to folders count as folders). */
+  const folders = new Set<string>();
+  const shownNames: string[] = [];
+  const shownDirs: boolean[] = [];
   for (let i = 0; i < names.length; i++) {
     const kind = kinds[i]!;
-    if (kind === EntryKind.Symlink && linkGone.has(names[i]!)) continue;
-    shown.push(i);
-    if (kind === EntryKind.Dir || (kind === EntryKind.Symlink && linkDirs.has(names[i]!))) {
-      isDir[i] = 1;
-      numDirs++;
-    }
+    const name = names[i]!;
+    if (kind === EntryKind.Symlink && linkGone.has(name)) continue;
+    const isDir = kind === EntryKind.Dir || (kind === EntryKind.Symlink && linkDirs.has(name));
+    if (isDir) folders.add(name);
+    shownNames.push(name);
+    shownDirs.push(isDir);
   }
-  const order = sortOrder(shown, sorting, {
-    name: (i) => names[i]!,
-    isDir: (i) => isDir[i] === 1,
+  const count = shownNames.length;
+  // The first rows need only the first names in order, not the whole sort (seconds for a million).
+  const shownIndices = Array.from({ length: count }, (_, i) => i);
+  const firstNames = firstInNameOrder(shownIndices, FIRST_PART, sorting, {
+    name: (i) => shownNames[i]!,
+    isDir: (i) => shownDirs[i]!,
     size: () => 0,
     modifiedMs: () => 0,
-  });
-  const ordered = order.map((i) => names[i]!);
-  const first = await readPart(fs, dir, ordered.slice(0, FIRST_PART));
+  }).map((i) => shownNames[i]!);
+  const first = await readPart(fs, dir, firstNames);
   async function* rest(): AsyncGenerator<FreshItems> {
-    for (let start = FIRST_PART; start < ordered.length; start += PART) {
-      yield await readPart(fs, dir, ordered.slice(start, start + PART));
+    if (count <= FIRST_PART) return;
+    // Names in code-unit order first, as a whole read does (listing.ts): V8's native sort does
+    // that faster than the natural comparator, which then mostly finds long runs.
+    const sorted = shownNames.sort();
+    const order = sortOrder(shownIndices, sorting, {
+      name: (i) => sorted[i]!,
+      isDir: (i) => folders.has(sorted[i]!),
+      size: () => 0,
+      modifiedMs: () => 0,
+    });
+    for (let start = FIRST_PART; start < count; start += PART) {
+      const part = order.slice(start, start + PART).map((i) => sorted[i]!);
+      yield await readPart(fs, dir, part);
     }
   }
   return {
     items: { kind: 'streamed', first, rest },
-    numDirs,
-    numFiles: ordered.length - numDirs,
+    numDirs: folders.size,
+    numFiles: count - folders.size,
   };
 }
