@@ -89,9 +89,32 @@ describe('natural order without keys', () => {
   // characters past ASCII (some change length when lower-cased).
   const part = fc.constantFrom(
     ...['a', 'A', 'b', 'z', 'Z', '_', '0', '00', '1', '01', '9', '10', '007', ' ', '-', '.', '!'],
-    ...['\u0001', '~', 'é', 'É', '名', '\u0130', 'Σ', '\u0101', '\u{1F600}'],
+    ...['\u0001', '~', 'é', 'É', '名', '\u0130', 'Σ', 'Α', '\u0101', '\u{1F600}', '\u{10400}'],
+    ...['ǅ', 'ß', 'Ω', 'K', '\u00ad', '\u212a', 'ς', 'σ'],
   );
   const name = fc.array(part, { minLength: 1, maxLength: 7 }).map((parts) => parts.join(''));
+
+  it('compares as the keys do where lower case depends on more than one unit', () => {
+    const tricky = [
+      'ΑΣ',
+      'Ας',
+      'Ασ',
+      'ΑΣb',
+      'Σ',
+      'İ',
+      'i',
+      'i\u0307',
+      '\u{10400}',
+      '\u{10427}',
+      '\u{10428}',
+    ];
+    const plain = ['K', '\u212a', 'k', 'ß', 'ss', 'a10', 'a9', 'A01', 'a', 'é', 'É'];
+    for (const a of [...tricky, ...plain]) {
+      for (const b of [...tricky, ...plain]) {
+        expect(Math.sign(naturalCompare(a, b)), `${a} against ${b}`).toBe(Math.sign(byKeys(a, b)));
+      }
+    }
+  });
 
   it('compares as the keys do', () => {
     fc.assert(

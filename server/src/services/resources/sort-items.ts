@@ -46,25 +46,46 @@ const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * other runs by lower-cased code units; ties fall back to the exact names for a stable order.
  */
 export function naturalCompare(a: string, b: string): number {
-  const quick = asciiNaturalCompare(a, b);
+  const quick = quickNaturalCompare(a, b);
   return Number.isNaN(quick)
     ? byCodeUnits(naturalKey(a), naturalKey(b)) || byCodeUnits(a, b)
     : quick;
 }
 
 const isDigit = (code: number) => code >= 48 && code <= 57;
-/** ASCII lower case; NaN past ASCII, where `toLowerCase` may change a string's length. */
-const asciiLower = (code: number) =>
-  code >= 128 ? Number.NaN : code >= 65 && code <= 90 ? code + 32 : code;
 
 /**
- * naturalCompare for ASCII names without building their keys: the keys' code units compared as
- * they would be produced, run by run (a text run's lower-cased characters and its closing NUL; a
- * digit run's `0`, its length and its significant digits). NaN when a character past ASCII is
- * reached: the caller then compares the keys. Sorting names already in code-unit order, it is
+ * Each UTF-16 code unit lower-cased on its own, as `toLowerCase` lower-cases it inside a string;
+ * NaN where that is not a property of the unit alone: where the lower case is longer (`İ`), where
+ * it depends on the neighbours (a final `Σ` becomes `ς`), and for surrogates (their pairs have
+ * cases of their own). A constant table, built once when the module loads (a few milliseconds).
+ */
+const LOWER_UNITS = (() => {
+  const table = new Int32Array(0x10000); // -1: no lower case of its own
+  for (let code = 0; code < 0x10000; code++) {
+    const lower = String.fromCharCode(code).toLowerCase();
+    table[code] =
+      (code >= 0xd800 && code <= 0xdfff) || code === 0x3a3 || lower.length !== 1
+        ? -1
+        : lower.charCodeAt(0);
+  }
+  return table;
+})();
+
+/** A code unit lower-cased as in `naturalKey`; NaN where the keys must be compared instead. */
+const unitLower = (code: number) => {
+  const lower = LOWER_UNITS[code]!;
+  return lower < 0 ? Number.NaN : lower;
+};
+
+/**
+ * naturalCompare without building the keys: the keys' code units compared as they would be
+ * produced, run by run (a text run's lower-cased characters and its closing NUL; a digit run's
+ * `0`, its length and its significant digits). NaN when a unit whose lower case depends on more
+ * than itself is reached (LOWER_UNITS): the caller then compares the keys. Sorting names already in code-unit order, it is
  * mostly called once per name, and a key costs more than a comparison.
  */
-function asciiNaturalCompare(a: string, b: string): number {
+function quickNaturalCompare(a: string, b: string): number {
   const la = a.length;
   const lb = b.length;
   let i = 0;
@@ -79,7 +100,7 @@ function asciiNaturalCompare(a: string, b: string): number {
     const digitA = isDigit(ca);
     if (digitA !== isDigit(cb)) {
       // A digit run's key starts with '0'; a text run's with its first lower-cased character.
-      const other = asciiLower(digitA ? cb : ca);
+      const other = unitLower(digitA ? cb : ca);
       if (Number.isNaN(other)) return other;
       return digitA ? 48 - other : other - 48;
     }
@@ -92,8 +113,8 @@ function asciiNaturalCompare(a: string, b: string): number {
           if (endA && endB) break;
           return endA ? -1 : 1;
         }
-        const xa = asciiLower(a.charCodeAt(i));
-        const xb = asciiLower(b.charCodeAt(j));
+        const xa = unitLower(a.charCodeAt(i));
+        const xb = unitLower(b.charCodeAt(j));
         if (Number.isNaN(xa) || Number.isNaN(xb)) return Number.NaN;
         if (xa !== xb) return xa - xb;
         i++;
@@ -168,7 +189,7 @@ export function sortOrder(
   }
   const keyOf = (i: number) => (keys[i] ??= naturalKey(names[i]!));
   const compareNames = (a: number, b: number) => {
-    const quick = asciiNaturalCompare(names[a]!, names[b]!);
+    const quick = quickNaturalCompare(names[a]!, names[b]!);
     if (!Number.isNaN(quick)) return quick;
     return byCodeUnits(keyOf(a), keyOf(b)) || byCodeUnits(names[a]!, names[b]!);
   };
