@@ -1,5 +1,6 @@
 import { opendirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { EventLoopTurns } from '../streams/event-loop-turns.ts';
 import {
   bufferBytes,
   finishedCount,
@@ -113,19 +114,6 @@ function stopWhenIdle(holder: StatWorker): void {
   holder.idle.unref();
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** A clock for long synchronous loops: true (and restarted) once YIELD_EVERY_MS have passed. */
-function yieldClock(): () => boolean {
-  let since = performance.now();
-  return () => {
-    const now = performance.now();
-    if (now - since <= YIELD_EVERY_MS) return false;
-    since = now;
-    return true;
-  };
-}
-
 /** `Atomics.waitAsync` (ES2024; in Node since 16): resolves when the value changes or on timeout. */
 const waitAsync = (
   Atomics as unknown as {
@@ -147,10 +135,10 @@ export async function readNames(dir: string): Promise<string[]> {
   const handle = opendirSync(dir, { bufferSize: 4096 });
   const names: string[] = [];
   try {
-    const due = yieldClock();
+    const turns = new EventLoopTurns(YIELD_EVERY_MS);
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
       names.push(entry.name);
-      if ((names.length & 1023) === 0 && due()) await yieldToEventLoop();
+      if ((names.length & 1023) === 0 && turns.due()) await turns.take();
     }
   } finally {
     handle.closeSync();
@@ -181,7 +169,7 @@ export async function readTypedNames(
   const names: string[] = [];
   const kinds: EntryKind[] = [];
   try {
-    const due = yieldClock();
+    const turns = new EventLoopTurns(YIELD_EVERY_MS);
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
       names.push(entry.name);
       kinds.push(
@@ -198,7 +186,7 @@ export async function readTypedNames(
                 ? EntryKind.Other
                 : EntryKind.Unknown,
       );
-      if ((names.length & 1023) === 0 && due()) await yieldToEventLoop();
+      if ((names.length & 1023) === 0 && turns.due()) await turns.take();
     }
   } finally {
     handle.closeSync();
@@ -241,9 +229,9 @@ export async function statChildren(
   }
   const prefix = dir + separator;
   const pathOf = (i: number) => prefix + names[i]!;
-  const due = yieldClock();
+  const turns = new EventLoopTurns(YIELD_EVERY_MS);
   while (statChunk(job, views, pathOf)) {
-    if (due()) await yieldToEventLoop();
+    if (turns.due()) await turns.take();
   }
   if (helper) {
     try {

@@ -5,6 +5,7 @@ import {
   type CompactListingHead,
   type CompactListingTotals,
 } from '@cabinet/protocol';
+import { EventLoopTurns } from '../../streams/event-loop-turns.ts';
 import { formatTime, goFileMode } from './file-info.ts';
 import { LISTED_TYPES } from './listed-types.ts';
 import {
@@ -80,6 +81,7 @@ export async function* compactListing(listing: Listing): AsyncGenerator<Buffer> 
   yield Buffer.from(`${JSON.stringify(head)}\n`);
   let written = 0;
   let numDirs = 0;
+  const turns = new EventLoopTurns();
   for await (const part of listedParts(listing)) {
     const columns = part.kind === 'cached' ? cachedColumns(part) : freshColumns(part);
     const { order } = part;
@@ -90,6 +92,8 @@ export async function* compactListing(listing: Listing): AsyncGenerator<Buffer> 
       for (let k = start; k < end; k++) if (isListedDir(part, order[k]!)) numDirs++;
       written += end - start;
       start = end;
+      // Other requests get in while a big folder is written to a client that reads fast.
+      if (turns.due()) await turns.take();
     }
   }
   // Entries of a streamed listing that vanished between the directory read and their stat.

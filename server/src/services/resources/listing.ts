@@ -7,6 +7,7 @@ import { fileInfo } from './file-info.ts';
 import { itemTail } from './item-json.ts';
 import { LISTED_TYPES } from './listed-types.ts';
 import { ListingCache, type CachedFolder } from './listing-cache.ts';
+import { EventLoopTurns } from '../../streams/event-loop-turns.ts';
 import { collectSoon, estimatedEntries, type EntryBudget } from './listing-memory.ts';
 import { sortOrder, type SortFields } from './sort-items.ts';
 import { startStreamedListing, type StreamedItems } from './streamed-listing.ts';
@@ -267,12 +268,17 @@ export async function* listingJson(listing: Listing): AsyncGenerator<Buffer> {
   ).slice(1, -1);
   let written = 0;
   let numDirs = 0;
+  const turns = new EventLoopTurns();
   for await (const part of listedParts(listing)) {
     const { order } = part;
-    if (part.kind === 'cached') {
-      yield* cachedItemsJson(part.folder, order, folderJson, written > 0);
-    } else {
-      yield* freshItemsJson(part, order, folderJson, written > 0);
+    const chunks =
+      part.kind === 'cached'
+        ? cachedItemsJson(part.folder, order, folderJson, written > 0)
+        : freshItemsJson(part, order, folderJson, written > 0);
+    for (const chunk of chunks) {
+      yield chunk;
+      // Other requests get in while a big folder is written to a client that reads fast.
+      if (turns.due()) await turns.take();
     }
     written += order.length;
     for (let k = 0; k < order.length; k++) if (isListedDir(part, order[k]!)) numDirs++;
