@@ -1,3 +1,5 @@
+import { numberFormat } from './formatters.ts';
+
 /** "42 sec", "3 min", "2 hr" in the user's language, rounded to the largest unit that fits. */
 export function formatDuration(seconds: number, locale: string): string {
   const [value, unit] =
@@ -6,5 +8,5 @@ export function formatDuration(seconds: number, locale: string): string {
       : seconds < 3600
         ? [Math.round(seconds / 60), 'minute']
         : [Math.round(seconds / 360) / 10, 'hour'];
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' }).format(value);
+  return numberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' }).format(value);
 }

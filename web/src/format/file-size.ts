@@ -1,3 +1,5 @@
+import { numberFormat } from './formatters.ts';
+
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
 
 /** A byte count for people: "0 B", "812 B", "4.2 KiB", "1.5 GiB" (binary units, locale digits). */
@@ -9,7 +11,7 @@ export function formatFileSize(bytes: number, locale: string): string {
     unit += 1;
   }
   const digits = unit === 0 || value >= 100 ? 0 : 1;
-  const number = new Intl.NumberFormat(locale, {
+  const number = numberFormat(locale, {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(value);

@@ -61,24 +61,31 @@ function resourceOf(head: CompactListingHead, items: ResourceItem[]): Resource {
   return { ...folder, items };
 }
 
-/** Splits a byte stream into its text lines (the last one may lack its newline). */
+/**
+ * Splits a byte stream into its text lines (the last one may lack its newline). A line's pieces
+ * are joined once it ends: appending each piece to one pending string and slicing lines off it
+ * made every search for the next newline walk a string megabytes long.
+ */
 async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   const reader = body.getReader();
-  let pending = '';
+  let pieces: string[] = [];
   for (;;) {
     const { done, value } = await reader.read();
-    pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
-    let newline = pending.indexOf('\n');
-    while (newline >= 0) {
-      const line = pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
+    const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
+      pieces.push(text.slice(start, newline));
+      const line = pieces.length === 1 ? pieces[0]! : pieces.join('');
+      pieces = [];
+      start = newline + 1;
       if (line) yield line;
-      newline = pending.indexOf('\n');
     }
+    if (start < text.length) pieces.push(text.slice(start));
     if (done) break;
   }
-  if (pending) yield pending;
+  const last = pieces.join('');
+  if (last) yield last;
 }
 
 /**

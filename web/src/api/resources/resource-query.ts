@@ -71,5 +71,8 @@ export function useResourceQuery(path: string) {
     },
     // Every visit re-reads the folder (cached data shows meanwhile).
     staleTime: 0,
+    // A listing is replaced whole: comparing 100,000 fresh items with the old ones, to keep the
+    // unchanged ones, cost more than rendering them.
+    structuralSharing: false,
   });
 }
