@@ -2,6 +2,7 @@
  * Turns the raw results into the checks against the targets and a markdown report.
  */
 import type { PhaseMemory } from './rss.ts';
+import { rssPerCachedByte, rssPerEntry, type MemoryCost } from './memory-cost.ts';
 import type { LoadResult, TransferResult } from './measure.ts';
 import { MIB, type DatasetSpec } from './layout.ts';
 import { best, fmt } from './stats.ts';
@@ -38,6 +39,8 @@ export interface BenchResults {
     zip: Series<TransferResult>;
   };
   memory: Record<string, PhaseMemory | { error: string }>;
+  /** RSS per indexed entry and per cached listing byte (absent in results of older runs). */
+  memoryCost?: MemoryCost;
   checks: Check[];
 }
 
@@ -213,9 +216,44 @@ export function toMarkdown(results: BenchResults): string {
       `| ${phase} | ${'peak' in memory ? fmt(memory.peak / MIB) : `error: ${memory.error}`} |`,
     );
   lines.push('');
+  if (results.memoryCost) lines.push(...memoryCostLines(results.memoryCost), '');
   lines.push(
     'MB/s = MiB of source data per second (archives: source bytes, not archive bytes); ' +
       'best of the runs. Latency = time to the last byte, sequential requests on one keep-alive connection.',
   );
   return lines.join('\n');
+}
+
+/** RSS per indexed entry and per cached listing byte, with the figures they come from. */
+function memoryCostLines(cost: MemoryCost): string[] {
+  const mib = (bytes: number | undefined) => (bytes === undefined ? '—' : fmt(bytes / MIB));
+  const perEntry = rssPerEntry(cost);
+  const perByte = rssPerCachedByte(cost);
+  const lines = [
+    '| Memory (settled RSS) | MiB | heap used MiB | array buffers MiB | Search index | Listing cache |',
+    '|---|---:|---:|---:|---:|---:|',
+    `| Empty root | ${mib(cost.emptyRootRss)} | | | | |`,
+  ];
+  for (const [label, point] of [
+    ['Bench tree indexed', cost.indexed],
+    ['After the listings', cost.listed],
+  ] as const) {
+    if (!point) continue;
+    const { process: usage, searchIndex: index, listingCache: cache } = point.server;
+    lines.push(
+      `| ${label} | ${mib(point.settledRss)} | ${mib(usage.heapUsed)} | ${mib(usage.arrayBuffers)} | ` +
+        `${index.entries.toLocaleString('en-US')} entries, ${mib(index.bytes)} MiB | ` +
+        `${cache.folders} folders, ${mib(cache.bytes)} MiB |`,
+    );
+  }
+  lines.push(
+    '',
+    `RSS per indexed entry: ${perEntry === undefined ? '—' : `${fmt(perEntry)} B`} ` +
+      `(indexed − empty root, over the entries); ` +
+      `RSS per cached listing byte: ${perByte === undefined ? '—' : fmt(perByte, 2)} ` +
+      `(growth over the listing phases, over the cache's bytes; an upper bound)` +
+      (cost.error ? `; error: ${cost.error}` : '') +
+      '.',
+  );
+  return lines;
 }

@@ -55,7 +55,7 @@ export class RssSampler {
   private samples = 0;
   private hwmReset = false;
 
-  constructor(private readonly pid: number) {}
+  constructor(readonly pid: number) {}
 
   /** Starts a phase: resets the kernel peak if allowed and begins 100 ms sampling. */
   start(): void {

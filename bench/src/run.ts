@@ -22,6 +22,7 @@ import { MIB, datasetLayout } from './layout.ts';
 import { curlDownload, getJson, loadLoop, timedShell, type TransferResult } from './measure.ts';
 import { localWriteWithFsync, uploadTus, uploadWhole } from './measure-upload.ts';
 import { computeChecks, type BenchResults } from './report.ts';
+import { emptyRootRss, indexReady, memoryPoint, type MemoryCost } from './memory-cost.ts';
 import { RssSampler } from './rss.ts';
 import { machineOf, writeResults } from './run-results.ts';
 import { errorText, folderBytes, log, sameSample, series } from './run-checks.ts';
@@ -87,7 +88,14 @@ async function main(): Promise<void> {
   });
 
   const memory: BenchResults['memory'] = {};
+  const memoryCost: MemoryCost = {};
   const started = Date.now();
+  // The same server on an empty root first: the base of RSS per indexed entry.
+  try {
+    memoryCost.emptyRootRss = await emptyRootRss(password, EXTRA_NODE_FLAGS, CABINET_BIN);
+  } catch (error) {
+    memoryCost.error = errorText(error);
+  }
   const cabinetBoot = Date.now();
   const cabinet = await startCabinet({
     root,
@@ -119,6 +127,22 @@ async function main(): Promise<void> {
   try {
     const token = await login(cabinet.url, 'admin', password);
     const auth = { 'x-auth': token };
+    /** Records a memory point of the run (memory-cost.ts); a failure is noted, not fatal. */
+    const markMemory = async (point: 'indexed' | 'listed') => {
+      // With several workers /api/memory answers for whichever worker takes the request.
+      if (CABINET_WORKERS > 1) {
+        memoryCost.error = 'measured with one worker only';
+        return;
+      }
+      try {
+        if (point === 'indexed') await indexReady(cabinet.url, token);
+        memoryCost[point] = await memoryPoint(sampler.pid, cabinet.url, token);
+      } catch (error) {
+        memoryCost.error = errorText(error);
+      }
+    };
+    // Listings start once the bench tree is indexed, so no phase measures the index build.
+    await markMemory('indexed');
 
     /** Runs `task` as a memory phase of Cabinet. */
     const phase = async <T>(name: string, task: () => Promise<T>): Promise<T> => {
@@ -192,6 +216,7 @@ async function main(): Promise<void> {
           else await run();
         }
       }
+      await markMemory('listed');
     }
 
     // ---- Download ---------------------------------------------------------------------------
@@ -400,6 +425,7 @@ async function main(): Promise<void> {
       upload,
       archive,
       memory,
+      memoryCost,
       checks: [],
     };
     results.checks = computeChecks(results);

@@ -3,7 +3,12 @@
  * `cabinet` binary's shebang line carries the same list (server/test/cli.test.ts keeps the
  * two in step). Running `node server/bin/cabinet.js` by hand works without them, a little slower.
  *
- * --min-semi-space-size=16 (MiB): after an idle spell V8 shrinks the young generation to 1 MiB and
+ * --min-semi-space-size=8 --max-semi-space-size=8 (MiB): a young generation of 2 × 8 MiB, always.
+ * Kept at 16 MiB at first (the history below); 8 gives the same uploads (TUS 85% and POST 92% of
+ * the local write in the 2026-11-27 21:55 run) and keeps 16 MiB less resident at all times, which
+ * the 200 MiB budget of issue #30 needs (docs/benchmarks.md, "Memory (issue #30)").
+ *
+ * Why not V8's default: after an idle spell V8 shrinks the young generation to 1 MiB and
  * keeps old-generation headroom small. A resumable upload then promotes a little of every PATCH (its
  * request objects outlive a scavenge every ~40 ms) until V8 falls into a full mark-compact every
  * ~50 ms; the benchmark saw ~15 a second and TUS at half the speed of the plain upload after the
@@ -19,4 +24,8 @@
  * instead of 85–130. Only Cabinet's own code runs in the process, so the global `gc` exposes
  * nothing to anyone else.
  */
-export const SERVER_NODE_FLAGS = ['--min-semi-space-size=16', '--expose-gc'];
+export const SERVER_NODE_FLAGS = [
+  '--min-semi-space-size=8',
+  '--max-semi-space-size=8',
+  '--expose-gc',
+];

@@ -26,6 +26,7 @@ import { twoFactorRoutes } from './two-factor.routes.ts';
 import { oidcRoutes } from './oidc.routes.ts';
 import { auditRoutes } from './audit.routes.ts';
 import { fileJobsRoutes } from './file-jobs.routes.ts';
+import { memoryRoutes } from './memory.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -59,4 +60,5 @@ export const API_ROUTES: RouteModule[] = [
   oidcRoutes,
   auditRoutes,
   fileJobsRoutes,
+  memoryRoutes,
 ];

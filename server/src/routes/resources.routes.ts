@@ -15,6 +15,7 @@ import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { listingJson, type Listing } from '../services/resources/listing.ts';
 import { compactListing } from '../services/resources/compact-listing.ts';
+import { ReplyChunks } from '../http/reply-chunks.ts';
 import { audit } from '../http/audit.ts';
 
 /** Listings this small are sent as one buffer with a Content-Length; bigger ones stream. */
@@ -32,7 +33,11 @@ async function sendListing(
   void reply.type(
     compact ? `${COMPACT_LISTING_TYPE}; charset=utf-8` : 'application/json; charset=utf-8',
   );
-  const chunks = compact ? compactListing(listing) : listingJson(listing);
+  // JSON chunks are reused once written (http/reply-chunks.ts): a big reply holds two or three.
+  const buffers = new ReplyChunks();
+  const chunks = compact
+    ? compactListing(listing)
+    : buffers.carry(listingJson(listing, (bytes) => buffers.take(bytes)));
   if (listing.numDirs + listing.numFiles <= STREAM_LISTING_ABOVE) {
     const parts: Buffer[] = [];
     try {
@@ -43,6 +48,7 @@ async function sendListing(
     return reply.send(Buffer.concat(parts));
   }
   const stream = Readable.from(chunks, { objectMode: false });
+  buffers.attach(stream, reply.raw);
   // Ended, or cut by a client that went away: either way the listing's memory can go.
   stream.once('close', () => listing.done());
   return reply.send(stream);

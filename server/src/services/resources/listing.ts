@@ -259,7 +259,11 @@ export function isListedDir(part: FreshItems | CachedItems, i: number): boolean 
  * one scratch buffer and each chunk is copied out of it: three times faster than joining strings
  * and encoding the result. The counts at the end are those of the items written.
  */
-export async function* listingJson(listing: Listing): AsyncGenerator<Buffer> {
+export async function* listingJson(
+  listing: Listing,
+  /** Where chunk buffers come from (http/reply-chunks.ts reuses them once written). */
+  take: (bytes: number) => Buffer = Buffer.allocUnsafe,
+): AsyncGenerator<Buffer> {
   const folder = JSON.stringify(listing.folder);
   yield Buffer.from(`${folder.slice(0, -1)},"items":[`);
   // Every item's path is the folder's canonical path, a slash and the name: escaped once here.
@@ -273,8 +277,8 @@ export async function* listingJson(listing: Listing): AsyncGenerator<Buffer> {
     const { order } = part;
     const chunks =
       part.kind === 'cached'
-        ? cachedItemsJson(part.folder, order, folderJson, written > 0)
-        : freshItemsJson(part, order, folderJson, written > 0);
+        ? cachedItemsJson(part.folder, order, folderJson, written > 0, take)
+        : freshItemsJson(part, order, folderJson, written > 0, take);
     for (const chunk of chunks) {
       yield chunk;
       // Other requests get in while a big folder is written to a client that reads fast.
@@ -295,21 +299,24 @@ function* freshItemsJson(
   order: ArrayLike<number>,
   folderJson: string,
   after: boolean,
+  take: (bytes: number) => Buffer,
 ): Generator<Buffer> {
-  let scratch = Buffer.allocUnsafe(CHUNK_BYTES);
+  let scratch = take(CHUNK_BYTES);
   let used = 0;
   for (let k = 0; k < order.length; k++) {
     const item = (k > 0 || after ? ',' : '') + itemJson(items, order[k]!, folderJson);
     // A UTF-16 code unit is at most 3 bytes of UTF-8.
     const room = item.length * 3;
     if (used + room > scratch.length) {
-      if (used > 0) yield Buffer.from(scratch.subarray(0, used));
+      if (used > 0) {
+        yield scratch.subarray(0, used);
+        scratch = take(Math.max(CHUNK_BYTES, room));
+      } else if (room > scratch.length) scratch = take(room);
       used = 0;
-      if (room > scratch.length) scratch = Buffer.allocUnsafe(room);
     }
     used += scratch.write(item, used);
   }
-  if (used > 0) yield Buffer.from(scratch.subarray(0, used));
+  if (used > 0) yield scratch.subarray(0, used);
 }
 
 /**
@@ -321,11 +328,12 @@ function* cachedItemsJson(
   order: ArrayLike<number>,
   folderJson: string,
   after: boolean,
+  take: (bytes: number) => Buffer,
 ): Generator<Buffer> {
   const first = Buffer.from(`{"path":"${folderJson}`);
   const next = Buffer.from(`,{"path":"${folderJson}`);
   const { tails, blocks, starts, lengths } = folder;
-  let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let chunk = take(CHUNK_BYTES);
   let used = 0;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
@@ -336,7 +344,7 @@ function* cachedItemsJson(
     const room = head.length + end - start;
     if (used + room > chunk.length) {
       if (used > 0) yield chunk.subarray(0, used);
-      chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room));
+      chunk = take(Math.max(CHUNK_BYTES, room));
       used = 0;
     }
     used += head.copy(chunk, used);
