@@ -26,8 +26,12 @@ import {
 const SHARED_FROM = 2_000;
 /** The main thread lets other requests in after this long of stat'ing. */
 const YIELD_EVERY_MS = 20;
-/** An idle worker is stopped after this long, giving its memory back. */
-const IDLE_MS = 30_000;
+/**
+ * An idle worker is stopped after this long, giving its memory back (10 to 25 MiB of RSS): long
+ * enough for a person opening big folders one after another, short enough that a folder served
+ * from the listing cache afterwards does not keep it.
+ */
+const IDLE_MS = 5_000;
 /** The worker only holds short-lived `fs.Stats`; a small heap keeps its memory small. */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 16 };
 const WORKER_URL = new URL('./child-stats-worker.mjs', import.meta.url);
