@@ -190,7 +190,7 @@ describe('listing cache, folders watched', () => {
   });
 
   it('stays within its byte budget, dropping the least recently used folders', async () => {
-    const small = new ListingCache(server.ctx.search, 4096);
+    const small = new ListingCache(server.ctx.search, 2048);
     try {
       for (const folder of ['a', 'b', 'c', 'd']) {
         for (let i = 0; i < 8; i++) await put(`budget/${folder}/file-${i}.txt`, 'x');
@@ -199,7 +199,7 @@ describe('listing cache, folders watched', () => {
       for (const folder of ['a', 'b', 'c', 'd']) {
         await watched(server, `budget/${folder}`);
         expect(await small.folder(fs, await fs.stat(`/budget/${folder}`))).not.toBeNull();
-        expect(small.bytes).toBeLessThanOrEqual(4096);
+        expect(small.bytes).toBeLessThanOrEqual(2048);
       }
       expect(small.size).toBeLessThan(4);
     } finally {

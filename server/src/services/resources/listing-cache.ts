@@ -3,15 +3,16 @@ import type { Sorting } from '@cabinet/protocol';
 import { detectType, sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
 import { offersSubtitles } from '../../files/subtitles.ts';
 import type { FolderChildren, Resolved, ScopedFs, Stats } from '../../fs/scoped-fs.ts';
-import { itemTail } from './item-json.ts';
 import { typeCode } from './listed-types.ts';
 import { sortOrder } from './sort-items.ts';
 
 /**
  * The stat'ed children of one folder, as every user's listing of it starts: all names but temp
- * files, whatever any user's rules or hidden dotfiles say (each listing filters them itself), and
- * each child's JSON after its folder path, pre-serialized into one buffer. A listing from it costs
- * a filter, a cached sort order and buffer copies: no readdir, no stat, no JSON.stringify.
+ * files, whatever any user's rules or hidden dotfiles say (each listing filters them itself), with
+ * their numbers and types. A listing from it costs a filter, a cached sort order and the JSON
+ * written from these columns: no readdir, no stat, no type sniffing. (Each child's JSON was once
+ * kept too, ready to copy: 170 more bytes a child, which the 200 MiB budget could not spare, for
+ * a listing already many times faster than nginx's without it: docs/benchmarks.md.)
  */
 export interface CachedFolder {
   /** The folder's real path, the key it is held under. */
@@ -21,19 +22,10 @@ export interface CachedFolder {
   readonly isDir: Uint8Array;
   readonly sizes: Float64Array;
   readonly mtimes: Float64Array;
-  /** Each child's st_mode, for the compact form (compact-listing.ts). */
+  /** Each child's st_mode. */
   readonly modes: Uint32Array;
-  /** Each child's type as its position in LISTED_TYPES, for the compact form. */
+  /** Each child's type as its position in LISTED_TYPES. */
   readonly types: Uint8Array;
-  /**
-   * Item JSON from just after `{"path":"<folder>/` to its closing brace: the escaped name's rest,
-   * then every other field (`itemJson` in listing.ts, same order).
-   */
-  readonly tails: readonly Buffer[];
-  /** Child i's tail is `lengths[i]` bytes at `starts[i]` of `tails[blocks[i]]`. */
-  readonly blocks: Uint16Array;
-  readonly starts: Uint32Array;
-  readonly lengths: Uint16Array;
   /** Orders of all children by sorting (`by:asc`), computed on first use. */
   readonly orders: Map<string, Uint32Array>;
   /** What the entry holds, counted against the cache's budget. */
@@ -224,11 +216,8 @@ export class ListingCache {
   }
 }
 
-/** Fewest bytes a cached child takes (numbers, order, a short name and its JSON tail). */
-const MIN_CHILD_BYTES = 100;
-
-/** Bytes per block of item JSON tails. */
-const TAIL_BLOCK = 1024 * 1024;
+/** Fewest bytes a cached child takes (numbers, order and a short name). */
+const MIN_CHILD_BYTES = 40;
 
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
@@ -274,19 +263,12 @@ function build(key: string, children: FolderChildren): CachedFolder | null {
   const mtimes = new Float64Array(count);
   const modes = new Uint32Array(count);
   const types = new Uint8Array(count);
-  const blocks = new Uint16Array(count);
-  const starts = new Uint32Array(count);
-  const lengths = new Uint16Array(count);
-  // Tails go into blocks of TAIL_BLOCK bytes, none split between two: no buffer is ever grown and
-  // copied, so building a folder's entry never holds twice its size.
-  const tails: Buffer[] = [];
-  let block = Buffer.allocUnsafeSlow(TAIL_BLOCK);
-  let used = 0;
   let nameBytes = 0;
   for (let k = 0; k < count; k++) {
     const i = present[k]!;
     const name = children.name(i);
     const dir = children.isDir(i);
+    // Links never get here, nor videos with subtitles.
     const type = dir ? '' : detectType(name, children.stat(i), children.head(i));
     if (type === 'video') videos = true;
     names[k] = name;
@@ -296,31 +278,8 @@ function build(key: string, children: FolderChildren): CachedFolder | null {
     mtimes[k] = children.mtimeMs(i);
     modes[k] = children.mode(i);
     types[k] = typeCode.get(type)!;
-    // Links never get here, nor videos with subtitles.
-    const tail = itemTail({
-      name,
-      size: children.size(i),
-      mtimeMs: children.mtimeMs(i),
-      mode: children.mode(i),
-      isDir: dir,
-      isSymlink: false,
-      type,
-    });
-    // A UTF-16 code unit is at most 3 bytes of UTF-8; a name's tail is a few KiB at most.
-    if (used + tail.length * 3 > block.length) {
-      tails.push(block.subarray(0, used));
-      block = Buffer.allocUnsafeSlow(TAIL_BLOCK);
-      used = 0;
-    }
-    blocks[k] = tails.length;
-    starts[k] = used;
-    const written = block.write(tail, used);
-    lengths[k] = written;
-    used += written;
   }
   if (videos && subtitles) return null;
-  // The last block is trimmed to what it holds.
-  tails.push(Buffer.from(block.subarray(0, used)));
   return {
     key,
     names,
@@ -329,16 +288,7 @@ function build(key: string, children: FolderChildren): CachedFolder | null {
     mtimes,
     modes,
     types,
-    tails,
-    blocks,
-    starts,
-    lengths,
     orders: new Map(),
-    bytes:
-      256 +
-      nameBytes +
-      count * (1 + 8 + 8 + 4 + 1 + 2 + 4 + 2) +
-      (tails.length - 1) * TAIL_BLOCK +
-      used,
+    bytes: 256 + nameBytes + count * (1 + 8 + 8 + 4 + 1),
   };
 }

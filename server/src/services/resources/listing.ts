@@ -215,8 +215,8 @@ function folderInfo(dir: Resolved & { stat: Stats }, shownPath: string): Resourc
 /** Bytes per chunk of JSON: large enough to amortise the write, small enough to stay flat. */
 const CHUNK_BYTES = 256 * 1024;
 
-/** One item's JSON (item-json.ts). */
-function itemJson(items: FreshItems, i: number, folderJson: string): string {
+/** One fresh child's JSON (item-json.ts). */
+function freshItemJson(items: FreshItems, i: number, folderJson: string): string {
   const { children } = items;
   return (
     '{"path":"' +
@@ -230,6 +230,23 @@ function itemJson(items: FreshItems, i: number, folderJson: string): string {
       isSymlink: children.isSymlink(i),
       type: LISTED_TYPES[items.types[i]!]!,
       subtitles: items.subtitles.get(i),
+    })
+  );
+}
+
+/** One cached child's JSON: a cached folder holds no symlinks and no videos with subtitles. */
+function cachedItemJson({ folder }: CachedItems, i: number, folderJson: string): string {
+  return (
+    '{"path":"' +
+    folderJson +
+    itemTail({
+      name: folder.names[i]!,
+      size: folder.sizes[i]!,
+      mtimeMs: folder.mtimes[i]!,
+      mode: folder.modes[i]!,
+      isDir: folder.isDir[i] === 1,
+      isSymlink: false,
+      type: LISTED_TYPES[folder.types[i]!]!,
     })
   );
 }
@@ -256,8 +273,8 @@ export function isListedDir(part: FreshItems | CachedItems, i: number): boolean 
 /**
  * The listing's JSON (the same document as `JSON.stringify` of a Resource with items) in chunks of
  * about CHUNK_BYTES, produced only as fast as they are consumed. Items are encoded straight into
- * one scratch buffer and each chunk is copied out of it: three times faster than joining strings
- * and encoding the result. The counts at the end are those of the items written.
+ * the chunk buffers (`itemsJson`): three times faster than joining strings and encoding the
+ * result. The counts at the end are those of the items written.
  */
 export async function* listingJson(
   listing: Listing,
@@ -275,10 +292,11 @@ export async function* listingJson(
   const turns = new EventLoopTurns();
   for await (const part of listedParts(listing)) {
     const { order } = part;
-    const chunks =
+    const json =
       part.kind === 'cached'
-        ? cachedItemsJson(part.folder, order, folderJson, written > 0, take)
-        : freshItemsJson(part, order, folderJson, written > 0, take);
+        ? (i: number) => cachedItemJson(part, i, folderJson)
+        : (i: number) => freshItemJson(part, i, folderJson);
+    const chunks = itemsJson(order, json, written > 0, take);
     for (const chunk of chunks) {
       yield chunk;
       // Other requests get in while a big folder is written to a client that reads fast.
@@ -293,18 +311,21 @@ export async function* listingJson(
   );
 }
 
-/** `after`: items were written before these (each of these then starts with a comma). */
-function* freshItemsJson(
-  items: FreshItems,
+/**
+ * Items' JSON (`json` of each index in `order`) in chunks of about CHUNK_BYTES, encoded straight
+ * into buffers from `take`. `after`: items were written before these (the first then starts with
+ * a comma too).
+ */
+function* itemsJson(
   order: ArrayLike<number>,
-  folderJson: string,
+  json: (i: number) => string,
   after: boolean,
   take: (bytes: number) => Buffer,
 ): Generator<Buffer> {
   let scratch = take(CHUNK_BYTES);
   let used = 0;
   for (let k = 0; k < order.length; k++) {
-    const item = (k > 0 || after ? ',' : '') + itemJson(items, order[k]!, folderJson);
+    const item = (k > 0 || after ? ',' : '') + json(order[k]!);
     // A UTF-16 code unit is at most 3 bytes of UTF-8.
     const room = item.length * 3;
     if (used + room > scratch.length) {
@@ -317,38 +338,4 @@ function* freshItemsJson(
     used += scratch.write(item, used);
   }
   if (used > 0) yield scratch.subarray(0, used);
-}
-
-/**
- * Items of a cached folder: each is `{"path":"` and the folder's escaped path, then the child's
- * cached tail, copied byte for byte into chunks of about CHUNK_BYTES.
- */
-function* cachedItemsJson(
-  folder: CachedFolder,
-  order: ArrayLike<number>,
-  folderJson: string,
-  after: boolean,
-  take: (bytes: number) => Buffer,
-): Generator<Buffer> {
-  const first = Buffer.from(`{"path":"${folderJson}`);
-  const next = Buffer.from(`,{"path":"${folderJson}`);
-  const { tails, blocks, starts, lengths } = folder;
-  let chunk = take(CHUNK_BYTES);
-  let used = 0;
-  for (let k = 0; k < order.length; k++) {
-    const i = order[k]!;
-    const start = starts[i]!;
-    const end = start + lengths[i]!;
-    const tail = tails[blocks[i]!]!;
-    const head = k > 0 || after ? next : first;
-    const room = head.length + end - start;
-    if (used + room > chunk.length) {
-      if (used > 0) yield chunk.subarray(0, used);
-      chunk = take(Math.max(CHUNK_BYTES, room));
-      used = 0;
-    }
-    used += head.copy(chunk, used);
-    used += tail.copy(chunk, used, start, end);
-  }
-  if (used > 0) yield chunk.subarray(0, used);
 }
