@@ -85,13 +85,10 @@ export async function readListing(
     (options.stream ?? true) &&
     sorting.by === 'name' &&
     estimatedEntries(dir.stat) >= STREAM_FROM_ENTRIES;
-  // A streamed listing neither waits for the cache nor competes with its fill for the CPU: the
-  // folder is read for the cache once the reply is written.
-  const cached = await cache?.folder(
-    fs,
-    dir,
-    streamable ? { waitForFill: false, startFill: false } : {},
-  );
+  // A streamed listing does not start the cache's fill, which would compete with it for the CPU:
+  // the folder is read for the cache once the reply is written. A fill already under way is
+  // waited for: it is nearly done, and a second read of the folder beside it would double both.
+  const cached = await cache?.folder(fs, dir, streamable ? { startFill: false } : {});
   if (cached && cache) return cachedListing(fs, dir, shownPath, sorting, cache, cached);
   // Taken before the folder is read: listings waiting their turn hold nothing yet.
   const release = await budget.take(estimatedEntries(dir.stat));
