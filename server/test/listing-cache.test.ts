@@ -18,7 +18,8 @@ import { listingJson, readListing } from '../src/services/resources/listing.ts';
 import { EntryBudget } from '../src/services/resources/listing-memory.ts';
 import type { UserRecord } from '../src/store/users.repo.ts';
 import { PNG, filesUnder, json } from './helpers/resources.ts';
-import { eventually, watched } from './helpers/watched.ts';
+import { eventually } from './helpers/eventually.ts';
+import { watched } from './helpers/watched.ts';
 
 /** The listing's JSON read now, with or without a cache, as the route would send it. */
 async function listingBytes(

@@ -6,16 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { listingJson, readListing } from '../src/services/resources/listing.ts';
 import { EntryBudget } from '../src/services/resources/listing-memory.ts';
+import { until } from './helpers/eventually.ts';
 
 /** 4,000 entries of ~300 bytes of JSON each: a reply of several 256 KiB chunks. */
 const FILES = 4000;
-
-async function eventually(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let attempt = 0; !(await check()); attempt++) {
-    if (attempt > 2000) throw new Error('condition never held');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 describe('streamed listing replies', () => {
   let server: TestServer;
@@ -56,9 +50,7 @@ describe('streamed listing replies', () => {
     await symlink('00000-x.txt', path.join(server.root, 'linked', 'a-link'));
     await server.ctx.search.settled();
     for (const folder of ['big', 'linked'])
-      await eventually(() =>
-        server.ctx.search.isWatched(path.join(server.ctx.files.realRoot, folder)),
-      );
+      await until(() => server.ctx.search.isWatched(path.join(server.ctx.files.realRoot, folder)));
   });
   afterAll(() => server.close());
 
@@ -78,7 +70,7 @@ describe('streamed listing replies', () => {
     const first = await replyOf('/big');
     expect(first.equals(expected)).toBe(true);
     // The first listing filled the cache; the next ones come from it.
-    await eventually(() => cache.size > 1);
+    await until(() => cache.size > 1);
     for (let i = 0; i < 3; i++) expect((await replyOf('/big')).equals(expected)).toBe(true);
     const parallel = await Promise.all([replyOf('/big'), replyOf('/big'), replyOf('/big')]);
     for (const body of parallel) expect(body.equals(expected)).toBe(true);

@@ -3,19 +3,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { filesUnder } from './helpers/resources.ts';
+import { until } from './helpers/eventually.ts';
 
 interface MemoryReport {
   process: Record<'rss' | 'heapTotal' | 'heapUsed' | 'external' | 'arrayBuffers', number>;
   searchIndex: { ready: boolean; entries: number; bytes: number };
   listingCache: { capacity: number; bytes: number; folders: number };
-}
-
-/** Polls until `check` passes (the index is built and watches are set up in the background). */
-async function eventually(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let attempt = 0; !(await check()); attempt++) {
-    if (attempt > 2000) throw new Error('condition never held');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 describe('GET /api/memory', () => {
@@ -51,12 +44,12 @@ describe('GET /api/memory', () => {
 
     // A listing of a watched folder fills the cache; the report shows what it holds.
     const real = path.join(server.ctx.files.realRoot, 'many');
-    await eventually(() => server.ctx.search.isWatched(real));
+    await until(() => server.ctx.search.isWatched(real));
     const listed = await server.fetch('/api/resources/many/', { token: server.admin.token });
     expect(listed.status).toBe(200);
     await listed.arrayBuffer();
     let after = await report();
-    await eventually(async () => {
+    await until(async () => {
       after = await report();
       return after.listingCache.folders > 0;
     });

@@ -17,7 +17,8 @@ import { listingJson, readListing, type Listing } from '../src/services/resource
 import { EntryBudget } from '../src/services/resources/listing-memory.ts';
 import type { UserRecord } from '../src/store/users.repo.ts';
 import { FIRST_PART } from '../src/services/resources/streamed-listing.ts';
-import { eventually, watched } from './helpers/watched.ts';
+import { eventually } from './helpers/eventually.ts';
+import { watched } from './helpers/watched.ts';
 
 const NAME_ORDERS: Sorting[] = [
   { by: 'name', asc: false },

@@ -80,6 +80,14 @@ describe('sortItems', () => {
   });
 });
 
+/** Sort fields of generated `[name, isDir]` entries, known by index. */
+const fieldsOf = (entries: [string, boolean][]) => ({
+  name: (i: number) => entries[i]![0],
+  isDir: (i: number) => entries[i]![1],
+  size: () => 0,
+  modifiedMs: () => 0,
+});
+
 describe('natural order without keys', () => {
   /** The order as defined: the natural keys by code units, then the names. */
   const units = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -131,12 +139,7 @@ describe('natural order without keys', () => {
         fc.uniqueArray(fc.tuple(name, fc.boolean()), { maxLength: 80, selector: ([n]) => n }),
         fc.boolean(),
         (entries, reversed) => {
-          const fields = {
-            name: (i: number) => entries[i]![0],
-            isDir: (i: number) => entries[i]![1],
-            size: () => 0,
-            modifiedMs: () => 0,
-          };
+          const fields = fieldsOf(entries);
           const indices = entries.map((_, i) => i);
           const expected = [...indices].sort(
             (a, b) =>
@@ -164,12 +167,7 @@ describe('the first entries in name order', () => {
         fc.integer({ min: 1, max: 40 }),
         fc.boolean(),
         (entries, count, asc) => {
-          const fields = {
-            name: (i: number) => entries[i]![0],
-            isDir: (i: number) => entries[i]![1],
-            size: () => 0,
-            modifiedMs: () => 0,
-          };
+          const fields = fieldsOf(entries);
           const indices = entries.map((_, i) => i);
           const sorting = { by: 'name', asc };
           expect(firstInNameOrder(indices, count, sorting, fields)).toEqual(
