@@ -13,5 +13,8 @@ export async function eventually<T>(
 
 /** Polls until `check` holds (a condition the server reaches in the background). */
 export async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  await eventually(async () => check(), (yes) => yes);
+  await eventually(
+    async () => check(),
+    (yes) => yes,
+  );
 }
