@@ -137,34 +137,24 @@ export class ScopedListing {
     return { names, kinds };
   }
 
-  /**
-   * Stats some of the names `readVisibleNames` gave, in the order given, as `listChildren` would:
-   * symlinks resolved and judged, escaping or denied ones left out (not `present`).
-   */
-  statVisible(
-    dir: Resolved & { stat: Stats },
-    names: string[],
-    options: ListOptions = {},
-  ): Promise<FolderChildren> {
-    return this.statAllowed(dir, names, options);
-  }
-
   private async readChildren(
     dir: Resolved & { stat: Stats },
     options: ListOptions,
   ): Promise<FolderChildren> {
-    const names = await mapFsErrors(() => readNames(dir.real));
+    const { names } = await this.readVisibleNames(dir);
     if (options.sorted ?? true) names.sort();
-    // Denied and hidden names are never stat'ed.
-    const allowed = names.filter((name) => this.scope.isChildAllowed(dir.path, name));
-    return this.statAllowed(dir, allowed, options);
+    return this.statVisible(dir, names, options);
   }
 
-  /** Stats names already judged allowed; symlinks are resolved and judged here. */
-  private async statAllowed(
+  /**
+   * Stats names already judged allowed (`readVisibleNames`), in the order given, as
+   * `listChildren` does: symlinks resolved and judged, escaping or denied ones left out (not
+   * `present`).
+   */
+  async statVisible(
     dir: Resolved & { stat: Stats },
     allowed: string[],
-    options: ListOptions,
+    options: ListOptions = {},
   ): Promise<FolderChildren> {
     const headBytes = options.headBytes ?? 512;
     const headMaxSize = options.headMaxSize ?? Number.MAX_SAFE_INTEGER;

@@ -1,4 +1,4 @@
-import { dateTimeFormat, relativeTimeFormat } from './formatters.ts';
+import { formatter } from './formatters.ts';
 
 const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 60],
@@ -12,7 +12,7 @@ const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
 /** "3 minutes ago", "in 2 days" in the interface language. */
 export function formatRelativeTime(date: Date, locale: string, now = Date.now()): string {
   let value = (date.getTime() - now) / 1000;
-  const format = relativeTimeFormat(locale, { numeric: 'auto' });
+  const format = formatter(Intl.RelativeTimeFormat, locale, { numeric: 'auto' });
   for (const [unit, size] of STEPS) {
     if (Math.abs(value) < size) return format.format(Math.round(value), unit);
     value /= size;
@@ -22,5 +22,7 @@ export function formatRelativeTime(date: Date, locale: string, now = Date.now())
 
 /** A full date and time in the interface language, e.g. for tooltips. */
 export function formatDateTime(date: Date, locale: string): string {
-  return dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return formatter(Intl.DateTimeFormat, locale, { dateStyle: 'medium', timeStyle: 'short' }).format(
+    date,
+  );
 }

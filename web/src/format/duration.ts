@@ -1,4 +1,4 @@
-import { numberFormat } from './formatters.ts';
+import { formatter } from './formatters.ts';
 
 /** "42 sec", "3 min", "2 hr" in the user's language, rounded to the largest unit that fits. */
 export function formatDuration(seconds: number, locale: string): string {
@@ -8,5 +8,7 @@ export function formatDuration(seconds: number, locale: string): string {
       : seconds < 3600
         ? [Math.round(seconds / 60), 'minute']
         : [Math.round(seconds / 360) / 10, 'hour'];
-  return numberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' }).format(value);
+  return formatter(Intl.NumberFormat, locale, { style: 'unit', unit, unitDisplay: 'short' }).format(
+    value,
+  );
 }

@@ -1,4 +1,4 @@
-import { numberFormat } from './formatters.ts';
+import { formatter } from './formatters.ts';
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
 
@@ -11,7 +11,7 @@ export function formatFileSize(bytes: number, locale: string): string {
     unit += 1;
   }
   const digits = unit === 0 || value >= 100 ? 0 : 1;
-  const number = numberFormat(locale, {
+  const number = formatter(Intl.NumberFormat, locale, {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(value);

@@ -1,45 +1,21 @@
 /**
- * Intl formatters made once per language and options: making one costs far more than formatting
- * with it (tens of microseconds), and a listing formats a size and two dates for every row it
- * renders, again whenever the rows re-render.
+ * Intl formatters made once per kind, language and options: making one costs far more than
+ * formatting with it (tens of microseconds), and a listing formats a size and two dates for every
+ * row it renders, again whenever the rows re-render.
  */
-const made = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+const made = new Map<string, unknown>();
 
-function once<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>(
-  key: string,
-  make: () => T,
+/** `new Kind(locale, options)`, made on first use and kept. */
+export function formatter<Options, T>(
+  Kind: new (locale: string, options: Options) => T,
+  locale: string,
+  options: Options,
 ): T {
-  let formatter = made.get(key) as T | undefined;
-  if (!formatter) {
-    formatter = make();
-    made.set(key, formatter);
+  const key = `${Kind.name} ${locale} ${JSON.stringify(options)}`;
+  let kept = made.get(key) as T | undefined;
+  if (kept === undefined) {
+    kept = new Kind(locale, options);
+    made.set(key, kept);
   }
-  return formatter;
-}
-
-export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  return once(
-    `number ${locale} ${JSON.stringify(options)}`,
-    () => new Intl.NumberFormat(locale, options),
-  );
-}
-
-export function dateTimeFormat(
-  locale: string,
-  options: Intl.DateTimeFormatOptions,
-): Intl.DateTimeFormat {
-  return once(
-    `date ${locale} ${JSON.stringify(options)}`,
-    () => new Intl.DateTimeFormat(locale, options),
-  );
-}
-
-export function relativeTimeFormat(
-  locale: string,
-  options: Intl.RelativeTimeFormatOptions,
-): Intl.RelativeTimeFormat {
-  return once(
-    `relative ${locale} ${JSON.stringify(options)}`,
-    () => new Intl.RelativeTimeFormat(locale, options),
-  );
+  return kept;
 }

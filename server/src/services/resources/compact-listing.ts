@@ -8,13 +8,8 @@ import {
 import { EventLoopTurns } from '../../streams/event-loop-turns.ts';
 import { formatTime, goFileMode } from './file-info.ts';
 import { LISTED_TYPES } from './listed-types.ts';
-import {
-  isListedDir,
-  listedParts,
-  type CachedItems,
-  type FreshItems,
-  type Listing,
-} from './listing.ts';
+import { columnsOf, type ListedColumns } from './listed-columns.ts';
+import { listedParts, type Listing } from './listing.ts';
 
 /**
  * The first batch is small so that the client can show the first screen of rows as soon as it
@@ -22,44 +17,6 @@ import {
  */
 const FIRST_BATCH = 256;
 const BATCH = 16_384;
-
-/** One child's fields as the compact form carries them, read from where the listing holds them. */
-interface Columns {
-  name(i: number): string;
-  size(i: number): number;
-  mtimeMs(i: number): number;
-  mode(i: number): number;
-  flags(i: number): number;
-  type(i: number): number;
-  subtitles(i: number): string[] | undefined;
-}
-
-function freshColumns({ children, types, subtitles }: FreshItems): Columns {
-  return {
-    name: (i) => children.name(i),
-    size: (i) => children.size(i),
-    mtimeMs: (i) => children.mtimeMs(i),
-    mode: (i) => children.mode(i),
-    flags: (i) =>
-      (children.isDir(i) ? COMPACT_FLAG_DIR : 0) |
-      (children.isSymlink(i) ? COMPACT_FLAG_SYMLINK : 0),
-    type: (i) => types[i]!,
-    subtitles: (i) => subtitles.get(i),
-  };
-}
-
-/** A cached folder holds no symlinks and no videos with subtitles (listing-cache.ts). */
-function cachedColumns({ folder }: CachedItems): Columns {
-  return {
-    name: (i) => folder.names[i]!,
-    size: (i) => folder.sizes[i]!,
-    mtimeMs: (i) => folder.mtimes[i]!,
-    mode: (i) => folder.modes[i]!,
-    flags: (i) => (folder.isDir[i] === 1 ? COMPACT_FLAG_DIR : 0),
-    type: (i) => folder.types[i]!,
-    subtitles: () => undefined,
-  };
-}
 
 /**
  * Cabinet's compact form of a listing (protocol/src/compact-listing.ts): the same entries in the
@@ -83,13 +40,13 @@ export async function* compactListing(listing: Listing): AsyncGenerator<Buffer> 
   let numDirs = 0;
   const turns = new EventLoopTurns();
   for await (const part of listedParts(listing)) {
-    const columns = part.kind === 'cached' ? cachedColumns(part) : freshColumns(part);
+    const columns = columnsOf(part);
     const { order } = part;
     let start = 0;
     while (start < order.length) {
       const end = Math.min(order.length, start + (written === 0 ? FIRST_BATCH : BATCH));
       yield Buffer.from(`${JSON.stringify(batchOf(columns, order, start, end))}\n`);
-      for (let k = start; k < end; k++) if (isListedDir(part, order[k]!)) numDirs++;
+      for (let k = start; k < end; k++) if (columns.isDir(order[k]!)) numDirs++;
       written += end - start;
       start = end;
       // Other requests get in while a big folder is written to a client that reads fast.
@@ -109,7 +66,7 @@ export async function* compactListing(listing: Listing): AsyncGenerator<Buffer> 
 
 /** Entries `start` to `end` of `order` as one batch line's columns. */
 function batchOf(
-  columns: Columns,
+  columns: ListedColumns,
   order: ArrayLike<number>,
   start: number,
   end: number,
@@ -129,7 +86,9 @@ function batchOf(
     batch.size.push(columns.size(i));
     batch.modified.push(formatTime(columns.mtimeMs(i)));
     batch.mode.push(goFileMode(columns.mode(i)));
-    batch.flags.push(columns.flags(i));
+    batch.flags.push(
+      (columns.isDir(i) ? COMPACT_FLAG_DIR : 0) | (columns.isSymlink(i) ? COMPACT_FLAG_SYMLINK : 0),
+    );
     batch.type.push(columns.type(i));
     const found = columns.subtitles(i);
     if (found) batch.subtitles.push([k - start, found]);

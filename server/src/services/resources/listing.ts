@@ -5,6 +5,7 @@ import { SubtitleFinder } from '../../files/subtitles.ts';
 import { virtualBaseName } from '../../fs/canonical-path.ts';
 import { fileInfo } from './file-info.ts';
 import { itemTail } from './item-json.ts';
+import { columnsOf, type ListedColumns } from './listed-columns.ts';
 import { LISTED_TYPES } from './listed-types.ts';
 import { ListingCache, type CachedFolder } from './listing-cache.ts';
 import { EventLoopTurns } from '../../streams/event-loop-turns.ts';
@@ -212,38 +213,20 @@ function folderInfo(dir: Resolved & { stat: Stats }, shownPath: string): Resourc
 /** Bytes per chunk of JSON: large enough to amortise the write, small enough to stay flat. */
 const CHUNK_BYTES = 256 * 1024;
 
-/** One fresh child's JSON (item-json.ts). */
-function freshItemJson(items: FreshItems, i: number, folderJson: string): string {
-  const { children } = items;
+/** One child's JSON (item-json.ts). */
+function itemJson(columns: ListedColumns, i: number, folderJson: string): string {
   return (
     '{"path":"' +
     folderJson +
     itemTail({
-      name: children.name(i),
-      size: children.size(i),
-      mtimeMs: children.mtimeMs(i),
-      mode: children.mode(i),
-      isDir: children.isDir(i),
-      isSymlink: children.isSymlink(i),
-      type: LISTED_TYPES[items.types[i]!]!,
-      subtitles: items.subtitles.get(i),
-    })
-  );
-}
-
-/** One cached child's JSON: a cached folder holds no symlinks and no videos with subtitles. */
-function cachedItemJson({ folder }: CachedItems, i: number, folderJson: string): string {
-  return (
-    '{"path":"' +
-    folderJson +
-    itemTail({
-      name: folder.names[i]!,
-      size: folder.sizes[i]!,
-      mtimeMs: folder.mtimes[i]!,
-      mode: folder.modes[i]!,
-      isDir: folder.isDir[i] === 1,
-      isSymlink: false,
-      type: LISTED_TYPES[folder.types[i]!]!,
+      name: columns.name(i),
+      size: columns.size(i),
+      mtimeMs: columns.mtimeMs(i),
+      mode: columns.mode(i),
+      isDir: columns.isDir(i),
+      isSymlink: columns.isSymlink(i),
+      type: LISTED_TYPES[columns.type(i)]!,
+      subtitles: columns.subtitles(i),
     })
   );
 }
@@ -260,11 +243,6 @@ export async function* listedParts(listing: Listing): AsyncGenerator<FreshItems 
   }
   yield items.first;
   yield* items.rest();
-}
-
-/** Whether the child at index `i` of a part is a folder. */
-export function isListedDir(part: FreshItems | CachedItems, i: number): boolean {
-  return part.kind === 'cached' ? part.folder.isDir[i] === 1 : part.children.isDir(i);
 }
 
 /**
@@ -289,18 +267,15 @@ export async function* listingJson(
   const turns = new EventLoopTurns();
   for await (const part of listedParts(listing)) {
     const { order } = part;
-    const json =
-      part.kind === 'cached'
-        ? (i: number) => cachedItemJson(part, i, folderJson)
-        : (i: number) => freshItemJson(part, i, folderJson);
-    const chunks = itemsJson(order, json, written > 0, take);
+    const columns = columnsOf(part);
+    const chunks = itemsJson(order, (i) => itemJson(columns, i, folderJson), written > 0, take);
     for (const chunk of chunks) {
       yield chunk;
       // Other requests get in while a big folder is written to a client that reads fast.
       if (turns.due()) await turns.take();
     }
     written += order.length;
-    for (let k = 0; k < order.length; k++) if (isListedDir(part, order[k]!)) numDirs++;
+    for (let k = 0; k < order.length; k++) if (columns.isDir(order[k]!)) numDirs++;
   }
   yield Buffer.from(
     `],"numDirs":${numDirs},"numFiles":${written - numDirs},` +

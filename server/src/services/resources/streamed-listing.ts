@@ -86,7 +86,6 @@ export async function startStreamedListing(
   /** Folders among the names that are not plain files (links to folders count as folders). */
   const folders = new Set<string>();
   const shownNames: string[] = [];
-  const shownDirs: boolean[] = [];
   for (let i = 0; i < names.length; i++) {
     const kind = kinds[i]!;
     const name = names[i]!;
@@ -94,14 +93,13 @@ export async function startStreamedListing(
     const isDir = kind === EntryKind.Dir || (kind === EntryKind.Symlink && linkDirs.has(name));
     if (isDir) folders.add(name);
     shownNames.push(name);
-    shownDirs.push(isDir);
   }
   const count = shownNames.length;
   // The first rows need only the first names in order, not the whole sort (seconds for a million).
   const shownIndices = Array.from({ length: count }, (_, i) => i);
   const firstNames = firstInNameOrder(shownIndices, FIRST_PART, sorting, {
     name: (i) => shownNames[i]!,
-    isDir: (i) => shownDirs[i]!,
+    isDir: (i) => folders.has(shownNames[i]!),
     size: () => 0,
     modifiedMs: () => 0,
   }).map((i) => shownNames[i]!);
