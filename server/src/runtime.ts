@@ -202,7 +202,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     tus,
     commands: new CommandsService(ctx, audit),
     search: new SearchService(ctx),
-    events: new EventStreams(ctx, coordination.events, sessions),
+    events: new EventStreams(ctx, coordination.events, sessions, { now: options.now }),
     sites: new SitesService(ctx, coordination.scheduler),
     trash,
     appPasswords,

@@ -101,6 +101,34 @@ describe('event stream', () => {
     stream.close();
   });
 
+  it('tells a stream opened just after a change of it, as a page that read its folder first needs', async () => {
+    const real = path.join(server.root, 'users/ann/before-the-stream.txt');
+    const secret = path.join(server.root, 'users/ann/secret/before-the-stream.txt');
+    const heard = new Promise<void>((resolve) => {
+      const stop = server.ctx.search.onPathChanged((changed) => {
+        if (changed !== real) return;
+        stop();
+        resolve();
+      });
+    });
+    await writeFile(secret, 'x');
+    await writeFile(real, 'x');
+    // The watch reported the change while no stream was open.
+    await heard;
+    const stream = await openReady(server.url, { token: ann.token });
+    await stream.next(changedPath('/before-the-stream.txt'));
+    const bobStream = await openReady(server.url, { token: bob.token });
+    // Ann's stream got her change right after `ready`; Bob's (opened later) got nothing of hers.
+    await writeFile(path.join(server.root, 'users/bob/after.txt'), 'x');
+    await bobStream.next(changedPath('/after.txt'));
+    const told = (events: StreamEvent[]) =>
+      events.filter(isType('changed')).map((e) => (e.data as { path: string }).path);
+    expect(told(stream.events)).not.toContain('/secret/before-the-stream.txt');
+    expect(told(bobStream.events).some((p) => p.includes('before-the-stream'))).toBe(false);
+    stream.close();
+    bobStream.close();
+  });
+
   it('never tells of paths outside the scope, blocked by rules or hidden dotfiles', async () => {
     const annStream = await openReady(server.url, { token: ann.token });
     const bobStream = await openReady(server.url, { token: bob.token });

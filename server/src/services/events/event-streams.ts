@@ -16,6 +16,19 @@ export interface EventStreamsOptions {
   heartbeatMs?: number;
   /** Changed paths are gathered this long and then sent together (default 150 ms). */
   changeDelayMs?: number;
+  /** Changes this recent are told to a stream that opens after them (default 30 s). */
+  recentMs?: number;
+  /** The clock of the recent changes (default `Date.now`). */
+  now?: () => number;
+}
+
+/** Most changes kept for streams that open after them; past this, "anything may have changed". */
+const RECENT_MAX = 256;
+
+/** A changed real path, and when this instance heard of it. */
+interface RecentChange {
+  readonly real: string;
+  readonly at: number;
 }
 
 interface Connection {
@@ -47,6 +60,12 @@ export class EventStreams {
   private heartbeat: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void)[] = [];
   private flushing: Promise<void> = Promise.resolve();
+  private readonly recentMs: number;
+  private readonly now: () => number;
+  /** The latest changes, oldest first, at most RECENT_MAX. */
+  private recent: RecentChange[] = [];
+  /** When the newest change that fell out of `recent` was heard of. */
+  private forgottenAt = -Infinity;
 
   constructor(
     private readonly ctx: AppContext,
@@ -56,6 +75,8 @@ export class EventStreams {
   ) {
     this.heartbeatMs = options.heartbeatMs ?? 25_000;
     this.changeDelayMs = options.changeDelayMs ?? 150;
+    this.recentMs = options.recentMs ?? 30_000;
+    this.now = options.now ?? Date.now;
   }
 
   /** Number of open streams on this instance. */
@@ -95,6 +116,7 @@ export class EventStreams {
     try {
       if (lastEventId === null) {
         sink.write(sseEvent('ready', {}, await this.bus.latestId()));
+        await this.tellRecent(user, sink);
       } else {
         const missed = Number.isNaN(lastEventId)
           ? null
@@ -147,7 +169,35 @@ export class EventStreams {
     }
   }
 
+  /**
+   * A new stream hears of the changes of the last moments. The page read its folder before it
+   * opened the stream (a page load, a renewed session), and a change in between would otherwise
+   * never reach it: the folder would stay stale until something else changed there.
+   */
+  private async tellRecent(user: SessionUser, sink: StreamSink): Promise<void> {
+    const since = this.now() - this.recentMs;
+    const recent = this.recent.filter((change) => change.at >= since).map((change) => change.real);
+    if (recent.length === 0 && this.forgottenAt < since) return;
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const paths = this.forgottenAt >= since ? ['/'] : visibleChanges(fs, recent);
+    for (const path of paths) sink.write(sseEvent('changed', { path }));
+  }
+
+  private remember(real: string): void {
+    const at = this.now();
+    const since = at - this.recentMs;
+    let old = 0;
+    while (old < this.recent.length && this.recent[old]!.at < since) old++;
+    if (old > 0 || this.recent.length >= RECENT_MAX) {
+      const kept = this.recent.slice(old);
+      if (kept.length >= RECENT_MAX) this.forgottenAt = kept.shift()!.at;
+      this.recent = kept;
+    }
+    this.recent.push({ real, at });
+  }
+
   private changed(real: string): void {
+    this.remember(real);
     if (this.connections.size === 0) return;
     this.pending.add(real);
     if (this.flushTimer) return;
