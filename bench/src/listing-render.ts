@@ -136,6 +136,13 @@ async function measureView(
     await page.addInitScript(FIRST_ROW_SCRIPT);
     await page.goto(`${url}/login`);
     await page.evaluate((jwt) => localStorage.setItem('jwt', jwt), fresh);
+    // BENCH_CPU_PROFILE=<file>: the page's CPU profile up to the first rows (Chrome DevTools).
+    const profiler = process.env.BENCH_CPU_PROFILE ? await context.newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
+      await profiler.send('Profiler.start');
+    }
     await page.goto(`${url}/files/${FOLDER}/`, { waitUntil: 'commit' });
     await page.waitForSelector('[data-entry-index="0"]', { timeout: 300_000 });
     // Taken in the page when the first row entered the DOM (FIRST_ROW_SCRIPT), then the frame
@@ -147,6 +154,13 @@ async function measureView(
         { timeout: 300_000 },
       )
       .then((handle) => handle.jsonValue() as Promise<number>);
+    if (profiler) {
+      const { profile } = await profiler.send('Profiler.stop');
+      await writeFile(
+        `${process.env.BENCH_CPU_PROFILE}-${view}.cpuprofile`,
+        JSON.stringify(profile),
+      );
+    }
     // The compact listing is streamed: the first rows may show before its last byte arrives, and
     // the request has no timing entry until then.
     await page.waitForFunction(

@@ -213,6 +213,7 @@ describe('listing cache, folders watched', () => {
     const source = {
       isWatched: (real: string) => server.ctx.search.isWatched(real),
       onPathChanged: () => () => undefined,
+      childrenOf: () => null,
       onResync: (listener: () => void) => {
         resync = listener;
         return () => undefined;

@@ -17,6 +17,9 @@ import { listingJson, readListing, type Listing } from '../src/services/resource
 import { EntryBudget } from '../src/services/resources/listing-memory.ts';
 import type { UserRecord } from '../src/store/users.repo.ts';
 import { FIRST_PART } from '../src/services/resources/streamed-listing.ts';
+import { ListingCache } from '../src/services/resources/listing-cache.ts';
+import { newTempName, TEMP_PREFIX } from '../src/fs/temp-files.ts';
+import { EntryKind } from '../src/fs/scoped-fs.ts';
 import { eventually } from './helpers/eventually.ts';
 import { watched } from './helpers/watched.ts';
 
@@ -91,6 +94,11 @@ describe('streamed listings', () => {
   afterAll(async () => {
     await server.close();
     await rm(outside, { recursive: true, force: true });
+  });
+
+  it('reads the folder itself when no watch vouches for its names (watching off)', async () => {
+    await server.ctx.search.settled();
+    expect(server.ctx.search.childrenOf(path.join(server.ctx.files.realRoot, 'big'))).toBeNull();
   });
 
   it('gives the bytes of a whole read, folders and links to folders first', async () => {
@@ -211,9 +219,101 @@ describe('streamed listings of a watched folder', () => {
     await mkdir(big);
     for (let i = 0; i < 2500; i++) await writeFile(path.join(big, `photo ${i}.jpg`), '');
     await mkdir(path.join(big, 'album'));
+    // The same with what a listing judges per user or leaves out (not cacheable: it holds links).
+    const mixed = path.join(server.root, 'mixed');
+    await mkdir(mixed);
+    for (let i = 0; i < 2500; i++) await writeFile(path.join(mixed, `photo ${i}.jpg`), '');
+    await mkdir(path.join(mixed, 'album'));
+    await writeFile(path.join(mixed, '.dotfile'), 'dot');
+    await writeFile(path.join(mixed, 'secret.txt'), 'classified');
+    await writeFile(path.join(mixed, newTempName()), 'half-written upload');
+    await symlink('album', path.join(mixed, 'zz link to album'));
+    await symlink('photo 1.jpg', path.join(mixed, 'aa link to photo'));
+    await symlink('gone.jpg', path.join(mixed, 'dangling'));
+    await watched(server, 'mixed');
     await watched(server, 'watched');
   });
   afterAll(() => server.close());
+
+  /** A streamed listing's JSON, its names as the folder's watch knows them (no cache kept). */
+  async function fromWatches(user: UserRecord, sorting: Sorting): Promise<string> {
+    const fs = await server.runtime.services.resources.view(user);
+    const dir = await fs.stat('/mixed');
+    const cache = new ListingCache(server.ctx.search, 0);
+    const listing = await readListing(fs, dir, dir.path, sorting, new EntryBudget(1e7, 1e3), cache);
+    try {
+      expect(listing.items.kind).toBe('streamed');
+      return await bytesOf(listingJson(listing));
+    } finally {
+      listing.done();
+      cache.close();
+    }
+  }
+
+  async function wholeRead(user: UserRecord, sorting: Sorting): Promise<string> {
+    const fs = await server.runtime.services.resources.view(user);
+    const dir = await fs.stat('/mixed');
+    const listing = await readListing(
+      fs,
+      dir,
+      dir.path,
+      sorting,
+      new EntryBudget(1e7, 1e3),
+      undefined,
+      {
+        stream: false,
+      },
+    );
+    try {
+      return await bytesOf(listingJson(listing));
+    } finally {
+      listing.done();
+    }
+  }
+
+  it('takes the names from the watches without reading the folder, and gives a whole read’s bytes per user', async () => {
+    // Once the watch's reports of the writes above are applied, the index vouches for the names.
+    const known = await eventually(
+      async () => {
+        await server.ctx.search.settled();
+        return server.ctx.search.childrenOf(path.join(server.ctx.files.realRoot, 'mixed'));
+      },
+      (children) => children?.names.length === 2500 + 7,
+    );
+    expect(known?.kinds.filter((kind) => kind === EntryKind.Symlink)).toHaveLength(3);
+    const hiding = await server.createUser({
+      hideDotfiles: true,
+      rules: [{ allow: false, path: '/mixed/secret.txt', regex: false, regexp: { raw: '' } }],
+    });
+    for (const user of [server.admin.user, hiding.user]) {
+      for (const sorting of NAME_ORDERS) {
+        const streamed = await fromWatches(user, sorting);
+        expect(streamed).toBe(await wholeRead(user, sorting));
+        expect(streamed).toContain('"name":"zz link to album"');
+        expect(streamed).not.toContain(TEMP_PREFIX);
+      }
+    }
+    const hidden = await fromWatches(hiding.user, NAME_ORDERS[0]!);
+    expect(hidden).not.toContain('secret.txt');
+    expect(hidden).not.toContain('.dotfile');
+  });
+
+  it('shows a file created or removed on disk in the next listing once its watch reported it', async () => {
+    const sorting = NAME_ORDERS[1]!;
+    await writeFile(path.join(server.root, 'mixed/made elsewhere.jpg'), 'x');
+    await eventually(
+      () => fromWatches(server.admin.user, sorting),
+      (body) => body.includes('"name":"made elsewhere.jpg"'),
+    );
+    await rm(path.join(server.root, 'mixed/photo 7.jpg'));
+    await eventually(
+      () => fromWatches(server.admin.user, sorting),
+      (body) => !body.includes('"name":"photo 7.jpg"'),
+    );
+    expect(await fromWatches(server.admin.user, sorting)).toBe(
+      await wholeRead(server.admin.user, sorting),
+    );
+  });
 
   it('streams the first listing, then fills the cache for the next ones', async () => {
     const cache = server.runtime.listingCache;

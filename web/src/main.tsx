@@ -8,14 +8,16 @@ import { App } from './app/App.tsx';
 import { askForOpenedFolder } from './app/early-folder.ts';
 import { applyTheme } from './app/theme.ts';
 import { followBrandingOfOtherTabs } from './config/branding.ts';
+import { warmRowFormatters } from './format/warm-up.ts';
 import { restoreSession } from './auth/session.ts';
 import { applyLocale, initI18n } from './i18n/i18n.ts';
 import { useSessionStore } from './stores/session-store.ts';
 
 /**
  * Boot: the folder the page opens is asked for at once, the API client is linked to the stores,
- * then theme and language so nothing flashes, then the stored session is renewed before the first
- * route renders (guards need to know who is logged in), then the app mounts.
+ * then theme and language so nothing flashes, then the stored session is taken up (guards need to
+ * know who is logged in; its renewal is awaited only when the token is about to expire or there
+ * is no login page), then the app mounts.
  */
 async function boot(): Promise<void> {
   askForOpenedFolder(window.location.pathname);
@@ -29,6 +31,8 @@ async function boot(): Promise<void> {
   useSessionStore.subscribe((state, previous) => {
     if (state.user?.locale !== previous.user?.locale) void applyLocale(state.user?.locale ?? '');
   });
+  // The language applyLocale chose, as the rows format with it.
+  warmRowFormatters(document.documentElement.lang);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App />

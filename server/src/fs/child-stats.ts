@@ -142,6 +142,12 @@ export const EntryKind = {
 } as const;
 export type EntryKind = (typeof EntryKind)[keyof typeof EntryKind];
 
+/** A folder's child names and what each directory entry says it is, index by index. */
+export interface TypedNames {
+  names: string[];
+  kinds: EntryKind[];
+}
+
 /**
  * The names in a folder (a real path) with what their directory entries say they are, in
  * directory order: a listing sorted by name can order folders first and count them before it
@@ -149,9 +155,7 @@ export type EntryKind = (typeof EntryKind)[keyof typeof EntryKind];
  * here (which sorts the names and hops through the thread pool); other requests get in every
  * YIELD_EVERY_MS.
  */
-export async function readTypedNames(
-  dir: string,
-): Promise<{ names: string[]; kinds: EntryKind[] }> {
+export async function readTypedNames(dir: string): Promise<TypedNames> {
   const handle = opendirSync(dir, { bufferSize: 4096 });
   const names: string[] = [];
   const kinds: EntryKind[] = [];

@@ -6,7 +6,7 @@ import { errors } from '../errors.ts';
 import type { AtomicWrite, WriteSource } from './atomic-write.ts';
 import { diskUsage } from './disk-usage.ts';
 import { treeBytes, treeSize, type TreeSize } from './tree-bytes.ts';
-import type { EntryKind } from './child-stats.ts';
+import type { TypedNames } from './child-stats.ts';
 import type { CopyControl } from './copy-run.ts';
 import type { FileRoot } from './file-root.ts';
 import type { FolderChildren, ListEntry } from './folder-children.ts';
@@ -20,7 +20,7 @@ import { ScopedTrash } from './scoped-trash.ts';
 /** File stats as ScopedFs returns them (services may not import node:fs). */
 export type { Stats } from 'node:fs';
 export type { EntryStat } from './entry-stat.ts';
-export { EntryKind } from './child-stats.ts';
+export { EntryKind, type TypedNames } from './child-stats.ts';
 export type { FolderChildren, ListEntry } from './folder-children.ts';
 export type { Resolved, ScopedFsOptions } from './scope-resolver.ts';
 export type { Entry, ListOptions, WalkOptions } from './scoped-listing.ts';
@@ -165,8 +165,9 @@ export class ScopedFs {
   /** See ScopedListing.readVisibleNames. */
   readVisibleNames(
     dir: Resolved & { stat: Stats },
-  ): Promise<{ names: string[]; kinds: EntryKind[] }> {
-    return this.listing.readVisibleNames(dir);
+    known?: TypedNames | null,
+  ): Promise<TypedNames> {
+    return this.listing.readVisibleNames(dir, known);
   }
 
   /** See ScopedListing.statVisible. */

@@ -5,7 +5,13 @@ import path from 'node:path';
 import { errors } from '../errors.ts';
 import { canonicalPath, joinVirtual } from './canonical-path.ts';
 import { readHead } from './child-stats-core.mjs';
-import { readNames, readTypedNames, statChildren, type EntryKind } from './child-stats.ts';
+import {
+  readNames,
+  readTypedNames,
+  statChildren,
+  type EntryKind,
+  type TypedNames,
+} from './child-stats.ts';
 import { FolderChildren, type ListEntry } from './folder-children.ts';
 import { lstatOrNull, mapFsErrors } from './fs-errors.ts';
 import type { Resolved, ScopeResolver } from './scope-resolver.ts';
@@ -120,12 +126,14 @@ export class ScopedListing {
   /**
    * The names of a folder's children this user may see, with what their directory entries say
    * they are, unstat'ed and in directory order: for listings that order the names first and stat
-   * them part by part as the reply is written (`statVisible`).
+   * them part by part as the reply is written (`statVisible`). `known`: the folder's children as
+   * its watch knows them (the search index), used instead of reading the folder.
    */
   async readVisibleNames(
     dir: Resolved & { stat: Stats },
-  ): Promise<{ names: string[]; kinds: EntryKind[] }> {
-    const read = await mapFsErrors(() => readTypedNames(dir.real));
+    known?: TypedNames | null,
+  ): Promise<TypedNames> {
+    const read = known ?? (await mapFsErrors(() => readTypedNames(dir.real)));
     const names: string[] = [];
     const kinds: EntryKind[] = [];
     for (let i = 0; i < read.names.length; i++) {

@@ -7,10 +7,19 @@ import { useSessionStore } from '../stores/session-store.ts';
 import { isWellFormedToken } from './token-claims.ts';
 import { clearStoredToken, loadStoredToken } from './token-storage.ts';
 
+/** A stored token closer than this to its expiry is renewed before the app opens. */
+const RENEW_FIRST_MS = 60_000;
+
 /**
  * Start-up: a stored token is renewed; if none is stored nothing happens. A
  * malformed token, or one the server refuses to renew, leaves the user logged out with a console
  * warning. Without a login page (proxy and noauth methods) the app logs in with empty credentials.
+ *
+ * A stored token with time left opens the app at once, as the user it names, while the renewal
+ * runs: on a busy server the renewal can take a second, which the first screen need not wait for.
+ * The server checks every request anyway; the renewed claims (a changed permission or language)
+ * replace the stored ones when it answers, and a refusal logs out then (docs/benchmarks.md,
+ * "First rows without waiting").
  */
 export async function restoreSession(): Promise<void> {
   const stored = loadStoredToken();
@@ -22,7 +31,10 @@ export async function restoreSession(): Promise<void> {
       console.warn('Cabinet: the stored token cannot be read; logging out');
       clearStoredToken();
     } else {
-      await renewSession();
+      const renewed = renewSession();
+      const left = useSessionStore.getState().expiresAt * 1000 - Date.now();
+      // Without a login page a refused session must log in again before anything shows.
+      if (left < RENEW_FIRST_MS || !hasLoginPage) await renewed;
     }
   }
   if (!useSessionStore.getState().user && !hasLoginPage) await logIn('', '', '').catch(() => {});

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileChanges } from '../changes.ts';
 import { collectGarbage } from './collect-garbage.ts';
+import type { TypedNames } from '../child-stats.ts';
 import { FolderWatcher } from './folder-watcher.ts';
 import { buildGramIndex, type GramIndex } from './gram-index.ts';
 import { indexFilePath, loadIndexFile, saveIndexFile } from './index-file.ts';
@@ -60,6 +61,13 @@ export class NameIndex {
   private readonly closing = new AbortController();
   private readonly timers: NodeJS.Timeout[] = [];
   private dirty = false;
+  /**
+   * Whether the table follows the disk in every watched folder: set when a walk made with watches
+   * is swapped in, cleared when changes may have been missed (a burst, watching given up).
+   */
+  private following = false;
+  /** Changes reported but not applied to the table yet. */
+  private unapplied = 0;
   private saving: Promise<void> | null = null;
   private readonly unsubscribe: () => void;
   /** Told of every changed path (the event streams' self-updating folders, docs/jobs.md). */
@@ -73,6 +81,7 @@ export class NameIndex {
       onChange: (real) => this.changed(real),
       onOverflow: () => {
         options.log.warn('search index: burst of file events, rebuilding to stay consistent');
+        this.following = false;
         this.resync();
         this.rebuild();
       },
@@ -108,6 +117,20 @@ export class NameIndex {
    */
   isWatched(real: string): boolean {
     return this.watching && !this.closing.signal.aborted && this.watcher.has(real);
+  }
+
+  /**
+   * The children of a watched folder (real path) as the table holds them, for listings that would
+   * otherwise read the folder first (a big folder's streamed listing): null unless the table
+   * follows the disk there, with every reported change applied. The same guarantee as the listing
+   * cache's: a change shows once its folder's watch has reported it.
+   */
+  childrenOf(real: string): TypedNames | null {
+    const table = this.table;
+    if (!table || !this.following || this.unapplied > 0 || !this.isWatched(real)) return null;
+    const id = this.idOf(real);
+    if (id < 0 || !table.isDir(id)) return null;
+    return table.childrenOf(id);
   }
 
   /** The table searches read, or null while the first build runs (searches then walk). */
@@ -225,6 +248,7 @@ export class NameIndex {
     table.trim();
     const first = this.table === null;
     this.table = table;
+    this.following = this.watching;
     // The outgrown arrays and the replaced table are garbage now: give their memory back at once.
     collectGarbage();
     this.options.log.info(
@@ -254,6 +278,7 @@ export class NameIndex {
   private startPeriodic(reason: string): void {
     if (this.watching) {
       this.watching = false;
+      this.following = false;
       this.watcher.close();
       this.resync();
     }
@@ -286,11 +311,13 @@ export class NameIndex {
     this.pending?.add(real);
     const table = this.table;
     if (!table) return;
+    this.unapplied++;
     this.applying = this.applying
       .then(() => this.refresh(table, real))
       .catch((error: unknown) =>
         this.options.log.warn({ err: error }, 'search index update failed'),
-      );
+      )
+      .finally(() => this.unapplied--);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EntryKind } from '../child-stats.ts';
 import { NameTable } from './name-table.ts';
 
 describe('NameTable', () => {
@@ -26,6 +27,27 @@ describe('NameTable', () => {
       expect(table.nameOf(entry.id)).toBe(entry.name);
     }
     expect(table.live).toBe(ids.length - removed.size);
+  });
+
+  it('gives a folder’s live children with their kinds, wherever they were added', () => {
+    const table = new NameTable();
+    const docs = table.add(0, 'docs', true, false);
+    const other = table.add(0, 'other', true, false);
+    // A walk's run of children, then later additions between other folders' entries.
+    const walked = ['a.txt', 'Été 2024', 'link', 'ünïcödé.md'].map((name, i) =>
+      table.add(docs, name, i === 1, i === 2),
+    );
+    table.add(other, 'elsewhere.txt', false, false);
+    table.add(docs, 'added later.txt', false, false);
+    table.add(other, 'again.txt', false, false);
+    table.add(docs, 'last', true, false);
+    table.remove(walked[0]!);
+    expect(table.childrenOf(docs)).toEqual({
+      names: ['Été 2024', 'link', 'ünïcödé.md', 'added later.txt', 'last'],
+      kinds: [EntryKind.Dir, EntryKind.Symlink, EntryKind.File, EntryKind.File, EntryKind.Dir],
+    });
+    expect(table.childrenOf(other).names).toEqual(['elsewhere.txt', 'again.txt']);
+    expect(table.childrenOf(walked[1]!)).toEqual({ names: [], kinds: [] });
   });
 
   it('maps blob offsets back to entries and survives a round trip through its parts', () => {

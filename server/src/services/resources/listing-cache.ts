@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Sorting } from '@cabinet/protocol';
 import { detectType, sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
 import { offersSubtitles } from '../../files/subtitles.ts';
-import type { FolderChildren, Resolved, ScopedFs, Stats } from '../../fs/scoped-fs.ts';
+import type { FolderChildren, Resolved, ScopedFs, Stats, TypedNames } from '../../fs/scoped-fs.ts';
 import { typeCode } from './listed-types.ts';
 import { sortOrder } from './sort-items.ts';
 
@@ -47,6 +47,8 @@ export interface ListingCacheSource {
   onPathChanged(listener: (real: string) => void): () => void;
   /** Changes may have been missed: everything cached must go. */
   onResync(listener: () => void): () => void;
+  /** The children of a watched folder as the watches know them, or null (NameIndex.childrenOf). */
+  childrenOf(real: string): TypedNames | null;
 }
 
 /** A fill under way; `stale` once a change in its folder was reported while it read. */
@@ -108,12 +110,13 @@ export class ListingCache {
    * The cached children of a folder the user may list, read and kept if it is watched; null when
    * it cannot be served from a cache (not watched, cache off, holds symlinks or subtitled videos,
    * too many children), or with `waitForFill: false` while it is still being read; with
-   * `startFill: false` a folder not cached yet is not read either.
+   * `startFill: false` a folder not cached yet is not read either. `orderFor`: a fill started now
+   * also sorts the children so (the next listing's first byte need not wait for that sort).
    */
   async folder(
     fs: ScopedFs,
     dir: Resolved & { stat: Stats },
-    options: { waitForFill?: boolean; startFill?: boolean } = {},
+    options: { waitForFill?: boolean; startFill?: boolean; orderFor?: Sorting } = {},
   ): Promise<CachedFolder | null> {
     if (this.capacity <= 0 || !this.source.isWatched(dir.real)) return null;
     const key = dir.real;
@@ -137,7 +140,12 @@ export class ListingCache {
           (read) => {
             if (this.fills.get(key) === started) this.fills.delete(key);
             // A change reported during the read, or the watch gone: served once, never kept.
-            if (!started.stale && this.source.isWatched(key)) this.store(key, read);
+            if (started.stale || !this.source.isWatched(key)) return;
+            this.store(key, read);
+            // Kept (not refused as too big) and cacheable: sorted now, off the next reply's path.
+            if (options.orderFor && this.slots.get(key) === read && !('uncacheable' in read)) {
+              this.order(read, options.orderFor);
+            }
           },
           () => {
             if (this.fills.get(key) === started) this.fills.delete(key);
@@ -149,6 +157,15 @@ export class ListingCache {
       slot = await fill.result;
     }
     return 'uncacheable' in slot ? null : slot;
+  }
+
+  /**
+   * A folder's names and entry kinds without reading it, when its watch vouches for them (the
+   * search index holds every watched folder's names); null otherwise. The cache's own guarantee:
+   * a change shows once the watch has reported it. Not tied to the cache's budget.
+   */
+  knownChildren(real: string): TypedNames | null {
+    return this.source.childrenOf(real);
   }
 
   /** The order of a cached folder's children for a sorting, kept with the folder. */

@@ -1,6 +1,6 @@
 import type { ResourceItem, Sorting } from '@cabinet/protocol';
 import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
-import type { FolderChildren, Resolved, ScopedFs, Stats } from '../../fs/scoped-fs.ts';
+import type { FolderChildren, Resolved, ScopedFs, Stats, TypedNames } from '../../fs/scoped-fs.ts';
 import { SubtitleFinder } from '../../files/subtitles.ts';
 import { virtualBaseName } from '../../fs/canonical-path.ts';
 import { fileInfo } from './file-info.ts';
@@ -96,7 +96,8 @@ export async function readListing(
   let built: Omit<Listing, 'done'>;
   try {
     built =
-      (streamable && (await streamedListing(fs, dir, shownPath, sorting))) ||
+      (streamable &&
+        (await streamedListing(fs, dir, shownPath, sorting, cache?.knownChildren(dir.real)))) ||
       (await buildListing(fs, dir, shownPath, sorting));
   } catch (error) {
     release();
@@ -106,7 +107,7 @@ export async function readListing(
     release();
     if (built.numDirs + built.numFiles >= COLLECT_AFTER_ENTRIES) collectSoon();
     if (cache && built.items.kind === 'streamed')
-      void cache.folder(fs, dir, { waitForFill: false });
+      void cache.folder(fs, dir, { waitForFill: false, orderFor: sorting });
   };
   return { ...built, done };
 }
@@ -116,8 +117,9 @@ async function streamedListing(
   dir: Resolved & { stat: Stats },
   shownPath: string,
   sorting: Sorting,
+  known: TypedNames | null | undefined,
 ): Promise<Omit<Listing, 'done'> | null> {
-  const started = await startStreamedListing(fs, dir, sorting);
+  const started = await startStreamedListing(fs, dir, sorting, known);
   if (!started) return null;
   return {
     folder: folderInfo(dir, shownPath),

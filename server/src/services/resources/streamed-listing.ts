@@ -1,7 +1,13 @@
 import type { Sorting } from '@cabinet/protocol';
 import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
 import { offersSubtitles } from '../../files/subtitles.ts';
-import { EntryKind, type Resolved, type ScopedFs, type Stats } from '../../fs/scoped-fs.ts';
+import {
+  EntryKind,
+  type Resolved,
+  type ScopedFs,
+  type Stats,
+  type TypedNames,
+} from '../../fs/scoped-fs.ts';
 import type { FreshItems } from './listing.ts';
 import { firstInNameOrder, sortOrder } from './sort-items.ts';
 import { typeChildren } from './typed-children.ts';
@@ -57,14 +63,16 @@ async function readPart(
 
 /**
  * Starts a streamed listing of a folder in name order (`sorting.by` must be 'name'); null when
- * the folder must be read whole instead.
+ * the folder must be read whole instead. `known`: the folder's children as its watch knows them
+ * (ListingCache.knownChildren), so that the first rows wait for no directory read.
  */
 export async function startStreamedListing(
   fs: ScopedFs,
   dir: Resolved & { stat: Stats },
   sorting: Sorting,
+  known?: TypedNames | null,
 ): Promise<StreamedListingStart | null> {
-  const { names, kinds } = await fs.readVisibleNames(dir);
+  const { names, kinds } = await fs.readVisibleNames(dir, known);
   const links: string[] = [];
   for (let i = 0; i < names.length; i++) {
     const kind = kinds[i]!;
@@ -106,6 +114,9 @@ export async function startStreamedListing(
   const first = await readPart(fs, dir, firstNames);
   async function* rest(): AsyncGenerator<FreshItems> {
     if (count <= FIRST_PART) return;
+    // A turn of the event loop first: the first part's bytes reach the socket only then (Node
+    // flushes a reply's writes on the next tick), not after the sort and stats below.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     // Names in code-unit order first, as a whole read does (listing.ts): V8's native sort does
     // that faster than the natural comparator, which then mostly finds long runs.
     const sorted = shownNames.sort();
