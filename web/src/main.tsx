@@ -10,7 +10,9 @@ import { applyTheme } from './app/theme.ts';
 import { followBrandingOfOtherTabs } from './config/branding.ts';
 import { warmRowFormatters } from './format/warm-up.ts';
 import { restoreSession } from './auth/session.ts';
-import { applyLocale, initI18n } from './i18n/i18n.ts';
+import { decodeToken } from './auth/token-claims.ts';
+import { loadStoredToken } from './auth/token-storage.ts';
+import { applyLocale, initI18n, localeFor } from './i18n/i18n.ts';
 import { useSessionStore } from './stores/session-store.ts';
 
 /**
@@ -21,6 +23,8 @@ import { useSessionStore } from './stores/session-store.ts';
  */
 async function boot(): Promise<void> {
   askForOpenedFolder(window.location.pathname);
+  // In the stored session's language, which the rows will most likely format in.
+  warmRowFormatters(localeFor(decodeToken(loadStoredToken() ?? '')?.user.locale ?? ''));
   linkApiToStores();
   applyTheme();
   followBrandingOfOtherTabs();
@@ -31,8 +35,6 @@ async function boot(): Promise<void> {
   useSessionStore.subscribe((state, previous) => {
     if (state.user?.locale !== previous.user?.locale) void applyLocale(state.user?.locale ?? '');
   });
-  // The language applyLocale chose, as the rows format with it.
-  warmRowFormatters(document.documentElement.lang);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App />

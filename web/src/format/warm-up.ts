@@ -2,9 +2,10 @@ import { formatDateTime, formatRelativeTime } from './date-time.ts';
 import { formatFileSize } from './file-size.ts';
 
 /**
- * Makes the formatters a listing's rows use, once the page is idle: the first Intl formatter of a
- * page costs tens of milliseconds (its language's data is loaded then), which the first rows of a
- * folder would otherwise pay while the page waits for nothing else.
+ * Makes the formatters a listing's rows use, at the page's first free moment (while the app's
+ * language loads and its folder is on its way): the first Intl formatters of a page cost 50 to
+ * 150 ms on a small machine (the browser loads its locale data then), which the first rows of a
+ * folder would otherwise pay. A wrong guess of the language still loads most of that data.
  */
 export function warmRowFormatters(locale: string): void {
   const warm = () => {
@@ -14,6 +15,5 @@ export function warmRowFormatters(locale: string): void {
     formatDateTime(now, locale);
     formatRelativeTime(now, locale);
   };
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(warm, { timeout: 2000 });
-  else setTimeout(warm, 0);
+  setTimeout(warm, 0);
 }

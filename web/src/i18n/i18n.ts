@@ -100,8 +100,13 @@ export async function initI18n(): Promise<void> {
  * Switches the interface to a user's locale ("" means the browser's), loading its catalogue on
  * demand, and sets lang and dir on <html>.
  */
+/** The catalogue a user's language setting ('' = the browser's) gets. */
+export function localeFor(userLocale: string): string {
+  return userLocale ? resolveLocale(userLocale) : browserLocale();
+}
+
 export async function applyLocale(userLocale: string): Promise<void> {
-  const locale = userLocale ? resolveLocale(userLocale) : browserLocale();
+  const locale = localeFor(userLocale);
   if (!i18next.hasResourceBundle(locale, 'translation')) {
     const load = catalogueLoader(locale);
     if (load) {

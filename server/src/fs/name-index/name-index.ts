@@ -128,7 +128,7 @@ export class NameIndex {
   childrenOf(real: string): TypedNames | null {
     const table = this.table;
     if (!table || !this.following || this.unapplied > 0 || !this.isWatched(real)) return null;
-    const id = this.idOf(real);
+    const id = this.idIn(table, real, (parent, name) => table.findChild(parent, name));
     if (id < 0 || !table.isDir(id)) return null;
     return table.childrenOf(id);
   }
@@ -174,13 +174,21 @@ export class NameIndex {
   /** Id of the entry at a real path, or -1 when it is not indexed (or no table is ready). */
   idOf(real: string): number {
     const table = this.table;
-    if (!table) return -1;
+    return table ? this.idIn(table, real, (parent, name) => table.lookup(parent, name)) : -1;
+  }
+
+  /** The id of a real path in a table, each step found by `find` (-1: not indexed). */
+  private idIn(
+    table: NameTable,
+    real: string,
+    find: (parentId: number, name: string) => number,
+  ): number {
     const relative = path.relative(this.options.realRoot, real);
     if (relative === '') return 0;
     if (relative.startsWith('..') || path.isAbsolute(relative)) return -1;
     let id = 0;
     for (const name of relative.split(path.sep)) {
-      id = table.lookup(id, name);
+      id = find(id, name);
       if (id < 0) return -1;
     }
     return id;

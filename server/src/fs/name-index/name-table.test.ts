@@ -47,6 +47,12 @@ describe('NameTable', () => {
       kinds: [EntryKind.Dir, EntryKind.Symlink, EntryKind.File, EntryKind.File, EntryKind.Dir],
     });
     expect(table.childrenOf(other).names).toEqual(['elsewhere.txt', 'again.txt']);
+    // Found the same with and without the hash (built by the first lookup).
+    const fresh = new NameTable(table.parts());
+    expect(fresh.findChild(docs, 'ünïcödé.md')).toBe(walked[3]);
+    expect(fresh.findChild(docs, 'a.txt')).toBe(-1);
+    expect(fresh.findChild(0, 'other')).toBe(other);
+    expect(table.findChild(docs, 'ünïcödé.md')).toBe(table.lookup(docs, 'ünïcödé.md'));
     expect(table.childrenOf(walked[1]!)).toEqual({ names: [], kinds: [] });
   });
 

@@ -91,23 +91,26 @@ export async function startStreamedListing(
       else if (resolved.isDir(i)) linkDirs.add(resolved.name(i));
     }
   }
-  /** Folders among the names that are not plain files (links to folders count as folders). */
-  const folders = new Set<string>();
+  // Which shown names are folders (links to folders count as folders), by position: no string
+  // is hashed on the way to the first rows.
   const shownNames: string[] = [];
+  const shownDirs: boolean[] = [];
+  let numDirs = 0;
   for (let i = 0; i < names.length; i++) {
     const kind = kinds[i]!;
     const name = names[i]!;
     if (kind === EntryKind.Symlink && linkGone.has(name)) continue;
     const isDir = kind === EntryKind.Dir || (kind === EntryKind.Symlink && linkDirs.has(name));
-    if (isDir) folders.add(name);
+    if (isDir) numDirs++;
     shownNames.push(name);
+    shownDirs.push(isDir);
   }
   const count = shownNames.length;
   // The first rows need only the first names in order, not the whole sort (seconds for a million).
   const shownIndices = Array.from({ length: count }, (_, i) => i);
   const firstNames = firstInNameOrder(shownIndices, FIRST_PART, sorting, {
     name: (i) => shownNames[i]!,
-    isDir: (i) => folders.has(shownNames[i]!),
+    isDir: (i) => shownDirs[i]!,
     size: () => 0,
     modifiedMs: () => 0,
   }).map((i) => shownNames[i]!);
@@ -117,6 +120,7 @@ export async function startStreamedListing(
     // A turn of the event loop first: the first part's bytes reach the socket only then (Node
     // flushes a reply's writes on the next tick), not after the sort and stats below.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    const folders = new Set(shownNames.filter((_, i) => shownDirs[i]));
     // Names in code-unit order first, as a whole read does (listing.ts): V8's native sort does
     // that faster than the natural comparator, which then mostly finds long runs.
     const sorted = shownNames.sort();
@@ -133,7 +137,7 @@ export async function startStreamedListing(
   }
   return {
     items: { kind: 'streamed', first, rest },
-    numDirs: folders.size,
-    numFiles: count - folders.size,
+    numDirs,
+    numFiles: count - numDirs,
   };
 }
