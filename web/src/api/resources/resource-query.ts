@@ -2,11 +2,11 @@ import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-quer
 import { COMPACT_LISTING_TYPE, Resource } from '@cabinet/protocol';
 import { ApiError } from '../api-error.ts';
 import { apiRequest } from '../client.ts';
-import { encodePath } from '../encode-path.ts';
 import { parseReply } from '../parse-reply.ts';
 import { CompactListingError, readCompactListing } from './compact-listing.ts';
 import { takeEarlyListing } from './early-listing.ts';
 import { resourceKeys } from './resource-keys.ts';
+import { resourceUrl } from './resource-url.ts';
 
 /**
  * GET /api/resources/{path}: a folder listing or a file's details. Folders are asked for in
@@ -20,11 +20,6 @@ export async function fetchResource(
 ): Promise<Resource> {
   const url = resourceUrl(path);
   return readResource(url, await apiRequest(url, { signal }), onFirstRows);
-}
-
-/** The API path of a resource, folders in the compact form. */
-export function resourceUrl(path: string): string {
-  return `/resources${encodePath(path)}?format=compact`;
 }
 
 /** A resource reply (from `url`) read as the default form's Resource. */
