@@ -134,6 +134,11 @@ export class ScopedListing {
     known?: TypedNames | null,
   ): Promise<TypedNames> {
     const read = known ?? (await mapFsErrors(() => readTypedNames(dir.real)));
+    // Most users may see every child: the arrays are then kept, not copied (a million names).
+    let allowed = 0;
+    while (allowed < read.names.length && this.scope.isChildAllowed(dir.path, read.names[allowed]!))
+      allowed++;
+    if (allowed === read.names.length) return read;
     const names: string[] = [];
     const kinds: EntryKind[] = [];
     for (let i = 0; i < read.names.length; i++) {

@@ -188,10 +188,16 @@ export class NameTable {
    * a few milliseconds for a million entries.
    */
   childrenOf(id: number): TypedNames {
-    const names: string[] = [];
-    const kinds: EntryKind[] = [];
     const { parent, flags } = this;
+    // Counted first, so that the arrays are made at their size (a million names grow no array).
+    let count = 0;
     for (let child = 1; child < this.size; child++) {
+      if (parent[child] === id && (flags[child]! & FLAG_DEAD) === 0) count++;
+    }
+    const names = new Array<string>(count);
+    const kinds = new Array<EntryKind>(count);
+    let at = 0;
+    for (let child = 1; child < this.size && at < count; child++) {
       if (parent[child] !== id) continue;
       // A walk adds a folder's children one after another, so their names lie side by side in
       // the blob, `/`-separated: a run of them is decoded at once and split.
@@ -201,14 +207,13 @@ export class NameTable {
       for (let k = 0; k < run.length; k++) {
         const flag = flags[child + k]!;
         if ((flag & FLAG_DEAD) !== 0) continue;
-        names.push(run[k]!);
-        kinds.push(
+        names[at] = run[k]!;
+        kinds[at++] =
           (flag & FLAG_DIR) !== 0
             ? EntryKind.Dir
             : (flag & FLAG_LINK) !== 0
               ? EntryKind.Symlink
-              : EntryKind.File,
-        );
+              : EntryKind.File;
       }
       child = last;
     }

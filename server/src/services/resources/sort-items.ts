@@ -214,13 +214,13 @@ export function sortOrder(
 }
 
 /**
- * The first `count` items of `sortOrder(indices, sorting, fields)` for a name order (`sorting.by`
- * 'name'), without sorting the others: one comparison per item against the last of those kept
- * for most items, so a streamed listing's first rows wait for its names only, not for a sort of a
- * million of them.
+ * The first `count` of items 0 to `total - 1` in `sortOrder`'s order for a name order
+ * (`sorting.by` 'name'), without sorting the others: for most items one look at the first unit
+ * of the name, or one comparison, against the last of those kept, so a streamed listing's first
+ * rows wait for its names only, not for a sort of a million of them.
  */
 export function firstInNameOrder(
-  indices: readonly number[],
+  total: number,
   count: number,
   sorting: Sorting,
   fields: SortFields<number>,
@@ -234,8 +234,23 @@ export function firstInNameOrder(
       : naturalCompare(fields.name(a), fields.name(b));
   };
   const kept: number[] = [];
-  for (const item of indices) {
-    if (kept.length === count && compare(item, kept[count - 1]!) >= 0) continue;
+  // The last one kept, and the first unit of its natural key: most items differ from it there,
+  // which settles their comparison without the comparator (a million names: most of the time).
+  let last = -1;
+  let lastDir = false;
+  let lastUnit = -1;
+  for (let item = 0; item < total; item++) {
+    if (kept.length === count) {
+      const dir = fields.isDir(item);
+      if (dir !== lastDir) {
+        if (lastDir) continue; // a file after the last folder kept
+      } else {
+        const unit = firstKeyUnit(fields.name(item));
+        if (unit >= 0 && lastUnit >= 0 && unit !== lastUnit) {
+          if (reversed ? unit < lastUnit : unit > lastUnit) continue;
+        } else if (compare(item, last) >= 0) continue;
+      }
+    }
     // Binary search for its place among those kept (in order), then drop the last if too many.
     let low = 0;
     let high = kept.length;
@@ -246,8 +261,20 @@ export function firstInNameOrder(
     }
     kept.splice(low, 0, item);
     if (kept.length > count) kept.pop();
+    if (kept.length === count && kept[count - 1] !== last) {
+      last = kept[count - 1]!;
+      lastDir = fields.isDir(last);
+      lastUnit = firstKeyUnit(fields.name(last));
+    }
   }
   return kept;
+}
+
+/** The first code unit of a name's natural key (`naturalKey`), or -1 when only the key tells. */
+function firstKeyUnit(name: string): number {
+  const code = name.charCodeAt(0);
+  if (isDigit(code)) return 48; // a digit run's key starts with '0'
+  return code >= 0 ? LOWER_UNITS[code]! : -1; // NaN (an empty name) is not a unit
 }
 
 const itemFields: SortFields<ResourceItem> = {

@@ -61,6 +61,20 @@ async function readPart(
   return { kind: 'fresh', children, types, subtitles, order: shown };
 }
 
+/** `read` without the entries `leave` picks. */
+function withoutNames(
+  read: TypedNames,
+  leave: (name: string, kind: EntryKind) => boolean,
+): TypedNames {
+  const kept: TypedNames = { names: [], kinds: [] };
+  for (let i = 0; i < read.names.length; i++) {
+    if (leave(read.names[i]!, read.kinds[i]!)) continue;
+    kept.names.push(read.names[i]!);
+    kept.kinds.push(read.kinds[i]!);
+  }
+  return kept;
+}
+
 /**
  * Starts a streamed listing of a folder in name order (`sorting.by` must be 'name'); null when
  * the folder must be read whole instead. `known`: the folder's children as its watch knows them
@@ -72,14 +86,14 @@ export async function startStreamedListing(
   sorting: Sorting,
   known?: TypedNames | null,
 ): Promise<StreamedListingStart | null> {
-  const { names, kinds } = await fs.readVisibleNames(dir, known);
+  const read = await fs.readVisibleNames(dir, known);
   const links: string[] = [];
-  for (let i = 0; i < names.length; i++) {
-    const kind = kinds[i]!;
+  for (let i = 0; i < read.names.length; i++) {
+    const kind = read.kinds[i]!;
     if (kind === EntryKind.Unknown) return null;
-    if (kind === EntryKind.Symlink && links.push(names[i]!) > MAX_LINKS) return null;
+    if (kind === EntryKind.Symlink && links.push(read.names[i]!) > MAX_LINKS) return null;
     // A video's subtitles may be any sibling's or in a sub-folder: the whole-folder reader finds them.
-    if (offersSubtitles(names[i]!, kind === EntryKind.Dir)) return null;
+    if (offersSubtitles(read.names[i]!, kind === EntryKind.Dir)) return null;
   }
   // A link sorts as what it points to; escaping, looping and denied ones are left out.
   const linkDirs = new Set<string>();
@@ -91,45 +105,45 @@ export async function startStreamedListing(
       else if (resolved.isDir(i)) linkDirs.add(resolved.name(i));
     }
   }
-  // Which shown names are folders (links to folders count as folders), by position: no string
-  // is hashed on the way to the first rows.
-  const shownNames: string[] = [];
-  const shownDirs: boolean[] = [];
+  // The names shown, and which are folders (links to folders count as folders) by position: a
+  // million names are neither copied nor hashed on the way to the first rows.
+  const { names, kinds } =
+    linkGone.size === 0
+      ? read
+      : withoutNames(read, (name, kind) => kind === EntryKind.Symlink && linkGone.has(name));
+  const isDir = (i: number) =>
+    kinds[i] === EntryKind.Dir || (kinds[i] === EntryKind.Symlink && linkDirs.has(names[i]!));
+  const count = names.length;
   let numDirs = 0;
-  for (let i = 0; i < names.length; i++) {
-    const kind = kinds[i]!;
-    const name = names[i]!;
-    if (kind === EntryKind.Symlink && linkGone.has(name)) continue;
-    const isDir = kind === EntryKind.Dir || (kind === EntryKind.Symlink && linkDirs.has(name));
-    if (isDir) numDirs++;
-    shownNames.push(name);
-    shownDirs.push(isDir);
-  }
-  const count = shownNames.length;
+  for (let i = 0; i < count; i++) if (isDir(i)) numDirs++;
   // The first rows need only the first names in order, not the whole sort (seconds for a million).
-  const shownIndices = Array.from({ length: count }, (_, i) => i);
-  const firstNames = firstInNameOrder(shownIndices, FIRST_PART, sorting, {
-    name: (i) => shownNames[i]!,
-    isDir: (i) => shownDirs[i]!,
+  const firstNames = firstInNameOrder(count, FIRST_PART, sorting, {
+    name: (i) => names[i]!,
+    isDir,
     size: () => 0,
     modifiedMs: () => 0,
-  }).map((i) => shownNames[i]!);
+  }).map((i) => names[i]!);
   const first = await readPart(fs, dir, firstNames);
   async function* rest(): AsyncGenerator<FreshItems> {
     if (count <= FIRST_PART) return;
     // A turn of the event loop first: the first part's bytes reach the socket only then (Node
     // flushes a reply's writes on the next tick), not after the sort and stats below.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const folders = new Set(shownNames.filter((_, i) => shownDirs[i]));
+    const folders = new Set(names.filter((_, i) => isDir(i)));
     // Names in code-unit order first, as a whole read does (listing.ts): V8's native sort does
-    // that faster than the natural comparator, which then mostly finds long runs.
-    const sorted = shownNames.sort();
-    const order = sortOrder(shownIndices, sorting, {
-      name: (i) => sorted[i]!,
-      isDir: (i) => folders.has(sorted[i]!),
-      size: () => 0,
-      modifiedMs: () => 0,
-    });
+    // that faster than the natural comparator, which then mostly finds long runs. (In place:
+    // `kinds` no longer lines up with them, and is not used past here.)
+    const sorted = names.sort();
+    const order = sortOrder(
+      Array.from({ length: count }, (_, i) => i),
+      sorting,
+      {
+        name: (i) => sorted[i]!,
+        isDir: (i) => folders.has(sorted[i]!),
+        size: () => 0,
+        modifiedMs: () => 0,
+      },
+    );
     for (let start = FIRST_PART; start < count; start += PART) {
       const part = order.slice(start, start + PART).map((i) => sorted[i]!);
       yield await readPart(fs, dir, part);
