@@ -14,12 +14,11 @@ import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/tes
 import { clusterConfig } from '../src/cli/serve-cluster.ts';
 import type { ServerConfig } from '../src/config/options.ts';
 import { ListingCache } from '../src/services/resources/listing-cache.ts';
-import { listingJson, readListing } from '../src/services/resources/listing.ts';
-import { EntryBudget } from '../src/services/resources/listing-memory.ts';
 import type { UserRecord } from '../src/store/users.repo.ts';
 import { PNG, filesUnder, json } from './helpers/resources.ts';
 import { eventually } from './helpers/eventually.ts';
 import { watched } from './helpers/watched.ts';
+import { readListingBytes } from './helpers/listing-bytes.ts';
 
 /** The listing's JSON read now, with or without a cache, as the route would send it. */
 async function listingBytes(
@@ -29,20 +28,7 @@ async function listingBytes(
   sorting: Sorting,
   cache?: ListingCache,
 ): Promise<string> {
-  const fs = await server.runtime.services.resources.view(user);
-  const dir = await fs.stat(virtual);
-  const listing = await readListing(
-    fs,
-    dir,
-    dir.path,
-    sorting,
-    new EntryBudget(100_000, 1_000),
-    cache,
-  );
-  listing.done();
-  const chunks: Buffer[] = [];
-  for await (const chunk of listingJson(listing)) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return (await readListingBytes(server, user, virtual, sorting, { cache })).bytes;
 }
 
 const SORTINGS: Sorting[] = [

@@ -22,6 +22,7 @@ import { newTempName, TEMP_PREFIX } from '../src/fs/temp-files.ts';
 import { EntryKind } from '../src/fs/scoped-fs.ts';
 import { eventually } from './helpers/eventually.ts';
 import { watched } from './helpers/watched.ts';
+import { readListingBytes } from './helpers/listing-bytes.ts';
 
 const NAME_ORDERS: Sorting[] = [
   { by: 'name', asc: false },
@@ -237,38 +238,18 @@ describe('streamed listings of a watched folder', () => {
 
   /** A streamed listing's JSON, its names as the folder's watch knows them (no cache kept). */
   async function fromWatches(user: UserRecord, sorting: Sorting): Promise<string> {
-    const fs = await server.runtime.services.resources.view(user);
-    const dir = await fs.stat('/mixed');
     const cache = new ListingCache(server.ctx.search, 0);
-    const listing = await readListing(fs, dir, dir.path, sorting, new EntryBudget(1e7, 1e3), cache);
     try {
-      expect(listing.items.kind).toBe('streamed');
-      return await bytesOf(listingJson(listing));
+      const { kind, bytes } = await readListingBytes(server, user, '/mixed', sorting, { cache });
+      expect(kind).toBe('streamed');
+      return bytes;
     } finally {
-      listing.done();
       cache.close();
     }
   }
 
   async function wholeRead(user: UserRecord, sorting: Sorting): Promise<string> {
-    const fs = await server.runtime.services.resources.view(user);
-    const dir = await fs.stat('/mixed');
-    const listing = await readListing(
-      fs,
-      dir,
-      dir.path,
-      sorting,
-      new EntryBudget(1e7, 1e3),
-      undefined,
-      {
-        stream: false,
-      },
-    );
-    try {
-      return await bytesOf(listingJson(listing));
-    } finally {
-      listing.done();
-    }
+    return (await readListingBytes(server, user, '/mixed', sorting, { stream: false })).bytes;
   }
 
   it('takes the names from the watches without reading the folder, and gives a whole read’s bytes per user', async () => {

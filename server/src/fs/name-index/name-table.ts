@@ -230,13 +230,7 @@ export class NameTable {
       if (stored === 0) return -1;
       const id = stored - 1;
       if (this.parent[id] !== parentId) continue;
-      const start = this.start[id]!;
-      const end = this.nameEnd(id);
-      if (
-        end - start === bytes.length &&
-        this.raw.compare(bytes, 0, bytes.length, start, end) === 0
-      )
-        return id;
+      if (this.nameIs(id, bytes)) return id;
     }
   }
 
@@ -250,16 +244,18 @@ export class NameTable {
     const bytes = Buffer.from(name);
     const { parent } = this;
     for (let id = 1; id < this.size; id++) {
-      if (parent[id] !== parentId || !this.isAlive(id)) continue;
-      const start = this.start[id]!;
-      const end = this.nameEnd(id);
-      if (
-        end - start === bytes.length &&
-        this.raw.compare(bytes, 0, bytes.length, start, end) === 0
-      )
-        return id;
+      if (parent[id] === parentId && this.isAlive(id) && this.nameIs(id, bytes)) return id;
     }
     return -1;
+  }
+
+  /** Whether an entry's name is these UTF-8 bytes. */
+  private nameIs(id: number, bytes: Buffer): boolean {
+    const start = this.start[id]!;
+    const end = this.nameEnd(id);
+    return (
+      end - start === bytes.length && this.raw.compare(bytes, 0, bytes.length, start, end) === 0
+    );
   }
 
   /** Adds a child; the caller has checked that the name is not there yet. */
