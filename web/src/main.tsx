@@ -1,6 +1,6 @@
 // First: the folder the page opens is asked for as this module is evaluated, before the rest of
 // the app's code runs (app/early-folder.ts).
-import { readEarlyListing } from './app/early-folder.ts';
+import './app/early-folder.ts';
 // Global styles first, so that component styles imported below override them.
 import './styles/tokens.css';
 import './styles/base.css';
@@ -9,6 +9,7 @@ import { createRoot } from 'react-dom/client';
 import { linkApiToStores } from './app/api-links.ts';
 import { App } from './app/App.tsx';
 import { queryClient } from './app/query-client.ts';
+import { readEarlyListing } from './api/resources/early-listing.ts';
 import { readResource, showFirstRows } from './api/resources/resource-query.ts';
 import { applyTheme } from './app/theme.ts';
 import { followBrandingOfOtherTabs } from './config/branding.ts';

@@ -1,4 +1,4 @@
-import { readEarlyListing, sendEarlyListing } from '../api/resources/early-listing.ts';
+import { sendEarlyListing } from '../api/resources/early-listing.ts';
 import { resourceUrl } from '../api/resources/resource-url.ts';
 import { isWellFormedToken } from '../auth/token-claims.ts';
 import { loadStoredToken } from '../auth/token-storage.ts';
@@ -20,5 +20,3 @@ function askForOpenedFolder(pathname: string): void {
 }
 
 askForOpenedFolder(window.location.pathname);
-
-export { readEarlyListing };
