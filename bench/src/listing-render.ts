@@ -17,6 +17,7 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { fileNames } from './dataset.ts';
 import { BENCH_DIR, REPO_ROOT } from './layout.ts';
+import { EXTRA_NODE_FLAGS } from './run-config.ts';
 import { login, startCabinet, waitForLog } from './servers.ts';
 import { percentile } from './stats.ts';
 
@@ -270,6 +271,8 @@ async function main(): Promise<void> {
   const server = await startCabinet({
     root: ROOT,
     password: PASSWORD,
+    // BENCH_NODE_FLAGS as for `npm run bench` (e.g. `--cpu-prof --cpu-prof-dir=<dir>`).
+    nodeFlags: EXTRA_NODE_FLAGS,
     env: { CABINET_LOG_LEVEL: 'info' },
   });
   // A server that has been running: its search index built and its folders watched, as when a

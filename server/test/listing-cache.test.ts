@@ -194,6 +194,24 @@ describe('listing cache, folders watched', () => {
     }
   });
 
+  it('takes a listing’s count of a folder too big to hold instead of reading it again', async () => {
+    const small = new ListingCache(server.ctx.search, 2048); // holds folders of up to 25 children
+    try {
+      for (const folder of ['told', 'read']) {
+        for (let i = 0; i < 3; i++) await put(`counted/${folder}/file-${i}.txt`, 'x');
+        await watched(server, `counted/${folder}`);
+      }
+      const fs = await server.runtime.services.resources.view(server.admin.user);
+      // Told it holds more than could fit (as a streamed listing tells it), the cache keeps the
+      // folder as uncacheable without a read; one read shows the 3 children would have fit.
+      expect(await small.folder(fs, await fs.stat('/counted/told'), { count: 26 })).toBeNull();
+      expect(await small.folder(fs, await fs.stat('/counted/told'))).toBeNull();
+      expect(await small.folder(fs, await fs.stat('/counted/read'), { count: 3 })).not.toBeNull();
+    } finally {
+      small.close();
+    }
+  });
+
   it('drops everything when changes may have been missed', async () => {
     let resync: () => void = () => undefined;
     const source = {

@@ -231,6 +231,14 @@ describe('streamed listings of a watched folder', () => {
     await symlink('album', path.join(mixed, 'zz link to album'));
     await symlink('photo 1.jpg', path.join(mixed, 'aa link to photo'));
     await symlink('gone.jpg', path.join(mixed, 'dangling'));
+    await writeFile(path.join(mixed, 'Été 2024.jpg'), ''); // a name whose first unit is not ASCII
+    // A video with subtitles beside it: the whole-folder reader finds them.
+    const subtitled = path.join(server.root, 'subtitled');
+    await mkdir(subtitled);
+    for (let i = 0; i < 2500; i++) await writeFile(path.join(subtitled, `photo ${i}.jpg`), '');
+    await writeFile(path.join(subtitled, 'film.mp4'), Buffer.alloc(10));
+    await writeFile(path.join(subtitled, 'film.SRT'), '1\n00:00:01,000 --> 00:00:02,000\nhi\n');
+    await watched(server, 'subtitled');
     await watched(server, 'mixed');
     await watched(server, 'watched');
   });
@@ -259,9 +267,10 @@ describe('streamed listings of a watched folder', () => {
         await server.ctx.search.settled();
         return server.ctx.search.childrenOf(path.join(server.ctx.files.realRoot, 'mixed'));
       },
-      (children) => children?.names.length === 2500 + 7,
+      (children) => children?.count === 2500 + 8,
     );
-    expect(known?.kinds.filter((kind) => kind === EntryKind.Symlink)).toHaveLength(3);
+    const kinds = Array.from({ length: known!.count }, (_, i) => known!.kind(i));
+    expect(kinds.filter((kind) => kind === EntryKind.Symlink)).toHaveLength(3);
     const hiding = await server.createUser({
       hideDotfiles: true,
       rules: [{ allow: false, path: '/mixed/secret.txt', regex: false, regexp: { raw: '' } }],
@@ -277,6 +286,34 @@ describe('streamed listings of a watched folder', () => {
     const hidden = await fromWatches(hiding.user, NAME_ORDERS[0]!);
     expect(hidden).not.toContain('secret.txt');
     expect(hidden).not.toContain('.dotfile');
+  });
+
+  it('reads a folder whose names offer subtitles whole, and gives its videos their subtitles', async () => {
+    await eventually(
+      async () => {
+        await server.ctx.search.settled();
+        return server.ctx.search.childrenOf(path.join(server.ctx.files.realRoot, 'subtitled'));
+      },
+      (children) => children?.count === 2500 + 2,
+    );
+    const cache = new ListingCache(server.ctx.search, 0);
+    try {
+      const sorting = NAME_ORDERS[0]!;
+      const { kind, bytes } = await readListingBytes(
+        server,
+        server.admin.user,
+        '/subtitled',
+        sorting,
+        { cache },
+      );
+      expect(kind).not.toBe('streamed');
+      const body = JSON.parse(bytes) as { items: { name: string; subtitles?: string[] }[] };
+      expect(body.items.find((item) => item.name === 'film.mp4')?.subtitles).toEqual([
+        '/subtitled/film.SRT',
+      ]);
+    } finally {
+      cache.close();
+    }
   });
 
   it('shows a file created or removed on disk in the next listing once its watch reported it', async () => {

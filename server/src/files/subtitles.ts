@@ -1,14 +1,21 @@
 import { joinVirtual } from '../fs/canonical-path.ts';
 import type { FolderChildren, ScopedFs } from '../fs/scoped-fs.ts';
+import { matchesNamePattern, type NamePattern } from '../fs/typed-names.ts';
 
 /** Subtitle formats the app can show (converted to WebVTT by the subtitle route). */
 export const SUBTITLE_EXTENSIONS = ['.vtt', '.srt', '.ass', '.ssa'];
 
-/** Folder names that hold subtitles for the videos beside them (case-insensitive). */
-const SUBTITLE_FOLDERS = new Set(['sub', 'subs', 'subtitles']);
+/**
+ * The children that hold or are subtitles: folders named `sub`, `subs` or `subtitles` and files
+ * with a subtitle extension, in any case.
+ */
+export const SUBTITLE_NAMES: NamePattern = {
+  folders: ['sub', 'subs', 'subtitles'],
+  endings: SUBTITLE_EXTENSIONS,
+};
 
-const isSubtitle = (name: string) =>
-  SUBTITLE_EXTENSIONS.some((ext) => name.toLowerCase().endsWith(ext));
+const isSubtitle = (name: string) => matchesNamePattern(SUBTITLE_NAMES, name, false);
+const isSubtitleFolder = (name: string) => matchesNamePattern(SUBTITLE_NAMES, name, true);
 
 const baseName = (name: string) => {
   const dot = name.lastIndexOf('.');
@@ -17,7 +24,7 @@ const baseName = (name: string) => {
 
 /** Whether a child may hold or be a video's subtitles (a listing cache then stays out). */
 export function offersSubtitles(name: string, isDir: boolean): boolean {
-  return isDir ? SUBTITLE_FOLDERS.has(name.toLowerCase()) : isSubtitle(name);
+  return matchesNamePattern(SUBTITLE_NAMES, name, isDir);
 }
 
 /**
@@ -45,7 +52,7 @@ export class SubtitleFinder {
       const name = siblings.name(i);
       if (siblings.isFile(i) && isSubtitle(name))
         this.subtitleFiles.push({ name, path: siblings.path(i) });
-      else if (siblings.isDir(i) && SUBTITLE_FOLDERS.has(name.toLowerCase()))
+      else if (siblings.isDir(i) && isSubtitleFolder(name))
         this.subtitleFolders.push(siblings.path(i));
     }
   }

@@ -1,6 +1,7 @@
 import { opendirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { EventLoopTurns } from '../streams/event-loop-turns.ts';
+import { EntryKind, ListedNames } from './typed-names.ts';
 import {
   bufferBytes,
   finishedCount,
@@ -130,24 +131,6 @@ const waitAsync = (
   }
 ).waitAsync;
 
-/** What a directory entry says a child is, before any stat (`readTypedNames`). */
-export const EntryKind = {
-  /** The file system does not say (DT_UNKNOWN): only a stat can tell. */
-  Unknown: 0,
-  File: 1,
-  Dir: 2,
-  Symlink: 3,
-  /** A socket, device or pipe. */
-  Other: 4,
-} as const;
-export type EntryKind = (typeof EntryKind)[keyof typeof EntryKind];
-
-/** A folder's child names and what each directory entry says it is, index by index. */
-export interface TypedNames {
-  names: string[];
-  kinds: EntryKind[];
-}
-
 /**
  * The names in a folder (a real path) with what their directory entries say they are, in
  * directory order: a listing sorted by name can order folders first and count them before it
@@ -155,7 +138,7 @@ export interface TypedNames {
  * here (which sorts the names and hops through the thread pool); other requests get in every
  * YIELD_EVERY_MS.
  */
-export async function readTypedNames(dir: string): Promise<TypedNames> {
+export async function readTypedNames(dir: string): Promise<ListedNames> {
   const handle = opendirSync(dir, { bufferSize: 4096 });
   const names: string[] = [];
   const kinds: EntryKind[] = [];
@@ -182,12 +165,12 @@ export async function readTypedNames(dir: string): Promise<TypedNames> {
   } finally {
     handle.closeSync();
   }
-  return { names, kinds };
+  return new ListedNames(names, kinds);
 }
 
 /** The names in a folder (a real path), in directory order (`readTypedNames`). */
 export async function readNames(dir: string): Promise<string[]> {
-  return (await readTypedNames(dir)).names;
+  return (await readTypedNames(dir)).names();
 }
 
 /** Stats `names` inside `dir` (a real path), beside the worker for big folders. */

@@ -112,6 +112,14 @@ export class ScopeResolver {
     return this.ruleSet.allows(this.rulePath(canonical));
   }
 
+  /**
+   * Whether every child whose name does not start with '.' is allowed: no rules (temp names and
+   * hidden dotfiles both start with one), so a big folder's names are judged by their first unit.
+   */
+  get allowsUndottedChildren(): boolean {
+    return this.ruleSet.isEmpty;
+  }
+
   /** isCanonicalAllowed for a child of a canonical folder, building its path only for rules. */
   isChildAllowed(folder: string, name: string): boolean {
     if (isTempName(name)) return false;

@@ -6,7 +6,7 @@ import { errors } from '../errors.ts';
 import type { AtomicWrite, WriteSource } from './atomic-write.ts';
 import { diskUsage } from './disk-usage.ts';
 import { treeBytes, treeSize, type TreeSize } from './tree-bytes.ts';
-import type { TypedNames } from './child-stats.ts';
+import type { TypedNames } from './typed-names.ts';
 import type { CopyControl } from './copy-run.ts';
 import type { FileRoot } from './file-root.ts';
 import type { FolderChildren, ListEntry } from './folder-children.ts';
@@ -20,7 +20,7 @@ import { ScopedTrash } from './scoped-trash.ts';
 /** File stats as ScopedFs returns them (services may not import node:fs). */
 export type { Stats } from 'node:fs';
 export type { EntryStat } from './entry-stat.ts';
-export { EntryKind, type TypedNames } from './child-stats.ts';
+export { EntryKind, type NamePattern, type TypedNames } from './typed-names.ts';
 export type { FolderChildren, ListEntry } from './folder-children.ts';
 export type { Resolved, ScopedFsOptions } from './scope-resolver.ts';
 export type { Entry, ListOptions, WalkOptions } from './scoped-listing.ts';

@@ -5,17 +5,12 @@ import path from 'node:path';
 import { errors } from '../errors.ts';
 import { canonicalPath, joinVirtual } from './canonical-path.ts';
 import { readHead } from './child-stats-core.mjs';
-import {
-  readNames,
-  readTypedNames,
-  statChildren,
-  type EntryKind,
-  type TypedNames,
-} from './child-stats.ts';
+import { readNames, readTypedNames, statChildren } from './child-stats.ts';
 import { FolderChildren, type ListEntry } from './folder-children.ts';
 import { lstatOrNull, mapFsErrors } from './fs-errors.ts';
 import type { Resolved, ScopeResolver } from './scope-resolver.ts';
 import { isTempName } from './temp-files.ts';
+import type { TypedNames } from './typed-names.ts';
 
 /** One child in a walk. */
 export interface Entry {
@@ -60,6 +55,7 @@ export interface WalkOptions {
 }
 
 const { S_IFMT, S_IFLNK } = fsConstants;
+const DOT = 0x2e;
 
 /**
  * Listing and walking: what a user sees of a folder. Every child is judged by the resolver before
@@ -134,27 +130,27 @@ export class ScopedListing {
     known?: TypedNames | null,
   ): Promise<TypedNames> {
     const read = known ?? (await mapFsErrors(() => readTypedNames(dir.real)));
-    // Most users may see every child: the arrays are then kept, not copied (a million names).
-    let allowed = 0;
-    while (allowed < read.names.length && this.scope.isChildAllowed(dir.path, read.names[allowed]!))
-      allowed++;
-    if (allowed === read.names.length) return read;
-    const names: string[] = [];
-    const kinds: EntryKind[] = [];
-    for (let i = 0; i < read.names.length; i++) {
-      // Denied and hidden names are never stat'ed.
-      if (!this.scope.isChildAllowed(dir.path, read.names[i]!)) continue;
-      names.push(read.names[i]!);
-      kinds.push(read.kinds[i]!);
+    // With no rule, only a name starting with '.' can be hidden (temp names start with one too):
+    // a million names are judged by their first unit, not made strings for it.
+    const undotted = this.scope.allowsUndottedChildren;
+    let kept: number[] | null = null;
+    for (let i = 0; i < read.count; i++) {
+      const allowed =
+        (undotted && read.asciiFirstUnit(i) !== DOT) ||
+        this.scope.isChildAllowed(dir.path, read.name(i));
+      // Most users may see every child: the list is then kept as it is, not copied.
+      if (!allowed) kept ??= Array.from({ length: i }, (_, k) => k);
+      else kept?.push(i);
     }
-    return { names, kinds };
+    // Denied and hidden names are never stat'ed.
+    return kept ? read.only(kept) : read;
   }
 
   private async readChildren(
     dir: Resolved & { stat: Stats },
     options: ListOptions,
   ): Promise<FolderChildren> {
-    const { names } = await this.readVisibleNames(dir);
+    const names = (await this.readVisibleNames(dir)).names();
     if (options.sorted ?? true) names.sort();
     return this.statVisible(dir, names, options);
   }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { errorCode } from './fs-errors.ts';
 
 /** Every temp file Cabinet creates among user files starts with this; listings never show them. */
+/** Starts with '.', as ScopeResolver.allowsUndottedChildren relies on. */
 export const TEMP_PREFIX = '.cabinet-tmp-';
 
 /** True for names of Cabinet's temp files. */

@@ -3,11 +3,12 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileChanges } from '../changes.ts';
 import { collectGarbage } from './collect-garbage.ts';
-import type { TypedNames } from '../child-stats.ts';
+import type { TypedNames } from '../typed-names.ts';
 import { FolderWatcher } from './folder-watcher.ts';
 import { buildGramIndex, type GramIndex } from './gram-index.ts';
 import { indexFilePath, loadIndexFile, saveIndexFile } from './index-file.ts';
 import { NameTable } from './name-table.ts';
+import { TableChildren } from './table-children.ts';
 import { scanTree } from './tree-scan.ts';
 
 export interface NameIndexOptions {
@@ -130,7 +131,7 @@ export class NameIndex {
     if (!table || !this.following || this.unapplied > 0 || !this.isWatched(real)) return null;
     const id = this.idIn(table, real, (parent, name) => table.findChild(parent, name));
     if (id < 0 || !table.isDir(id)) return null;
-    return table.childrenOf(id);
+    return TableChildren.of(table, id);
   }
 
   /** The table searches read, or null while the first build runs (searches then walk). */

@@ -1,4 +1,3 @@
-import { EntryKind, type TypedNames } from '../child-stats.ts';
 import { foldName } from './fold.ts';
 import { kindOfName } from './entry-kind.ts';
 import { GramIndex, type GramParts } from './gram-index.ts';
@@ -180,44 +179,6 @@ export class NameTable {
   nameOf(id: number): string {
     if (id === 0) return '';
     return this.raw.toString('utf8', this.start[id]!, this.nameEnd(id));
-  }
-
-  /**
-   * The live children of a folder, as a directory read would give them: names and whether each is
-   * a folder, a link or anything else (a file, a socket, a pipe). One pass over the parent array,
-   * a few milliseconds for a million entries.
-   */
-  childrenOf(id: number): TypedNames {
-    const { parent, flags } = this;
-    // Counted first, so that the arrays are made at their size (a million names grow no array).
-    let count = 0;
-    for (let child = 1; child < this.size; child++) {
-      if (parent[child] === id && (flags[child]! & FLAG_DEAD) === 0) count++;
-    }
-    const names = new Array<string>(count);
-    const kinds = new Array<EntryKind>(count);
-    let at = 0;
-    for (let child = 1; child < this.size && at < count; child++) {
-      if (parent[child] !== id) continue;
-      // A walk adds a folder's children one after another, so their names lie side by side in
-      // the blob, `/`-separated: a run of them is decoded at once and split.
-      let last = child;
-      while (last + 1 < this.size && parent[last + 1] === id) last++;
-      const run = this.raw.toString('utf8', this.start[child]!, this.nameEnd(last)).split('/');
-      for (let k = 0; k < run.length; k++) {
-        const flag = flags[child + k]!;
-        if ((flag & FLAG_DEAD) !== 0) continue;
-        names[at] = run[k]!;
-        kinds[at++] =
-          (flag & FLAG_DIR) !== 0
-            ? EntryKind.Dir
-            : (flag & FLAG_LINK) !== 0
-              ? EntryKind.Symlink
-              : EntryKind.File;
-      }
-      child = last;
-    }
-    return { names, kinds };
   }
 
   /** The live child of a folder with this name, or -1. */

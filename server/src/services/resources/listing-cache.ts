@@ -112,11 +112,18 @@ export class ListingCache {
    * too many children), or with `waitForFill: false` while it is still being read; with
    * `startFill: false` a folder not cached yet is not read either. `orderFor`: a fill started now
    * also sorts the children so (the next listing's first byte need not wait for that sort).
+   * `count`: how many children the caller just found there; a folder with more than could fit is
+   * known uncacheable without a read (a million names read again for nothing took a second).
    */
   async folder(
     fs: ScopedFs,
     dir: Resolved & { stat: Stats },
-    options: { waitForFill?: boolean; startFill?: boolean; orderFor?: Sorting } = {},
+    options: {
+      waitForFill?: boolean;
+      startFill?: boolean;
+      orderFor?: Sorting;
+      count?: number;
+    } = {},
   ): Promise<CachedFolder | null> {
     if (this.capacity <= 0 || !this.source.isWatched(dir.real)) return null;
     const key = dir.real;
@@ -129,9 +136,13 @@ export class ListingCache {
       let fill = this.fills.get(key);
       if (!fill && options.startFill === false) return null;
       if (!fill) {
+        const maxCount = Math.floor(this.capacity / 2 / MIN_CHILD_BYTES);
         const started: Fill = {
           // A folder that could not fit is known by its names, before any stat.
-          result: readFolder(fs, dir, Math.floor(this.capacity / 2 / MIN_CHILD_BYTES)),
+          result:
+            (options.count ?? 0) > maxCount
+              ? Promise.resolve(uncacheable(key))
+              : readFolder(fs, dir, maxCount),
           stale: false,
         };
         fill = started;
@@ -252,9 +263,11 @@ async function readFolder(
     sorted: true,
     maxCount,
   });
-  return (
-    (children && build(dir.real, children)) ?? { uncacheable: true, bytes: 64 + dir.real.length }
-  );
+  return (children && build(dir.real, children)) ?? uncacheable(dir.real);
+}
+
+function uncacheable(key: string): Uncacheable {
+  return { uncacheable: true, bytes: 64 + key.length };
 }
 
 /**

@@ -107,7 +107,11 @@ export async function readListing(
     release();
     if (built.numDirs + built.numFiles >= COLLECT_AFTER_ENTRIES) collectSoon();
     if (cache && built.items.kind === 'streamed')
-      void cache.folder(fs, dir, { waitForFill: false, orderFor: sorting });
+      void cache.folder(fs, dir, {
+        waitForFill: false,
+        orderFor: sorting,
+        count: built.numDirs + built.numFiles,
+      });
   };
   return { ...built, done };
 }

@@ -170,9 +170,16 @@ describe('the first entries in name order', () => {
           const fields = fieldsOf(entries);
           const indices = entries.map((_, i) => i);
           const sorting = { by: 'name', asc };
-          expect(firstInNameOrder(entries.length, count, sorting, fields)).toEqual(
-            sortOrder(indices, sorting, fields).slice(0, count),
-          );
+          const expected = sortOrder(indices, sorting, fields).slice(0, count);
+          expect(firstInNameOrder(entries.length, count, sorting, fields)).toEqual(expected);
+          // The same when the first units come without the names (the name table's lists).
+          const asciiFirstUnit = (i: number) => {
+            const unit = entries[i]![0].charCodeAt(0);
+            return unit < 0x80 ? unit : -1;
+          };
+          expect(
+            firstInNameOrder(entries.length, count, sorting, { ...fields, asciiFirstUnit }),
+          ).toEqual(expected);
         },
       ),
       { numRuns: 500 },

@@ -223,49 +223,59 @@ export function firstInNameOrder(
   total: number,
   count: number,
   sorting: Sorting,
-  fields: SortFields<number>,
+  fields: SortFields<number> & {
+    /** An item's name's first unit when it is ASCII, else -1: read without the name (TypedNames). */
+    asciiFirstUnit?: (item: number) => number;
+  },
 ): number[] {
   const reversed = sorting.asc;
-  const compare = (a: number, b: number) => {
-    const dirA = fields.isDir(a);
-    if (dirA !== fields.isDir(b)) return dirA ? -1 : 1;
-    return reversed
-      ? naturalCompare(fields.name(b), fields.name(a))
-      : naturalCompare(fields.name(a), fields.name(b));
+  const compare = (dirA: boolean, nameA: string, dirB: boolean, nameB: string) => {
+    if (dirA !== dirB) return dirA ? -1 : 1;
+    return reversed ? naturalCompare(nameB, nameA) : naturalCompare(nameA, nameB);
   };
   const kept: number[] = [];
-  // The last one kept, and the first unit of its natural key: most items differ from it there,
-  // which settles their comparison without the comparator (a million names: most of the time).
-  let last = -1;
-  let lastDir = false;
+  // Their names and kinds, each read once (a name may be decoded on each read: TypedNames).
+  const keptNames: string[] = [];
+  const keptDirs: boolean[] = [];
+  // The first unit of the last kept one's natural key: most items differ from it there, which
+  // settles their comparison without the comparator (a million names: most of the time).
   let lastUnit = -1;
   for (let item = 0; item < total; item++) {
+    const dir = fields.isDir(item);
+    let name: string | undefined;
     if (kept.length === count) {
-      const dir = fields.isDir(item);
+      const lastDir = keptDirs[count - 1]!;
       if (dir !== lastDir) {
         if (lastDir) continue; // a file after the last folder kept
       } else {
-        const unit = firstKeyUnit(fields.name(item));
+        const ascii = fields.asciiFirstUnit?.(item) ?? -1;
+        const unit = ascii >= 0 ? keyUnitOf(ascii) : firstKeyUnit((name = fields.name(item)));
         if (unit >= 0 && lastUnit >= 0 && unit !== lastUnit) {
           if (reversed ? unit < lastUnit : unit > lastUnit) continue;
-        } else if (compare(item, last) >= 0) continue;
+        } else {
+          name ??= fields.name(item);
+          if (compare(dir, name, lastDir, keptNames[count - 1]!) >= 0) continue;
+        }
       }
     }
+    name ??= fields.name(item);
     // Binary search for its place among those kept (in order), then drop the last if too many.
     let low = 0;
     let high = kept.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (compare(kept[middle]!, item) <= 0) low = middle + 1;
+      if (compare(keptDirs[middle]!, keptNames[middle]!, dir, name) <= 0) low = middle + 1;
       else high = middle;
     }
     kept.splice(low, 0, item);
-    if (kept.length > count) kept.pop();
-    if (kept.length === count && kept[count - 1] !== last) {
-      last = kept[count - 1]!;
-      lastDir = fields.isDir(last);
-      lastUnit = firstKeyUnit(fields.name(last));
+    keptNames.splice(low, 0, name);
+    keptDirs.splice(low, 0, dir);
+    if (kept.length > count) {
+      kept.pop();
+      keptNames.pop();
+      keptDirs.pop();
     }
+    if (kept.length === count) lastUnit = firstKeyUnit(keptNames[count - 1]!);
   }
   return kept;
 }
@@ -273,8 +283,12 @@ export function firstInNameOrder(
 /** The first code unit of a name's natural key (`naturalKey`), or -1 when only the key tells. */
 function firstKeyUnit(name: string): number {
   const code = name.charCodeAt(0);
-  if (isDigit(code)) return 48; // a digit run's key starts with '0'
-  return code >= 0 ? LOWER_UNITS[code]! : -1; // NaN (an empty name) is not a unit
+  return code >= 0 ? keyUnitOf(code) : -1; // NaN (an empty name) is not a unit
+}
+
+/** The first unit of the natural key of a name starting with this unit, or -1 (`firstKeyUnit`). */
+function keyUnitOf(code: number): number {
+  return isDigit(code) ? 48 : LOWER_UNITS[code]!; // a digit run's key starts with '0'
 }
 
 const itemFields: SortFields<ResourceItem> = {

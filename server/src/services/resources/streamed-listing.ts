@@ -1,6 +1,6 @@
 import type { Sorting } from '@cabinet/protocol';
 import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
-import { offersSubtitles } from '../../files/subtitles.ts';
+import { SUBTITLE_NAMES } from '../../files/subtitles.ts';
 import {
   EntryKind,
   type Resolved,
@@ -61,20 +61,6 @@ async function readPart(
   return { kind: 'fresh', children, types, subtitles, order: shown };
 }
 
-/** `read` without the entries `leave` picks. */
-function withoutNames(
-  read: TypedNames,
-  leave: (name: string, kind: EntryKind) => boolean,
-): TypedNames {
-  const kept: TypedNames = { names: [], kinds: [] };
-  for (let i = 0; i < read.names.length; i++) {
-    if (leave(read.names[i]!, read.kinds[i]!)) continue;
-    kept.names.push(read.names[i]!);
-    kept.kinds.push(read.kinds[i]!);
-  }
-  return kept;
-}
-
 /**
  * Starts a streamed listing of a folder in name order (`sorting.by` must be 'name'); null when
  * the folder must be read whole instead. `known`: the folder's children as its watch knows them
@@ -87,52 +73,57 @@ export async function startStreamedListing(
   known?: TypedNames | null,
 ): Promise<StreamedListingStart | null> {
   const read = await fs.readVisibleNames(dir, known);
-  const links: string[] = [];
-  for (let i = 0; i < read.names.length; i++) {
-    const kind = read.kinds[i]!;
+  const links: number[] = [];
+  for (let i = 0; i < read.count; i++) {
+    const kind = read.kind(i);
     if (kind === EntryKind.Unknown) return null;
-    if (kind === EntryKind.Symlink && links.push(read.names[i]!) > MAX_LINKS) return null;
-    // A video's subtitles may be any sibling's or in a sub-folder: the whole-folder reader finds them.
-    if (offersSubtitles(read.names[i]!, kind === EntryKind.Dir)) return null;
+    if (kind === EntryKind.Symlink && links.push(i) > MAX_LINKS) return null;
   }
+  // A video's subtitles may be any sibling's or in a sub-folder: the whole-folder reader finds them.
+  if (read.someMatch(SUBTITLE_NAMES)) return null;
   // A link sorts as what it points to; escaping, looping and denied ones are left out.
   const linkDirs = new Set<string>();
-  const linkGone = new Set<string>();
+  const gone = new Set<number>();
   if (links.length > 0) {
-    const resolved = await fs.statVisible(dir, links);
-    for (let i = 0; i < resolved.count; i++) {
-      if (!resolved.present(i)) linkGone.add(resolved.name(i));
-      else if (resolved.isDir(i)) linkDirs.add(resolved.name(i));
+    const resolved = await fs.statVisible(
+      dir,
+      links.map((i) => read.name(i)),
+    );
+    for (let k = 0; k < resolved.count; k++) {
+      if (!resolved.present(k)) gone.add(links[k]!);
+      else if (resolved.isDir(k)) linkDirs.add(resolved.name(k));
     }
   }
-  // The names shown, and which are folders (links to folders count as folders) by position: a
-  // million names are neither copied nor hashed on the way to the first rows.
-  const { names, kinds } =
-    linkGone.size === 0
+  // The children shown, and which are folders (links to folders count as folders) by position: a
+  // million names are neither made strings, copied nor hashed on the way to the first rows.
+  const shown =
+    gone.size === 0
       ? read
-      : withoutNames(read, (name, kind) => kind === EntryKind.Symlink && linkGone.has(name));
+      : read.only(Array.from({ length: read.count }, (_, i) => i).filter((i) => !gone.has(i)));
   const isDir = (i: number) =>
-    kinds[i] === EntryKind.Dir || (kinds[i] === EntryKind.Symlink && linkDirs.has(names[i]!));
-  const count = names.length;
+    shown.kind(i) === EntryKind.Dir ||
+    (shown.kind(i) === EntryKind.Symlink && linkDirs.has(shown.name(i)));
+  const count = shown.count;
   let numDirs = 0;
   for (let i = 0; i < count; i++) if (isDir(i)) numDirs++;
   // The first rows need only the first names in order, not the whole sort (seconds for a million).
   const firstNames = firstInNameOrder(count, FIRST_PART, sorting, {
-    name: (i) => names[i]!,
+    name: (i) => shown.name(i),
+    asciiFirstUnit: (i) => shown.asciiFirstUnit(i),
     isDir,
     size: () => 0,
     modifiedMs: () => 0,
-  }).map((i) => names[i]!);
+  }).map((i) => shown.name(i));
   const first = await readPart(fs, dir, firstNames);
   async function* rest(): AsyncGenerator<FreshItems> {
     if (count <= FIRST_PART) return;
     // A turn of the event loop first: the first part's bytes reach the socket only then (Node
     // flushes a reply's writes on the next tick), not after the sort and stats below.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    const names = shown.names();
     const folders = new Set(names.filter((_, i) => isDir(i)));
     // Names in code-unit order first, as a whole read does (listing.ts): V8's native sort does
-    // that faster than the natural comparator, which then mostly finds long runs. (In place:
-    // `kinds` no longer lines up with them, and is not used past here.)
+    // that faster than the natural comparator, which then mostly finds long runs.
     const sorted = names.sort();
     const order = sortOrder(
       Array.from({ length: count }, (_, i) => i),
