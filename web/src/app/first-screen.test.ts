@@ -23,6 +23,9 @@ describe('the first screen gate', () => {
     const waiting = afterFirstScreen();
     expect(await settled(waiting)).toBe(false);
     firstScreenShown();
+    // Not before the screen is painted (here: the next timer turn).
+    expect(await settled(waiting)).toBe(false);
+    vi.advanceTimersByTime(0);
     expect(await settled(waiting)).toBe(true);
     // Later waits and marks change nothing.
     firstScreenShown();
@@ -32,6 +35,7 @@ describe('the first screen gate', () => {
   it('opens when a screen is shown before anything waits', async () => {
     const { afterFirstScreen, firstScreenShown } = await fresh();
     firstScreenShown();
+    vi.advanceTimersByTime(0);
     expect(await settled(afterFirstScreen())).toBe(true);
   });
 
