@@ -1,4 +1,5 @@
 import type { NameTable } from './name-table.ts';
+import { sortedIndexOf } from './sorted-index-of.ts';
 
 /**
  * Entries are indexed in groups of 2^GROUP_SHIFT consecutive ids: a posting names a group, not an
@@ -303,16 +304,7 @@ export class GramIndex {
   }
 
   private rankOf(code: number): number {
-    let low = 0;
-    let high = this.codes.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const at = this.codes[mid]!;
-      if (at === code) return mid;
-      if (at < code) low = mid + 1;
-      else high = mid - 1;
-    }
-    return -1;
+    return sortedIndexOf(this.codes, code);
   }
 
   private decode(rank: number): Int32Array {

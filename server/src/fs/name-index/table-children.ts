@@ -1,5 +1,6 @@
 import { EntryKind, type NamePattern, type TypedNames } from '../typed-names.ts';
 import { FLAG_DIR, FLAG_LINK, SEPARATOR, type NameTable } from './name-table.ts';
+import { sortedIndexOf } from './sorted-index-of.ts';
 
 /**
  * A folder's live children as the name table holds them (`NameTable.childrenOf`): their ids and
@@ -87,7 +88,7 @@ export class TableChildren implements TypedNames {
     ];
     for (const { bytes, skip, dir } of searches) {
       for (let hit = folded.indexOf(bytes, from); hit >= 0 && hit + bytes.length <= to;) {
-        const at = this.indexOf(this.table.entryAt(hit + skip));
+        const at = sortedIndexOf(this.ids, this.table.entryAt(hit + skip));
         if (at >= 0 && (this.kinds[at] === EntryKind.Dir) === dir) return true;
         hit = folded.indexOf(bytes, hit + 1);
       }
@@ -120,19 +121,5 @@ export class TableChildren implements TypedNames {
       Int32Array.from(indices, (i) => this.ids[i]!),
       Uint8Array.from(indices, (i) => this.kinds[i]!),
     );
-  }
-
-  /** Where an id is among these children (binary search: they are ascending), or -1. */
-  private indexOf(id: number): number {
-    let low = 0;
-    let high = this.ids.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const at = this.ids[middle]!;
-      if (at === id) return middle;
-      if (at < id) low = middle + 1;
-      else high = middle - 1;
-    }
-    return -1;
   }
 }
