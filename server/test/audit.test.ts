@@ -12,6 +12,7 @@ import { commandUrl, runCommand } from '../testing/command-socket.ts';
 import { login } from './helpers/auth.ts';
 import { basic, createAppPassword, dav } from './helpers/dav.ts';
 import { newUser, createAsAdmin, send, STRONG } from './helpers/users.ts';
+import { runJobNow } from './helpers/run-job-now.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -362,11 +363,7 @@ describe('retention', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ retentionDays: days }),
     });
-  const purge = async () => {
-    const { scheduler } = server.runtime.coordination;
-    await scheduler.schedule('audit.purge', Date.now());
-    await scheduler.runDue();
-  };
+  const purge = () => runJobNow(server.runtime.coordination.scheduler, 'audit.purge');
 
   it('keeps 90 days by default and refuses a bad setting', async () => {
     expect(

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TrashItem } from '@cabinet/protocol';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { filesUnder } from './helpers/resources.ts';
+import { runJobNow } from './helpers/run-job-now.ts';
 
 let server: TestServer;
 let alice: TestUser;
@@ -44,11 +45,7 @@ const setTrash = (settings: object) =>
   });
 
 /** Runs the scheduler's purge job now, as the recurring job would when due. */
-async function runPurge(): Promise<void> {
-  const { scheduler } = server.runtime.coordination;
-  await scheduler.schedule('trash.purge', Date.now());
-  await scheduler.runDue();
-}
+const runPurge = () => runJobNow(server.runtime.coordination.scheduler, 'trash.purge');
 
 beforeAll(async () => {
   server = await startTestServer();
