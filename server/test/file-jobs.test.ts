@@ -12,6 +12,7 @@ import { testDatabaseFor } from '../testing/test-database.ts';
 import { freePort, loginAdmin, SpawnedServers } from '../testing/spawned-server.ts';
 import { openReady, type StreamEvent } from './helpers/event-stream.ts';
 import { filesUnder } from './helpers/resources.ts';
+import { runJobNow } from './helpers/run-job-now.ts';
 
 let server: TestServer;
 let ann: TestUser;
@@ -409,11 +410,7 @@ describe('pruning', () => {
       stream.close();
       const statusOf = async (id: string) =>
         (await own.fetch(`/api/jobs/${id}`, { token: carl.token })).status;
-      const prune = async () => {
-        const { scheduler } = own.runtime.coordination;
-        await scheduler.schedule('files.jobs.prune', Date.now());
-        await scheduler.runDue();
-      };
+      const prune = () => runJobNow(own.runtime.coordination.scheduler, 'files.jobs.prune');
       clock += 6 * DAY;
       await prune();
       expect(await statusOf(done)).toBe(200);
