@@ -28,10 +28,8 @@ export interface NamePattern {
 /** Whether a child's name matches a pattern, compared in lower case. */
 export function matchesNamePattern(pattern: NamePattern, name: string, isDir: boolean): boolean {
   if (isDir) return pattern.folders.includes(name.toLowerCase());
-  // Only the tail is lowercased: a listing asks this of every name of a folder.
-  const longest = pattern.endings.reduce((most, ending) => Math.max(most, ending.length), 0);
-  const tail = name.slice(-longest).toLowerCase();
-  return pattern.endings.some((ending) => tail.endsWith(ending));
+  // Only as much of the name as an ending is lowercased: a listing asks this of every name.
+  return pattern.endings.some((ending) => name.slice(-ending.length).toLowerCase() === ending);
 }
 
 /** A folder's children, index by index. */

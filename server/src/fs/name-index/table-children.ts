@@ -3,7 +3,7 @@ import { FLAG_DIR, FLAG_LINK, SEPARATOR, type NameTable } from './name-table.ts'
 import { sortedIndexOf } from './sorted-index-of.ts';
 
 /**
- * A folder's live children as the name table holds them (`NameTable.childrenOf`): their ids and
+ * A folder's live children as the name table holds them (`NameIndex.childrenOf`): their ids and
  * kinds, names left as bytes in the table's blobs until asked for. Turning a million names into
  * strings took most of a second (decoding, splitting, then collecting them), all before a
  * streamed listing's first rows, which need a few hundred names: their first units are read from
