@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { AppShell } from '../pages/app-shell.ts';
 import { PreviewPage } from '../pages/preview.ts';
 import { withCabinet } from '../support/cabinet.ts';
@@ -128,6 +128,44 @@ describe('when the server cannot be reached (issue 18)', { timeout: 180_000 }, (
     await files.entry('paused.bin').waitFor();
     expect(
       (await readFile(path.join(cabinet.server.root, 'paused.bin'))).equals(movie.content),
+    ).toBe(true);
+  });
+
+  it('an upload that meets the server shutting down pauses too, and goes on once it answers', async () => {
+    // What a shutting-down Cabinet answers (app.ts): 423 to tus requests, 503 to the rest. Played
+    // here by the page's network so the order is fixed: the upload's retry meets the 423 every time.
+    await cabinet.server.updateSettings({ tus: { chunkSize: MiB, retryCount: 1 } });
+    const desktop = await desktopFolder({});
+    const movie = await randomDesktopFile(desktop, 'shutdown.bin', 4 * MiB);
+    const { page, files, uploads } = await signIn();
+    let sent = 0;
+    let refused = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH' && request.url().includes('/api/tus/')) sent += 1;
+    });
+    await throttle(page, 2 * MiB);
+    await uploads.uploadFiles([movie.file]);
+    await expect.poll(() => sent, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+
+    const shuttingDown = async (route: Route) => {
+      refused += 1;
+      const isTus = route.request().url().includes('/api/tus/');
+      await route.fulfill({ status: isTus ? 423 : 503, body: 'shutting down' });
+    };
+    await page.route('**/api/tus/**', shuttingDown);
+    await page.route('**/health', shuttingDown);
+    // The 503s to the monitor's probes keep the banner up: the server is not back yet.
+    await banner(page).waitFor(RECOVERY);
+    await expect.poll(() => refused, RECOVERY).toBeGreaterThanOrEqual(3);
+    expect(
+      await page.getByRole('region', { name: 'Notifications' }).getByRole('alert').count(),
+    ).toBe(0);
+
+    await page.unrouteAll({ behavior: 'wait' });
+    await waitForNotice(page, 'Upload complete', RECOVERY);
+    await files.entry('shutdown.bin').waitFor();
+    expect(
+      (await readFile(path.join(cabinet.server.root, 'shutdown.bin'))).equals(movie.content),
     ).toBe(true);
   });
 });

@@ -4,6 +4,14 @@ import { baseURL } from '../config/page-config.ts';
 const PROBE_DELAYS_MS = [1000, 2000, 4000, 8000];
 
 /**
+ * Replies that mean the server itself is not there to answer: a proxy in front of it that cannot
+ * reach it (502, 504), or Cabinet shutting down (503). Any other reply means it is back.
+ */
+export function isServerAwayStatus(status: number): boolean {
+  return status === 502 || status === 503 || status === 504;
+}
+
+/**
  * Where the reachability is kept for the screen to show (the connection store), handed in once at
  * start-up (`linkConnection`) so that web/src/api imports no store.
  */
@@ -47,15 +55,19 @@ export function onReconnect(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Asks /health once; a reply of any kind means the server is back. */
+/** Asks /health once; a reply from the server itself (not a proxy's 502/504, not a 503 while it
+ * shuts down) means the server is back. */
 export async function probeNow(): Promise<void> {
   if (link.isReachable() || link.isProbing()) return;
   clearTimeout(timer);
   link.setProbing(true);
   let isBack = false;
   try {
-    await fetch(`${baseURL}/health`, { cache: 'no-store', credentials: 'same-origin' });
-    isBack = true;
+    const response = await fetch(`${baseURL}/health`, {
+      cache: 'no-store',
+      credentials: 'same-origin',
+    });
+    isBack = !isServerAwayStatus(response.status);
   } catch {
     // Still away: try again after the next delay.
   }

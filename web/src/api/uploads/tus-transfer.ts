@@ -1,7 +1,7 @@
 import type { DetailedError, Upload } from 'tus-js-client';
 import { ApiError } from '../api-error.ts';
 import { apiUrl, renewSession } from '../client.ts';
-import { onReconnect, markUnreachable } from '../connection-monitor.ts';
+import { isServerAwayStatus, markUnreachable, onReconnect } from '../connection-monitor.ts';
 import { encodePath } from '../encode-path.ts';
 import { session } from '../session-link.ts';
 import { pageConfig } from '../../config/page-config.ts';
@@ -32,6 +32,16 @@ function shouldRetry(error: DetailedError): boolean {
   // No reply: the offline banner shows and the connection monitor starts watching for the server.
   if (status === 0) markUnreachable();
   return status === 0 || status === 423 || status >= 500;
+}
+
+/**
+ * Whether a failure that outlasted the retries means the server went away rather than refused:
+ * no reply, a proxy's 502/504, or what Cabinet answers while it shuts down (503; 423 to tus
+ * requests, so tus-js-client keeps the offset). The upload then pauses instead of failing; should
+ * the 423 be a real lock on a server still up, the first probe finds it and the upload goes on.
+ */
+function isServerAway(failure: ApiError): boolean {
+  return failure.kind === 'network' || failure.status === 423 || isServerAwayStatus(failure.status);
 }
 
 /** The server's text for a failed tus request, as an ApiError the panel can show. */
@@ -88,7 +98,7 @@ export function startTusTransfer(path: string, file: File, options: TransferOpti
             const failure = toApiError(error);
             // The server stayed away longer than the retries: the upload pauses where it is and
             // goes on from the server's offset once the server answers again.
-            if (failure.kind === 'network' && !isCancelled && upload?.url) {
+            if (isServerAway(failure) && !isCancelled && upload?.url) {
               markUnreachable();
               const stop = onReconnect(() => {
                 stop();
