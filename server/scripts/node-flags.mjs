@@ -21,8 +21,10 @@
  * (server/src/fs/name-index/collect-garbage.ts), so the tens of megabytes a build leaves behind go
  * back to the system at once rather than at V8's next full collection, which an idle server may
  * not reach for hours; a million-entry tree's index then costs about 85 bytes of RSS per entry
- * instead of 85–130. Only Cabinet's own code runs in the process, so the global `gc` exposes
- * nothing to anyone else.
+ * instead of 85–130. Uploads ask for a young-generation collection every 4 MiB of body
+ * (server/src/fs/write-buffers.ts), which frees the body chunks Node keeps outside the heap before
+ * V8 answers them with full collections. Only Cabinet's own code runs in the process, so the global
+ * `gc` exposes nothing to anyone else.
  */
 export const SERVER_NODE_FLAGS = [
   '--min-semi-space-size=8',

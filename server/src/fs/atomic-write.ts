@@ -8,6 +8,7 @@ import { flushBehind } from './flush-behind.ts';
 import { errorCode, toAppError } from './fs-errors.ts';
 import { PositionalWriter } from './positional-writer.ts';
 import { newTempName, type TempJournal, type TempKind } from './temp-files.ts';
+import type { WriteBuffers } from './write-buffers.ts';
 
 export interface AtomicWriteTarget {
   /** Real path the content will replace or create. */
@@ -19,6 +20,8 @@ export interface AtomicWriteTarget {
   /** Mode to set exactly: the replaced file's, so an overwrite keeps its permissions. */
   keepMode?: number;
   journal: TempJournal;
+  /** The root's batch buffers (FileRoot.writeBuffers). */
+  buffers: WriteBuffers;
   /** Whether the temp survives a restart (resumable uploads) or is swept at the next start. */
   kind?: TempKind;
   /** Called after a successful commit. */
@@ -49,7 +52,7 @@ export class AtomicWrite {
     private readonly handle: FileHandle,
     private readonly journalId: string,
   ) {
-    const writer = new PositionalWriter(handle, 0);
+    const writer = new PositionalWriter(handle, 0, target.buffers);
     this.writer = writer;
     this.stopFlushing = flushBehind(handle, () => writer.position);
   }

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { FileChanges } from './changes.ts';
 import { TempJournal, type TempJournalOptions } from './temp-files.ts';
 import { UploadStaging } from './upload-staging.ts';
+import { WriteBuffers } from './write-buffers.ts';
 
 /** Default modes of created files and folders (effective 0640/0750). */
 export const DEFAULT_FILE_MODE = 0o640;
@@ -38,6 +39,8 @@ export class FileRoot {
     readonly changes: FileChanges,
     readonly fileMode: number,
     readonly dirMode: number,
+    /** Batch buffers and collection cadence shared by every write of a body into this root. */
+    readonly writeBuffers: WriteBuffers,
   ) {}
 
   private staging: UploadStaging | undefined;
@@ -70,6 +73,7 @@ export class FileRoot {
       new FileChanges(),
       options.fileMode ?? DEFAULT_FILE_MODE,
       options.dirMode ?? DEFAULT_DIR_MODE,
+      new WriteBuffers(),
     );
   }
 }

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PositionalWriter } from './positional-writer.ts';
+import { WriteBuffers } from './write-buffers.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -19,7 +20,7 @@ describe('PositionalWriter', () => {
     const handle = await open(file, 'w+');
     await handle.write(Buffer.from('HEAD'), 0, 4, 0);
     const chunks = Array.from({ length: 200 }, (_, i) => randomBytes(40_000 + i));
-    const writer = new PositionalWriter(handle, 4);
+    const writer = new PositionalWriter(handle, 4, new WriteBuffers());
     try {
       for (const chunk of chunks) expect(await writer.add(chunk)).toBe(true);
       await writer.finish();
@@ -36,7 +37,7 @@ describe('PositionalWriter', () => {
     const handle = await open(file, 'w+');
     const expected: Buffer[] = [];
     const scratch = Buffer.alloc(300_000);
-    const writer = new PositionalWriter(handle, 0);
+    const writer = new PositionalWriter(handle, 0, new WriteBuffers());
     try {
       for (let i = 0; i < 12; i++) {
         scratch.fill(65 + i);
@@ -54,7 +55,7 @@ describe('PositionalWriter', () => {
     const handle = await open(path.join(dir, 'read-only.bin'), 'w+');
     const readOnly = await open(path.join(dir, 'read-only.bin'), 'r');
     await handle.close();
-    const writer = new PositionalWriter(readOnly, 0);
+    const writer = new PositionalWriter(readOnly, 0, new WriteBuffers());
     try {
       let accepted = true;
       for (let i = 0; i < 50 && accepted; i++) accepted = await writer.add(randomBytes(64 * 1024));
@@ -62,5 +63,26 @@ describe('PositionalWriter', () => {
     } finally {
       await readOnly.close();
     }
+  });
+
+  it('asks for a young collection once per given amount of body, across writers', async () => {
+    let collections = 0;
+    const buffers = new WriteBuffers({
+      collectYoung: () => (collections += 1),
+      collectEveryBytes: 1024 * 1024,
+    });
+    const files = ['one.bin', 'two.bin'].map((name) => path.join(dir, name));
+    const handles = await Promise.all(files.map((file) => open(file, 'w+')));
+    try {
+      const writers = handles.map((handle) => new PositionalWriter(handle, 0, buffers));
+      // 2.5 MiB to each writer in 64 KiB chunks, taking turns as two uploads would.
+      const chunk = randomBytes(64 * 1024);
+      for (let i = 0; i < 40; i++) for (const writer of writers) await writer.add(chunk);
+      await Promise.all(writers.map((writer) => writer.finish()));
+    } finally {
+      await Promise.all(handles.map((handle) => handle.close()));
+    }
+    expect(collections).toBe(5);
+    for (const file of files) expect((await readFile(file)).length).toBe(40 * 64 * 1024);
   });
 });

@@ -1,39 +1,25 @@
 import type { FileHandle } from 'node:fs/promises';
+import type { WriteBuffers } from './write-buffers.ts';
 
-/**
- * Bytes gathered from a request before one positional write. Larger batches mean fewer syscalls but
- * a batch is copied twice (from the socket's chunks, then into the page cache), and while it fits
- * the CPU's cache the second copy is cheap: in A/B runs on the benchmark machine (AMD EPYC) 512 KiB
- * uploaded ~1.5-1.8x faster than 1 MiB, 4 MiB slower still, 256 KiB a little slower.
- */
-const WRITE_BATCH_BYTES = 512 * 1024;
 /** Batches written at once (see PositionalWriter); 2 and 4 both measured slower than 3. */
 const WRITES_IN_FLIGHT = 3;
-/** Idle batch buffers kept for the next writer; more are allocated while many uploads run. */
-const POOLED_BATCHES = 16;
-
-/**
- * Batch buffers shared by every writer. Incoming chunks are copied into them at once instead of
- * being held until their batch is written: a chunk held that long outlives a scavenge, is promoted
- * to the old generation and, once the old generation's limit is near (as it is after a big
- * listing's full collection), every few MiB of upload set off a full mark-compact; the benchmark saw
- * ~13 of them a second and uploads at half speed. A copy into a warm buffer costs far less.
- */
-const idleBatches: Buffer[] = [];
-
-function takeBatch(): Buffer {
-  return idleBatches.pop() ?? Buffer.allocUnsafeSlow(WRITE_BATCH_BYTES);
-}
-
-function returnBatch(batch: Buffer): void {
-  if (idleBatches.length < POOLED_BATCHES) idleBatches.push(batch);
-}
 
 /**
  * Copies incoming buffers into 512 KiB batches and writes each at its position while the next
- * batches are being received. Up to WRITES_IN_FLIGHT writes run at once on the thread pool: with
- * one at a time, each batch waited for the previous one's hand-off and the socket stalled between
- * them (measured ~20% slower on the benchmark machine). Memory stays at a few batches per writer.
+ * batches are being received.
+ *
+ * The batch size: larger batches mean fewer syscalls but a batch is copied twice (from the socket's
+ * chunks, then into the page cache), and while it fits the CPU's cache the second copy is cheap: in
+ * A/B runs on the benchmark machine (AMD EPYC) 512 KiB uploaded ~1.5-1.8x faster than 1 MiB, 4 MiB
+ * slower still, 256 KiB a little slower. Incoming chunks are copied into the batches at once
+ * instead of being held until their batch is written: a chunk held that long outlives a scavenge,
+ * is promoted to the old generation and, once the old generation's limit is near, every few MiB of
+ * upload set off a full mark-compact. A copy into a warm pooled buffer (WriteBuffers) costs far
+ * less.
+ *
+ * Up to WRITES_IN_FLIGHT writes run at once on the thread pool: with one at a time, each batch
+ * waited for the previous one's hand-off and the socket stalled between them (measured ~20% slower
+ * on the benchmark machine). Memory stays at a few batches per writer.
  */
 export class PositionalWriter {
   /** Where the next batch goes; after finish(), the end of what was written. */
@@ -46,15 +32,17 @@ export class PositionalWriter {
   constructor(
     private readonly handle: FileHandle,
     offset: number,
+    private readonly buffers: WriteBuffers,
   ) {
     this.position = offset;
   }
 
   /** Copies a buffer into the batches; false once a write has failed (the caller stops reading). */
   async add(buffer: Uint8Array): Promise<boolean> {
+    this.buffers.received(buffer.length);
     let from = 0;
     while (from < buffer.length && this.failure === undefined) {
-      this.batch ??= takeBatch();
+      this.batch ??= this.buffers.take();
       const copied = Math.min(buffer.length - from, this.batch.length - this.batchBytes);
       this.batch.set(buffer.subarray(from, from + copied), this.batchBytes);
       this.batchBytes += copied;
@@ -77,7 +65,7 @@ export class PositionalWriter {
     if (this.failure === undefined) this.startWrite();
     await Promise.all(this.inFlight);
     if (this.batch) {
-      returnBatch(this.batch);
+      this.buffers.give(this.batch);
       this.batch = undefined;
       this.batchBytes = 0;
     }
@@ -96,12 +84,12 @@ export class PositionalWriter {
     const write: Promise<void> = writeAllAt(this.handle, batch.subarray(0, bytes), at).then(
       () => {
         this.inFlight.delete(write);
-        returnBatch(batch);
+        this.buffers.give(batch);
       },
       (error: unknown) => {
         this.failure ??= error;
         this.inFlight.delete(write);
-        returnBatch(batch);
+        this.buffers.give(batch);
       },
     );
     this.inFlight.add(write);

@@ -50,6 +50,7 @@ export class ScopedWrites {
       mode: root.fileMode,
       keepMode: resolved.stat?.mode,
       journal: root.journal,
+      buffers: root.writeBuffers,
       kind: options.tempKind,
       onCommit: (real) => root.changes.emit({ kind: 'write', real, recursive: false }),
     });

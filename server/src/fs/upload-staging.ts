@@ -111,7 +111,7 @@ export class UploadStaging {
       if (!info.isFile()) throw errors.notFound();
       if (info.size !== offset) return { status: 'conflict', offset: info.size };
 
-      const writer = new PositionalWriter(handle, offset);
+      const writer = new PositionalWriter(handle, offset, this.root.writeBuffers);
       let received = 0;
       let overflow = false;
       let interrupted = signal.aborted;
