@@ -32,6 +32,26 @@ async function signIn() {
   return onFiles(await cabinet.loginPage());
 }
 
+/**
+ * Signs in and starts a throttled upload of `bytes` random bytes in 1 MiB tus chunks; returns once
+ * two chunks have been sent. No retries of its own (retryCount 1): a pause comes from the app,
+ * not from the upload library.
+ */
+async function uploadUnderWay(name: string, bytes: number) {
+  await cabinet.server.updateSettings({ tus: { chunkSize: MiB, retryCount: 1 } });
+  const desktop = await desktopFolder({});
+  const movie = await randomDesktopFile(desktop, name, bytes);
+  const { page, files, uploads } = await signIn();
+  let sent = 0;
+  page.on('request', (request) => {
+    if (request.method() === 'PATCH' && request.url().includes('/api/tus/')) sent += 1;
+  });
+  await throttle(page, 2 * MiB);
+  await uploads.uploadFiles([movie.file]);
+  await expect.poll(() => sent, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+  return { page, files, movie };
+}
+
 // Throttled transfers and server restarts, each wait bounded above: a budget for a busy machine.
 describe('when the server cannot be reached (issue 18)', { timeout: 180_000 }, () => {
   it('shows a banner with Retry, keeps the listing, and recovers by itself', async () => {
@@ -103,18 +123,7 @@ describe('when the server cannot be reached (issue 18)', { timeout: 180_000 }, (
   });
 
   it('an upload pauses while the server is away and goes on when it is back', async () => {
-    // No retries of its own: the pause comes from the app, not from the upload library.
-    await cabinet.server.updateSettings({ tus: { chunkSize: MiB, retryCount: 1 } });
-    const desktop = await desktopFolder({});
-    const movie = await randomDesktopFile(desktop, 'paused.bin', 6 * MiB);
-    const { page, files, uploads } = await signIn();
-    let sent = 0;
-    page.on('request', (request) => {
-      if (request.method() === 'PATCH' && request.url().includes('/api/tus/')) sent += 1;
-    });
-    await throttle(page, 2 * MiB);
-    await uploads.uploadFiles([movie.file]);
-    await expect.poll(() => sent, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    const { page, files, movie } = await uploadUnderWay('paused.bin', 6 * MiB);
 
     await cabinet.restartable.stop();
     await banner(page).waitFor(RECOVERY);
@@ -134,18 +143,8 @@ describe('when the server cannot be reached (issue 18)', { timeout: 180_000 }, (
   it('an upload that meets the server shutting down pauses too, and goes on once it answers', async () => {
     // What a shutting-down Cabinet answers (app.ts): 423 to tus requests, 503 to the rest. Played
     // here by the page's network so the order is fixed: the upload's retry meets the 423 every time.
-    await cabinet.server.updateSettings({ tus: { chunkSize: MiB, retryCount: 1 } });
-    const desktop = await desktopFolder({});
-    const movie = await randomDesktopFile(desktop, 'shutdown.bin', 4 * MiB);
-    const { page, files, uploads } = await signIn();
-    let sent = 0;
+    const { page, files, movie } = await uploadUnderWay('shutdown.bin', 4 * MiB);
     let refused = 0;
-    page.on('request', (request) => {
-      if (request.method() === 'PATCH' && request.url().includes('/api/tus/')) sent += 1;
-    });
-    await throttle(page, 2 * MiB);
-    await uploads.uploadFiles([movie.file]);
-    await expect.poll(() => sent, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
 
     const shuttingDown = async (route: Route) => {
       refused += 1;
