@@ -51,7 +51,10 @@ export interface Check {
   /** Cabinet's figure relative to the baseline's (lower is better for latency and memory). */
   ratio: number;
   target: string;
+  /** Undefined when not measured, or for a figure given for information (no target). */
   pass: boolean | undefined;
+  /** A figure with no target (the table shows a dash for its target and result). */
+  information?: boolean;
 }
 
 const bestMbps = (series: Series<TransferResult>) => best(series.runs.map((r) => r.mbps));
@@ -86,18 +89,20 @@ export function computeChecks(results: BenchResults): Check[] {
     cabinet: Series<TransferResult>,
     baseline: Series<TransferResult>,
     baselineName: string,
-    min: number,
+    /** The least ratio that passes; undefined for a figure given for information. */
+    min: number | undefined,
   ) => {
     const c = bestMbps(cabinet);
     const b = bestMbps(baseline);
     const ratio = c / b;
     checks.push({
-      name,
+      name: min === undefined ? `${name} (information)` : name,
       cabinet: `${fmt(c)} MB/s`,
       baseline: `${baselineName} ${fmt(b)} MB/s`,
       ratio,
-      target: `≥ ${(min * 100).toFixed(0)}%`,
-      pass: ok(ratio, (r) => r >= min),
+      target: min === undefined ? '—' : `≥ ${(min * 100).toFixed(0)}%`,
+      pass: min === undefined ? undefined : ok(ratio, (r) => r >= min),
+      information: min === undefined,
     });
   };
   transfer('Download 1 file', results.download.cabinet, results.download.nginx, 'nginx', 0.8);
@@ -105,7 +110,9 @@ export function computeChecks(results: BenchResults): Check[] {
   transfer('Upload, TUS', results.upload.tus, results.upload.local, 'local write+fsync', 0.7);
   const { archive } = results;
   transfer('Archive .tar', archive.tar, archive.tarPipe, 'tar pipe', 0.6);
-  transfer('Archive .tar.gz', archive.targz, archive.tarPipe, 'tar pipe', 0.6);
+  // Bound by the compressor on one core (docs/benchmarks.md, Targets): rated against the same
+  // compressor on the command line, with no target.
+  transfer('Archive .tar.gz', archive.targz, archive.gzipCli, 'gzip pipe', undefined);
   transfer('Archive .zip', archive.zip, archive.tarPipe, 'tar pipe', 0.4);
 
   const peaks = Object.values(results.memory)
@@ -158,7 +165,7 @@ export function toMarkdown(results: BenchResults): string {
   lines.push('|---|---:|---:|---:|---:|---|');
   for (const check of results.checks)
     lines.push(
-      `| ${check.name} | ${check.cabinet} | ${check.baseline} | ${ratioText(check)} | ${check.target} | ${verdict(check.pass)} |`,
+      `| ${check.name} | ${check.cabinet} | ${check.baseline} | ${ratioText(check)} | ${check.target} | ${check.information ? '—' : verdict(check.pass)} |`,
     );
   lines.push('');
 
