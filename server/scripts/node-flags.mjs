@@ -18,7 +18,7 @@
  * so it cannot be set from inside the process.
  *
  * --expose-gc: the search index runs one full collection after each build
- * (server/src/fs/name-index/collect-garbage.ts), so the tens of megabytes a build leaves behind go
+ * (server/src/fs/collect-garbage.ts), so the tens of megabytes a build leaves behind go
  * back to the system at once rather than at V8's next full collection, which an idle server may
  * not reach for hours; a million-entry tree's index then costs about 85 bytes of RSS per entry
  * instead of 85–130. Uploads ask for a young-generation collection every 4 MiB of body

@@ -1,3 +1,5 @@
+import { collectYoungGeneration } from './collect-garbage.ts';
+
 /** Size of one batch buffer (see PositionalWriter for why 512 KiB). */
 const WRITE_BATCH_BYTES = 512 * 1024;
 /** Idle batch buffers kept for the next writer; more are allocated while many uploads run. */
@@ -41,7 +43,7 @@ export class WriteBuffers {
   private readonly collectEveryBytes: number;
 
   constructor(options: WriteBuffersOptions = {}) {
-    this.collectYoung = options.collectYoung ?? v8YoungCollection();
+    this.collectYoung = options.collectYoung ?? collectYoungGeneration;
     this.collectEveryBytes = options.collectEveryBytes ?? COLLECT_EVERY_BYTES;
   }
 
@@ -62,10 +64,4 @@ export class WriteBuffers {
     this.receivedSinceCollection = 0;
     this.collectYoung();
   }
-}
-
-/** V8's scavenge through `gc({ type: 'minor' })`, or nothing without `--expose-gc`. */
-function v8YoungCollection(): () => void {
-  const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
-  return gc ? () => gc({ type: 'minor' }) : () => undefined;
 }

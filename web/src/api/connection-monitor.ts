@@ -55,8 +55,10 @@ export function onReconnect(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Asks /health once; a reply from the server itself (not a proxy's 502/504, not a 503 while it
- * shuts down) means the server is back. */
+/**
+ * Asks /health once; a reply from the server itself (not a proxy's 502/504, not a 503 while it
+ * shuts down) means the server is back.
+ */
 export async function probeNow(): Promise<void> {
   if (link.isReachable() || link.isProbing()) return;
   clearTimeout(timer);

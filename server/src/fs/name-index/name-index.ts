@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileChanges } from '../changes.ts';
-import { collectGarbage } from './collect-garbage.ts';
+import { collectGarbage } from '../collect-garbage.ts';
 import type { TypedNames } from '../typed-names.ts';
 import { FolderWatcher } from './folder-watcher.ts';
 import { buildGramIndex, type GramIndex } from './gram-index.ts';

@@ -11,3 +11,11 @@
 export function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
+
+/**
+ * Runs one young-generation collection (a scavenge) under the same `--expose-gc`; does nothing
+ * without it. For request bodies: see WriteBuffers (fs/write-buffers.ts).
+ */
+export function collectYoungGeneration(): void {
+  (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc?.({ type: 'minor' });
+}
