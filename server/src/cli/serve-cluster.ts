@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { ServerConfig } from '../config/options.ts';
 import { createLogger } from '../logger.ts';
+import { RestartBackoff } from './restart-backoff.ts';
 
 /**
  * `--workers N` (docs/architecture.md, "Several cores"): the shared state several processes need.
@@ -19,7 +20,9 @@ export function clusterConfig(config: ServerConfig): ServerConfig {
 /**
  * The primary of `--workers N`: serves nothing itself. It starts one worker and waits until it
  * listens (that one runs migrations and first-start set-up alone), then the others; node:cluster
- * hands the shared port's connections to the workers in turn. A worker that dies is replaced; on
+ * hands the shared port's connections to the workers in turn. A worker that dies is replaced, at
+ * once after a healthy run and with a growing delay when workers keep dying soon after start
+ * (RestartBackoff); on
  * SIGINT/SIGTERM every worker is asked to stop (each drains as a single server does) and the
  * primary exits once they all have.
  */
@@ -27,10 +30,12 @@ export async function runPrimary(config: ServerConfig): Promise<void> {
   const log = createLogger(config).child({ area: 'cluster' });
   let stopping = false;
   const live = new Set<Worker>();
+  const backoff = new RestartBackoff();
 
   const fork = (): Promise<void> =>
     new Promise((resolve) => {
       const worker = cluster.fork();
+      const started = performance.now();
       live.add(worker);
       worker.once('listening', () => resolve());
       worker.once('exit', (code, signal) => {
@@ -40,8 +45,14 @@ export async function runPrimary(config: ServerConfig): Promise<void> {
           if (live.size === 0) process.exit(0);
           return;
         }
-        log.error({ code, signal }, 'a server worker stopped; starting another');
-        void fork();
+        const delay = backoff.delayAfterExit(performance.now() - started);
+        log.error(
+          { code, signal, restartInMs: delay },
+          'a server worker stopped; starting another',
+        );
+        setTimeout(() => {
+          if (!stopping) void fork();
+        }, delay);
       });
     });
 
