@@ -10,7 +10,12 @@ import type { TypedNames } from './typed-names.ts';
 import type { CopyControl } from './copy-run.ts';
 import type { FileRoot } from './file-root.ts';
 import type { FolderChildren, ListEntry } from './folder-children.ts';
-import { ScopeResolver, type Resolved, type ScopedFsOptions } from './scope-resolver.ts';
+import {
+  ScopeResolver,
+  type JudgedFolder,
+  type Resolved,
+  type ScopedFsOptions,
+} from './scope-resolver.ts';
 import { ScopedListing, type Entry, type ListOptions, type WalkOptions } from './scoped-listing.ts';
 import { ScopedReads } from './scoped-reads.ts';
 import { ScopedUploads, type UploadPlace } from './scoped-uploads.ts';
@@ -180,7 +185,7 @@ export class ScopedFs {
   }
 
   /** See ScopedListing.isChildAllowed. */
-  isChildAllowed(folder: string, name: string): boolean {
+  isChildAllowed(folder: string | JudgedFolder, name: string): boolean {
     return this.listing.isChildAllowed(folder, name);
   }
 
