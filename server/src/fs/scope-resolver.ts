@@ -36,6 +36,12 @@ import { followSegments, resolveFolder, type RealTarget } from './real-path.ts';
 import { RuleSet } from './rules.ts';
 import { isTempName } from './temp-files.ts';
 
+/**
+ * The reason of the 403 a rule (or hideDotfiles) verdict throws, as opposed to a path leaving the
+ * scope: WebDAV answers a denied path 404, as if it did not exist, whichever way it was spelled.
+ */
+export const DENIED_BY_RULES = 'denied by rules';
+
 /** A virtual path resolved inside one user's scope. Only a ScopeResolver creates these. */
 export interface Resolved {
   /** Canonical virtual path: leading `/`, no trailing `/` (root is `/`). */
@@ -173,7 +179,7 @@ export class ScopeResolver {
       virtual = virtual.path;
     }
     const canonical = canonicalPath(virtual);
-    if (!this.isCanonicalAllowed(canonical.path)) throw errors.forbidden();
+    if (!this.isCanonicalAllowed(canonical.path)) throw errors.forbidden(DENIED_BY_RULES);
     let resolved: Resolved;
     if (canonical.segments.length === 0) {
       const info = await lstatOrNull(this.scopeReal).catch(() => null);
@@ -199,7 +205,7 @@ export class ScopeResolver {
       // Judged where it really is too: `/loop/secret` with `loop -> .` is `/secret`.
       const entryPath = joinVirtual(virtualOfReal(parent.real, this.scopeReal), name);
       if (entryPath !== canonical.path && !this.isCanonicalAllowed(entryPath)) {
-        throw errors.forbidden();
+        throw errors.forbidden(DENIED_BY_RULES);
       }
       const entry = path.join(parent.real, name);
       const base = {
@@ -212,7 +218,7 @@ export class ScopeResolver {
       const info = parent.stat ? await lstatOrNull(entry) : null;
       if (info?.isSymbolicLink()) {
         const target = await this.followLink(parent.real, name);
-        if (!target.allowed) throw errors.forbidden();
+        if (!target.allowed) throw errors.forbidden(DENIED_BY_RULES);
         resolved = {
           ...base,
           real: target.real,

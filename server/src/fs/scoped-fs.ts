@@ -28,6 +28,7 @@ export type { EntryStat } from './entry-stat.ts';
 export { EntryKind, type NamePattern, type TypedNames } from './typed-names.ts';
 export type { FolderChildren, ListEntry } from './folder-children.ts';
 export type { Resolved, ScopedFsOptions } from './scope-resolver.ts';
+export { DENIED_BY_RULES } from './scope-resolver.ts';
 export type { Entry, ListOptions, WalkOptions } from './scoped-listing.ts';
 export type { WriteOptions } from './scoped-writes.ts';
 export type { UploadPlace } from './scoped-uploads.ts';
