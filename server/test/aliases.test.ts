@@ -189,16 +189,7 @@ describe('archives of an alias folder', () => {
       await writeFile(file, Buffer.from(await response.arrayBuffer()));
       const dest = path.join(scratch, `${algo}-${unpacked.length}`);
       await unpackArchive(file, `.${algo}`, dest);
-      const found = await filesIn(dest);
-      // The archive of /loop/ is named after the folder: compare below its top folder, if any.
-      unpacked.push(
-        found.map((f) =>
-          f
-            .split(path.sep)
-            .slice(folder === '/' ? 0 : 0)
-            .join('/'),
-        ),
-      );
+      unpacked.push(await filesIn(dest));
     }
     const [direct, alias] = unpacked as [string[], string[]];
     expect(direct.some((f) => f.endsWith('docs/a.txt'))).toBe(true);
@@ -206,6 +197,7 @@ describe('archives of an alias folder', () => {
       expect(list.filter((f) => f.includes('secret') || f.includes('.hidden'))).toEqual([]);
       expect(list.some((f) => f.endsWith('docs/a.txt'))).toBe(true);
     }
+    // Each archive may put its entries below a folder named after what was downloaded.
     const strip = (list: string[]) =>
       list.map((f) => f.replace(/^(users\/alice|alice|loop)\//, ''));
     expect(strip(alias)).toEqual(strip(direct));

@@ -201,12 +201,13 @@ export class ScopeResolver {
         canonical.segments.slice(0, -1),
         this.scopeReal,
       );
-      if (parent.stat && !parent.stat.isDirectory()) throw errors.notFound();
-      // Judged where it really is too: `/loop/secret` with `loop -> .` is `/secret`.
+      // Judged where it really is too: `/loop/secret` with `loop -> .` is `/secret`. Before the
+      // folder's type, as for a direct path (rules first, then the disk).
       const entryPath = joinVirtual(virtualOfReal(parent.real, this.scopeReal), name);
       if (entryPath !== canonical.path && !this.isCanonicalAllowed(entryPath)) {
         throw errors.forbidden(DENIED_BY_RULES);
       }
+      if (parent.stat && !parent.stat.isDirectory()) throw errors.notFound();
       const entry = path.join(parent.real, name);
       const base = {
         path: canonical.path,

@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Rule } from '@cabinet/protocol';
-import { errors } from '../errors.ts';
+import { AppError, errors } from '../errors.ts';
 import type { AtomicWrite, WriteSource } from './atomic-write.ts';
 import { diskUsage } from './disk-usage.ts';
 import { treeBytes, treeSize, type TreeSize } from './tree-bytes.ts';
@@ -11,6 +11,7 @@ import type { CopyControl } from './copy-run.ts';
 import type { FileRoot } from './file-root.ts';
 import type { FolderChildren, ListEntry } from './folder-children.ts';
 import {
+  DENIED_BY_RULES,
   ScopeResolver,
   type JudgedFolder,
   type Resolved,
@@ -28,7 +29,6 @@ export type { EntryStat } from './entry-stat.ts';
 export { EntryKind, type NamePattern, type TypedNames } from './typed-names.ts';
 export type { FolderChildren, ListEntry } from './folder-children.ts';
 export type { Resolved, ScopedFsOptions } from './scope-resolver.ts';
-export { DENIED_BY_RULES } from './scope-resolver.ts';
 export type { Entry, ListOptions, WalkOptions } from './scoped-listing.ts';
 export type { WriteOptions } from './scoped-writes.ts';
 export type { UploadPlace } from './scoped-uploads.ts';
@@ -117,6 +117,21 @@ export class ScopedFs {
    */
   isEntryAllowed(canonical: string): boolean {
     return this.scope.isCanonicalAllowed(canonical);
+  }
+
+  /**
+   * Whether rules or hideDotfiles deny a virtual path as spelled or where it really is (through an
+   * alias: a symlink back into the scope), resolving it. Other refusals (a link out of the scope,
+   * a missing folder) are not a rule's verdict and answer false: the operation reports them.
+   */
+  async isDenied(virtual: string): Promise<boolean> {
+    if (!this.scope.isAllowed(virtual)) return true;
+    try {
+      await this.scope.resolve(virtual);
+      return false;
+    } catch (error) {
+      return error instanceof AppError && error.reason === DENIED_BY_RULES;
+    }
   }
 
   /** Throws 403 unless rules and hideDotfiles allow a virtual path. */

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { DavLock, DavLocks } from '../coordination/index.ts';
 import { AppError } from '../errors.ts';
 import { canonicalPath, virtualOfReal, virtualParent } from '../fs/canonical-path.ts';
-import { DENIED_BY_RULES, ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
+import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
 import type { CredentialUser } from './app-passwords.service.ts';
 import type { FileToSend } from './file-to-send.ts';
 import { canCreate, canDownload, canModify } from './permissions.ts';
@@ -106,7 +106,8 @@ export class DavService {
 
   async handle(request: DavRequest): Promise<DavReply> {
     const fs = await ScopedFs.forUser(this.ctx, request.user);
-    if (await deniedByRules(fs, request.path)) return { status: 404 };
+    // A denied path does not exist on WebDAV, spelled directly or through an alias.
+    if (await fs.isDenied(request.path)) return { status: 404 };
     try {
       switch (request.method) {
         case 'OPTIONS':
@@ -652,20 +653,5 @@ export class DavService {
     if (lock.userId !== request.user.id) return { status: 403 };
     await this.locks.remove([lock.token]);
     return { status: 204 };
-  }
-}
-
-/**
- * A path the rules deny does not exist on WebDAV (404), whether it is spelled directly or reached
- * through an alias (a symlink back into the scope): then the resolver's verdict on its real place
- * decides. Other refusals (a link leaving the scope) keep their own status.
- */
-async function deniedByRules(fs: ScopedFs, virtual: string): Promise<boolean> {
-  if (!fs.isAllowed(virtual)) return true;
-  try {
-    await fs.resolve(virtual);
-    return false;
-  } catch (error) {
-    return error instanceof AppError && error.reason === DENIED_BY_RULES;
   }
 }
