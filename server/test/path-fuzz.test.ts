@@ -4,10 +4,12 @@
  * archives, previews, subtitles, search, TUS, shares and their public pages, the command socket's
  * working folder, the site routes, the trash and WebDAV. Whatever the path, no answer is a 5xx,
  * no answer carries a byte or a name of a file outside alice's scope, blocked by a rule or hidden,
- * and nothing outside what alice may write changes on disk.
+ * and nothing outside what alice may write changes on disk. Alice's scope also holds aliases
+ * (symlinks back into it: a loop, a parent, a sibling, a chain, one to a hidden file), and every
+ * read route answers for a path spelled through them what it answers for the real path.
  */
 import { createHash } from 'node:crypto';
-import { link, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +30,9 @@ const LEAKS = [
   'bob-listing-only',
   'blocked-listing-only',
 ];
+
+/** Symlinks back into alice's scope (beforeAll): loop, parent, sibling, chain, hidden target. */
+const ALIASES = ['loop', 'up', 'sib', 'al-1', 'al-2', 'pub'];
 
 /** What the generator builds paths from: alice's names, the names of what lies beyond, climbers. */
 const NAMES = [
@@ -58,6 +63,7 @@ const NAMES = [
   'bob.txt',
   'outside',
   'secret.txt',
+  ...ALIASES,
 ];
 
 let server: TestServer;
@@ -250,6 +256,65 @@ async function drive(name: string, driver: Driver, p: string, q: string, dp: str
   }
 }
 
+/** Segments the alias property spells paths with: the aliases and the real names they reach. */
+const ALIAS_SEGMENTS = [
+  ...ALIASES,
+  'dir',
+  'sub',
+  'a.txt',
+  'public.txt',
+  'blocked',
+  's.txt',
+  'in-link',
+  'blocked-link',
+  'x.key',
+];
+
+/** Whether alice's rules or hideDotfiles refuse a path by its spelling alone. */
+function deniedAsSpelled(virtual: string): boolean {
+  const name = virtual.slice(virtual.lastIndexOf('/') + 1);
+  return (
+    virtual === '/blocked' ||
+    virtual.startsWith('/blocked/') ||
+    name.endsWith('.key') ||
+    name.startsWith('.')
+  );
+}
+
+/**
+ * What the read routes answer for a path, made comparable between two spellings: the listing's
+ * names (not its paths), the file's bytes, the WebDAV listing's names, the search hits.
+ */
+async function readAnswers(virtual: string): Promise<RawResponse[]> {
+  const encoded = virtual.split('/').map(encodeURIComponent).join('/');
+  const resource = await send('GET', `/api/resources${encoded}`);
+  const raw = await send('GET', `/api/raw${encoded}`);
+  const davGet = await dav('GET', encoded);
+  const davList = await dav('PROPFIND', encoded, { depth: '1' });
+  const search = await send('GET', `/api/search${encoded}?query=txt`);
+  const names = (body: string) => {
+    try {
+      const parsed = JSON.parse(body) as { name?: string; items?: { name: string }[] };
+      return parsed.items ? parsed.items.map((item) => item.name).sort() : parsed.name;
+    } catch {
+      return body;
+    }
+  };
+  const hrefNames = (xml: string) =>
+    [...xml.matchAll(/<(?:\w+:)?href>([^<]*)<\/(?:\w+:)?href>/gi)]
+      .map((match) => decodeURIComponent(match[1]!).replace(/\/$/, '').split('/').pop())
+      .slice(1)
+      .sort();
+  const isArchive = (raw.headers['content-type'] ?? '').includes('zip');
+  return [
+    { ...resource, body: JSON.stringify(names(resource.body)) },
+    { ...raw, body: isArchive ? 'an archive' : raw.body },
+    { ...davGet, body: davGet.status === 200 ? davGet.body : '' },
+    { ...davList, body: JSON.stringify(davList.status === 207 ? hrefNames(davList.body) : []) },
+    { ...search, body: search.body.split('\n').filter(Boolean).sort().join('\n') },
+  ];
+}
+
 const cases = (drivers: Record<string, Driver>) =>
   fc.tuple(
     fc.constantFrom(...Object.keys(drivers)),
@@ -283,6 +348,12 @@ beforeAll(async () => {
   await symlink('public.txt', path.join(home, 'in-link'));
   await symlink('blocked/s.txt', path.join(home, 'blocked-link'));
   await link(path.join(home, 'public.txt'), path.join(home, 'hard.txt'));
+  await symlink('.', path.join(home, 'loop'));
+  await symlink('..', path.join(home, 'dir', 'up'));
+  await symlink('../blocked', path.join(home, 'dir', 'sib'));
+  await symlink('al-2', path.join(home, 'al-1'));
+  await symlink('blocked', path.join(home, 'al-2'));
+  await symlink('.env', path.join(home, 'pub'));
   await server.updateSettings({
     rules: [{ regex: true, allow: false, path: '', regexp: { raw: '\\.key$' } }],
   });
@@ -336,6 +407,47 @@ describe('every path route under hostile paths', () => {
     // The generator reached real files as well as refusals.
     expect(statuses).toContain(2);
     expect(statuses).toContain(4);
+  });
+
+  it('aliases: every read route answers for an alias what it answers for the real path', async () => {
+    const homeReal = await realpath(home);
+    let throughAliases = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...ALIAS_SEGMENTS), { minLength: 1, maxLength: 5 }),
+        async (segments) => {
+          const spelled = `/${segments.join('/')}`;
+          // The oracle: the kernel's realpath of the folder, then the name.
+          const parent = await realpath(path.join(homeReal, ...segments.slice(0, -1))).catch(
+            () => null,
+          );
+          if (parent === null) return;
+          const relative = path.relative(homeReal, path.join(parent, segments.at(-1)!));
+          if (relative.startsWith('..')) return;
+          const direct = `/${relative.split(path.sep).join('/')}`;
+          if (direct !== spelled) throughAliases++;
+          const [aliasAnswers, directAnswers] = [
+            await readAnswers(spelled),
+            await readAnswers(direct),
+          ];
+          for (const answer of aliasAnswers) {
+            for (const leak of LEAKS) expect(answer.body, spelled).not.toContain(leak);
+          }
+          if (deniedAsSpelled(spelled)) {
+            // The spelling alone is refused, whatever it leads to.
+            expect(aliasAnswers.map((a) => a.status)).toEqual([403, 403, 404, 404, 403]);
+            return;
+          }
+          const shown = (answers: RawResponse[]) =>
+            answers.map((answer) => ({ status: answer.status, body: answer.body }));
+          expect(shown(aliasAnswers), `${spelled} (really ${direct})`).toEqual(
+            shown(directAnswers),
+          );
+        },
+      ),
+      { numRuns: fuzzRuns(300) },
+    );
+    expect(throughAliases).toBeGreaterThan(0);
   });
 
   it('writes: nothing outside what alice may write changes, and no answer leaks', async () => {

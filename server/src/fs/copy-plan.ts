@@ -22,10 +22,12 @@ export interface FileStep {
 }
 
 interface Place {
-  /** Virtual path used for rule checks. */
+  /** Virtual path of the real location, used for rule checks. */
   virtual: string;
   /** Real path. */
   real: string;
+  /** The destination as the user spelled it, when through an alias: judged as well. */
+  spelled?: string;
 }
 
 /**
@@ -42,7 +44,12 @@ export async function planCopy(
   const steps: CopyStep[] = [];
   if (!source.stat) throw errors.notFound();
   const from: Place = { virtual: scope.virtualOf(source.real), real: source.real };
-  const to: Place = { virtual: destination.path, real: destination.real };
+  // The destination is judged where the copy really lands, and as spelled.
+  const to: Place = {
+    virtual: destination.realPath,
+    real: destination.real,
+    ...(destination.realPath !== destination.path && { spelled: destination.path }),
+  };
   if (source.stat.isDirectory()) {
     await planFolder(scope, from, to, source.stat, steps, new Set([source.real]), source.real);
   } else if (source.stat.isFile()) {
@@ -102,9 +109,11 @@ async function planFolder(
     const target: Place = {
       virtual: joinVirtual(to.virtual, name),
       real: path.join(to.real, name),
+      ...(to.spelled !== undefined && { spelled: joinVirtual(to.spelled, name) }),
     };
     if (!scope.rulesAllow(child.virtual) || !scope.rulesAllow(target.virtual))
       throw errors.forbidden();
+    if (target.spelled !== undefined && !scope.rulesAllow(target.spelled)) throw errors.forbidden();
     return { name, child, target };
   });
   const children = await mapInOrder(places, PLAN_LOOKUPS, ({ name, child, target }) =>
@@ -196,5 +205,5 @@ async function destinationOf(
   const followed = await followSegments(parentReal, [name], scope.scopeReal);
   const virtual = virtualOfReal(followed.real, scope.scopeReal);
   if (!scope.rulesAllow(virtual)) throw errors.forbidden();
-  return { virtual, real: followed.real };
+  return { ...target, virtual, real: followed.real };
 }

@@ -8,8 +8,11 @@
  *   location, or any hop on the way, leaves the user's scope is refused (403), dangling links and
  *   not-yet-existing paths included;
  * - global then user rules (last match wins), hideDotfiles and the temp-file names are applied to the
- *   virtual path, and a symlink's target is judged again by its own virtual path, so a link is never
- *   a way around a rule;
+ *   virtual path as requested AND to the item's real location inside the scope (the virtual path of
+ *   its real parent folder, every symlink on the way resolved, joined with its name), and a
+ *   symlink's target is judged again by its own virtual path: an alias (`loop -> .`,
+ *   `current -> releases/v2`) reaches nothing the direct path is refused, so a link is never a way
+ *   around a rule;
  * - what is blocked does not exist for the user: it is left out of listings and walks, and any
  *   direct use of it is refused.
  *
@@ -33,6 +36,12 @@ import { followSegments, resolveFolder, type RealTarget } from './real-path.ts';
 import { RuleSet } from './rules.ts';
 import { isTempName } from './temp-files.ts';
 
+/**
+ * The reason of the 403 a rule (or hideDotfiles) verdict throws, as opposed to a path leaving the
+ * scope: WebDAV answers a denied path 404, as if it did not exist, whichever way it was spelled.
+ */
+export const DENIED_BY_RULES = 'denied by rules';
+
 /** A virtual path resolved inside one user's scope. Only a ScopeResolver creates these. */
 export interface Resolved {
   /** Canonical virtual path: leading `/`, no trailing `/` (root is `/`). */
@@ -49,6 +58,19 @@ export interface Resolved {
   readonly stat: Stats | null;
   /** The entry is a symlink (its target is inside the scope and allowed). */
   readonly isSymlink: boolean;
+  /**
+   * Virtual path of `entry`: where the item really sits in the scope, every symlink above it
+   * resolved. Equals `path` unless the path was spelled through an alias.
+   */
+  readonly entryPath: string;
+  /** Virtual path of `real` (a symlink's target; otherwise `entryPath`). Children are judged here. */
+  readonly realPath: string;
+}
+
+/** A folder whose children are judged: as spelled (`path`) and where it really is (`realPath`). */
+export interface JudgedFolder {
+  readonly path: string;
+  readonly realPath: string;
 }
 
 export interface ScopedFsOptions {
@@ -67,6 +89,8 @@ export interface ScopedFsOptions {
 
 /** Where a symlink child leads, and whether the rules allow its target's own virtual path. */
 export interface LinkTarget extends RealTarget {
+  /** The target's virtual path inside the scope. */
+  virtual: string;
   allowed: boolean;
 }
 
@@ -120,11 +144,22 @@ export class ScopeResolver {
     return this.ruleSet.isEmpty;
   }
 
-  /** isCanonicalAllowed for a child of a canonical folder, building its path only for rules. */
-  isChildAllowed(folder: string, name: string): boolean {
+  /**
+   * isCanonicalAllowed for a child of a folder, building its path only for rules. A resolved
+   * folder's child is judged both as spelled and at the folder's real location, so that listing
+   * an alias of a folder shows exactly what listing the folder shows.
+   */
+  isChildAllowed(folder: string | JudgedFolder, name: string, rulesOnly = false): boolean {
     if (isTempName(name)) return false;
-    if (this.options.hideDotfiles && name.startsWith('.')) return false;
-    return this.ruleSet.isEmpty || this.ruleSet.allows(this.rulePath(joinVirtual(folder, name)));
+    if (!rulesOnly && this.options.hideDotfiles && name.startsWith('.')) return false;
+    if (this.ruleSet.isEmpty) return true;
+    if (typeof folder === 'string')
+      return this.ruleSet.allows(this.rulePath(joinVirtual(folder, name)));
+    if (!this.ruleSet.allows(this.rulePath(joinVirtual(folder.path, name)))) return false;
+    return (
+      folder.realPath === folder.path ||
+      this.ruleSet.allows(this.rulePath(joinVirtual(folder.realPath, name)))
+    );
   }
 
   /** Whether rules alone allow a canonical virtual path (copy plans, descendant checks). */
@@ -144,7 +179,7 @@ export class ScopeResolver {
       virtual = virtual.path;
     }
     const canonical = canonicalPath(virtual);
-    if (!this.isCanonicalAllowed(canonical.path)) throw errors.forbidden();
+    if (!this.isCanonicalAllowed(canonical.path)) throw errors.forbidden(DENIED_BY_RULES);
     let resolved: Resolved;
     if (canonical.segments.length === 0) {
       const info = await lstatOrNull(this.scopeReal).catch(() => null);
@@ -156,6 +191,8 @@ export class ScopeResolver {
         entry: this.scopeReal,
         stat: info,
         isSymlink: false,
+        entryPath: '/',
+        realPath: '/',
       };
     } else {
       const name = canonical.segments[canonical.segments.length - 1]!;
@@ -164,16 +201,34 @@ export class ScopeResolver {
         canonical.segments.slice(0, -1),
         this.scopeReal,
       );
+      // Judged where it really is too: `/loop/secret` with `loop -> .` is `/secret`. Before the
+      // folder's type, as for a direct path (rules first, then the disk).
+      const entryPath = joinVirtual(virtualOfReal(parent.real, this.scopeReal), name);
+      if (entryPath !== canonical.path && !this.isCanonicalAllowed(entryPath)) {
+        throw errors.forbidden(DENIED_BY_RULES);
+      }
       if (parent.stat && !parent.stat.isDirectory()) throw errors.notFound();
       const entry = path.join(parent.real, name);
-      const base = { path: canonical.path, trailingSlash: canonical.trailingSlash, name, entry };
+      const base = {
+        path: canonical.path,
+        trailingSlash: canonical.trailingSlash,
+        name,
+        entry,
+        entryPath,
+      };
       const info = parent.stat ? await lstatOrNull(entry) : null;
       if (info?.isSymbolicLink()) {
         const target = await this.followLink(parent.real, name);
-        if (!target.allowed) throw errors.forbidden();
-        resolved = { ...base, real: target.real, stat: target.stat, isSymlink: true };
+        if (!target.allowed) throw errors.forbidden(DENIED_BY_RULES);
+        resolved = {
+          ...base,
+          real: target.real,
+          stat: target.stat,
+          isSymlink: true,
+          realPath: target.virtual,
+        };
       } else {
-        resolved = { ...base, real: entry, stat: info, isSymlink: false };
+        resolved = { ...base, real: entry, stat: info, isSymlink: false, realPath: entryPath };
       }
     }
     this.issued.add(resolved);
@@ -189,12 +244,13 @@ export class ScopeResolver {
 
   /**
    * Follows the symlink `name` in the real folder `folderReal`: 403 when it leads out of the scope
-   * or loops. A link must not be a way around a rule: its target is judged by its own virtual path.
+   * or loops. A link must not be a way around a rule: its target is judged by its own virtual path,
+   * with hideDotfiles and temp names as the target itself would be (`pub -> .hidden` is hidden).
    */
-  async followLink(folderReal: string, name: string): Promise<LinkTarget> {
+  async followLink(folderReal: string, name: string, rulesOnly = false): Promise<LinkTarget> {
     const target = await followSegments(folderReal, [name], this.scopeReal);
-    const allowed = this.rulesAllow(virtualOfReal(target.real, this.scopeReal));
-    return { ...target, allowed };
+    const virtual = virtualOfReal(target.real, this.scopeReal);
+    return { ...target, virtual, allowed: this.isCanonicalAllowed(virtual, rulesOnly) };
   }
 
   /** Throws 403 unless a real path lies inside the scope (where writes may create folders). */

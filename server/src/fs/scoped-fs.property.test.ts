@@ -5,13 +5,16 @@
  * and loop; this file adds a hard link, a link chain out and canaries everywhere a leak would land.
  */
 import { createHash } from 'node:crypto';
-import { link, readdir, readFile, realpath, stat, symlink } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, realpath, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fuzzRuns, hostilePath } from '../../testing/hostile-paths.ts';
 import { AppError } from '../errors.ts';
-import { isRealInside } from './canonical-path.ts';
+import type { Rule } from '@cabinet/protocol';
+import { isRealInside, virtualOfReal } from './canonical-path.ts';
+import { FileRoot } from './file-root.ts';
+import { ScopedFs } from './scoped-fs.ts';
 import {
   base,
   block,
@@ -19,6 +22,7 @@ import {
   put,
   root,
   scope,
+  status,
   useScopedTree,
   view,
 } from './scoped-fs.fixture.ts';
@@ -172,5 +176,187 @@ describe('ScopedFs under hostile paths', () => {
     expect((await readdir(base)).sort()).toEqual(['data', 'outside', 'root']);
     expect((await readdir(root)).sort()).toEqual(['home', 'other-user']);
     expect((await stat(path.join(outside, 'secret.txt'))).size).toBe('top secret'.length);
+  });
+});
+
+/** Real folders and files of the alias trees, relative to the scope. */
+const ALIAS_FOLDERS = ['', 'docs', 'docs/sub', 'secret', 'secret/inner', 'pub', '.dot'];
+const ALIAS_FILES = [
+  'docs/d.txt',
+  'docs/sub/e.txt',
+  'secret/s.txt',
+  'secret/inner/i.txt',
+  'pub/p.txt',
+  '.dot/x.txt',
+];
+const ALIAS_NAMES = ['al1', 'al2', 'up', 'Secret', '.al'];
+/** Segments the paths are spelled with: real names and alias names. */
+const SPELLED = [
+  'docs',
+  'sub',
+  'secret',
+  'inner',
+  'pub',
+  '.dot',
+  'd.txt',
+  'e.txt',
+  's.txt',
+  'i.txt',
+  'p.txt',
+  'x.txt',
+  'SECRET',
+  ...ALIAS_NAMES,
+];
+/** Rules drawn from: denials (some spelled in another case), and an allow below a denial. */
+const ALIAS_RULES: Rule[] = [
+  block('/secret'),
+  block('/docs/sub'),
+  block('/pub/p.txt'),
+  block('/SECRET'),
+  block('/Docs/Sub'),
+  { regex: false, allow: true, path: '/secret/inner', regexp: null },
+  { regex: true, allow: false, path: '', regexp: { raw: '\\.txt$' } },
+];
+
+/** One symlink: its folder, its name, and what it points to (a folder, a file or another link). */
+const aliasArb = fc.record({
+  folder: fc.constantFrom(...ALIAS_FOLDERS),
+  name: fc.constantFrom(...ALIAS_NAMES),
+  target: fc.constantFrom(
+    ...ALIAS_FOLDERS,
+    ...ALIAS_FILES,
+    'al1',
+    'docs/al2',
+    'docs/sub/up',
+    'secret/Secret',
+  ),
+});
+
+const aliasTreeArb = fc.record({
+  aliases: fc.uniqueArray(aliasArb, {
+    minLength: 1,
+    maxLength: 6,
+    selector: (alias) => `${alias.folder}/${alias.name}`,
+  }),
+  rules: fc.subarray(ALIAS_RULES),
+  hideDotfiles: fc.boolean(),
+  caseInsensitive: fc.boolean(),
+  paths: fc.array(fc.array(fc.constantFrom(...SPELLED), { minLength: 1, maxLength: 5 }), {
+    minLength: 8,
+    maxLength: 8,
+  }),
+});
+
+/** Builds one random alias tree in a fresh root; returns the view and the scope's real path. */
+async function aliasTree(
+  run: number,
+  tree: {
+    aliases: { folder: string; name: string; target: string }[];
+    rules: Rule[];
+    hideDotfiles: boolean;
+    caseInsensitive: boolean;
+  },
+): Promise<{ fs: ScopedFs; scopeReal: string }> {
+  const treeRoot = path.join(base, 'alias-runs', String(run), 'root');
+  const home = path.join(treeRoot, 'home');
+  for (const folder of ALIAS_FOLDERS) await mkdir(path.join(home, folder), { recursive: true });
+  for (const file of ALIAS_FILES) await put(path.join(home, file), `content of ${file}`);
+  for (const alias of tree.aliases) {
+    const relative = path.relative(alias.folder, alias.target) || '.';
+    await symlink(relative, path.join(home, alias.folder, alias.name));
+  }
+  const files = await FileRoot.open({
+    root: treeRoot,
+    dataDir: path.join(base, 'alias-runs', String(run), 'data'),
+    caseInsensitive: tree.caseInsensitive,
+  });
+  const fs = await ScopedFs.open(files, {
+    scope: '/home',
+    rules: tree.rules,
+    hideDotfiles: tree.hideDotfiles,
+  });
+  return { fs, scopeReal: await realpath(home) };
+}
+
+/** Names of a listing, or the status it was refused with. */
+async function listed(fs: ScopedFs, virtual: string): Promise<string[] | number> {
+  try {
+    return (await fs.list(virtual)).entries.map((entry) => entry.name);
+  } catch (error) {
+    if (error instanceof AppError) return error.status;
+    throw error;
+  }
+}
+
+/** Names a walk yields (relative to the walked folder), or the status it was refused with. */
+async function walked(fs: ScopedFs, virtual: string): Promise<string[] | number> {
+  try {
+    const found: string[] = [];
+    const cut = virtual === '/' ? 1 : virtual.length + 1;
+    for await (const entry of fs.walk(virtual)) found.push(entry.path.slice(cut));
+    return found;
+  } catch (error) {
+    if (error instanceof AppError) return error.status;
+    throw error;
+  }
+}
+
+describe('ScopedFs through aliases (symlinks back into the scope)', () => {
+  it('answers for an alias exactly what it answers for the real path', async () => {
+    let run = 0;
+    let throughAliases = 0;
+    await fc.assert(
+      fc.asyncProperty(aliasTreeArb, async (tree) => {
+        const { fs, scopeReal } = await aliasTree(run++, tree);
+        for (const segments of tree.paths) {
+          const spelled = `/${segments.join('/')}`;
+          // The oracle: where the item really is, by the kernel's realpath of its folder.
+          const parentReal = await realpath(path.join(scopeReal, ...segments.slice(0, -1))).catch(
+            () => null,
+          );
+          if (parentReal === null || !isRealInside(parentReal, scopeReal)) continue;
+          const name = segments[segments.length - 1]!;
+          const direct = virtualOfReal(path.join(parentReal, name), scopeReal);
+          if (direct !== spelled) throughAliases++;
+          const aliasStatus = await status(fs.resolve(spelled));
+          const directStatus = await status(fs.resolve(direct));
+          // The spelling is judged too: an alias never reaches more than the direct path, and
+          // reaches exactly as much when its own spelling is allowed.
+          if (!fs.isAllowed(spelled)) {
+            expect(aliasStatus, spelled).toBe(403);
+            continue;
+          }
+          expect(aliasStatus, `${spelled} (really ${direct})`).toBe(directStatus);
+          if (aliasStatus !== 0) continue;
+          const [aliasResolved, directResolved] = [
+            await fs.resolve(spelled),
+            await fs.resolve(direct),
+          ];
+          expect(aliasResolved.real).toBe(directResolved.real);
+          expect(aliasResolved.realPath).toBe(directResolved.realPath);
+          const aliasList = await listed(fs, spelled);
+          const directList = await listed(fs, direct);
+          if (typeof directList === 'number') expect(aliasList).toBe(directList);
+          else {
+            const visible = directList.filter((child) => fs.isAllowed(`${spelled}/${child}`));
+            expect(aliasList, `listing ${spelled} (really ${direct})`).toEqual(visible);
+          }
+          const aliasWalk = await walked(fs, spelled);
+          const directWalk = await walked(fs, direct);
+          if (typeof directWalk === 'number') expect(aliasWalk).toBe(directWalk);
+          else {
+            const visible = directWalk.filter((child) =>
+              child
+                .split('/')
+                .every((_, i, all) => fs.isAllowed(`${spelled}/${all.slice(0, i + 1).join('/')}`)),
+            );
+            expect(aliasWalk, `walking ${spelled} (really ${direct})`).toEqual(visible);
+          }
+        }
+      }),
+      { numRuns: fuzzRuns(150) },
+    );
+    // The generator does spell paths through aliases.
+    expect(throughAliases).toBeGreaterThan(0);
   });
 });

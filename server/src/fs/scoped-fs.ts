@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Rule } from '@cabinet/protocol';
-import { errors } from '../errors.ts';
+import { AppError, errors } from '../errors.ts';
 import type { AtomicWrite, WriteSource } from './atomic-write.ts';
 import { diskUsage } from './disk-usage.ts';
 import { treeBytes, treeSize, type TreeSize } from './tree-bytes.ts';
@@ -10,7 +10,13 @@ import type { TypedNames } from './typed-names.ts';
 import type { CopyControl } from './copy-run.ts';
 import type { FileRoot } from './file-root.ts';
 import type { FolderChildren, ListEntry } from './folder-children.ts';
-import { ScopeResolver, type Resolved, type ScopedFsOptions } from './scope-resolver.ts';
+import {
+  DENIED_BY_RULES,
+  ScopeResolver,
+  type JudgedFolder,
+  type Resolved,
+  type ScopedFsOptions,
+} from './scope-resolver.ts';
 import { ScopedListing, type Entry, type ListOptions, type WalkOptions } from './scoped-listing.ts';
 import { ScopedReads } from './scoped-reads.ts';
 import { ScopedUploads, type UploadPlace } from './scoped-uploads.ts';
@@ -113,6 +119,21 @@ export class ScopedFs {
     return this.scope.isCanonicalAllowed(canonical);
   }
 
+  /**
+   * Whether rules or hideDotfiles deny a virtual path as spelled or where it really is (through an
+   * alias: a symlink back into the scope), resolving it. Other refusals (a link out of the scope,
+   * a missing folder) are not a rule's verdict and answer false: the operation reports them.
+   */
+  async isDenied(virtual: string): Promise<boolean> {
+    if (!this.scope.isAllowed(virtual)) return true;
+    try {
+      await this.scope.resolve(virtual);
+      return false;
+    } catch (error) {
+      return error instanceof AppError && error.reason === DENIED_BY_RULES;
+    }
+  }
+
   /** Throws 403 unless rules and hideDotfiles allow a virtual path. */
   checkAllowed(virtual: string): void {
     if (!this.scope.isAllowed(virtual)) throw errors.forbidden();
@@ -180,7 +201,7 @@ export class ScopedFs {
   }
 
   /** See ScopedListing.isChildAllowed. */
-  isChildAllowed(folder: string, name: string): boolean {
+  isChildAllowed(folder: string | JudgedFolder, name: string): boolean {
     return this.listing.isChildAllowed(folder, name);
   }
 

@@ -8,7 +8,7 @@ import { readHead } from './child-stats-core.mjs';
 import { readNames, readTypedNames, statChildren } from './child-stats.ts';
 import { FolderChildren, type ListEntry } from './folder-children.ts';
 import { lstatOrNull, mapFsErrors } from './fs-errors.ts';
-import type { Resolved, ScopeResolver } from './scope-resolver.ts';
+import type { JudgedFolder, Resolved, ScopeResolver } from './scope-resolver.ts';
 import { isTempName } from './temp-files.ts';
 import type { TypedNames } from './typed-names.ts';
 
@@ -114,8 +114,11 @@ export class ScopedListing {
     return new FolderChildren(dir, names, stats);
   }
 
-  /** Whether a child of a canonical folder may be shown to this user (rules, dotfiles, temp). */
-  isChildAllowed(folder: string, name: string): boolean {
+  /**
+   * Whether a child of a folder may be shown to this user (rules, dotfiles, temp); a resolved
+   * folder's children are judged as spelled and at the folder's real location.
+   */
+  isChildAllowed(folder: string | JudgedFolder, name: string): boolean {
     return this.scope.isChildAllowed(folder, name);
   }
 
@@ -137,7 +140,7 @@ export class ScopedListing {
     for (let i = 0; i < read.count; i++) {
       const allowed =
         (undotted && read.asciiFirstUnit(i) !== DOT) ||
-        this.scope.isChildAllowed(dir.path, read.name(i));
+        this.scope.isChildAllowed(dir, read.name(i));
       // Most users may see every child: the list is then kept as it is, not copied.
       if (!allowed) kept ??= Array.from({ length: i }, (_, k) => k);
       else kept?.push(i);
@@ -197,11 +200,15 @@ export class ScopedListing {
   async *walk(virtual: string | Resolved, options: WalkOptions = {}): AsyncGenerator<Entry> {
     const dir = await this.scope.stat(virtual);
     if (!dir.stat.isDirectory()) throw errors.badRequest('path is not a directory');
-    yield* this.walkFolder(dir.path, dir.real, 1, options);
+    yield* this.walkFolder(dir, dir.real, 1, options);
   }
 
+  /**
+   * `virtualDir`: the folder as spelled and where it really is; children are judged at both (an
+   * alias of a folder walks what the folder walks).
+   */
   private async *walkFolder(
-    virtualDir: string,
+    virtualDir: JudgedFolder,
     realDir: string,
     depth: number,
     options: WalkOptions,
@@ -217,14 +224,20 @@ export class ScopedListing {
     for (const name of names) {
       if (options.signal?.aborted) return;
       if (isTempName(name)) continue;
-      const childPath = joinVirtual(virtualDir, name);
-      const allowed = this.scope.isCanonicalAllowed(childPath, options.rulesOnly);
+      const childPath = joinVirtual(virtualDir.path, name);
+      const allowed = this.scope.isChildAllowed(virtualDir, name, options.rulesOnly);
       if (!allowed && prune) continue;
       const real = path.join(realDir, name);
       const info = await lstatOrNull(real);
       if (!info) continue;
       if (info.isSymbolicLink()) {
-        const item = await this.linkEntry({ path: virtualDir, real: realDir }, name, depth, prune);
+        const item = await this.linkEntry(
+          { path: virtualDir.path, real: realDir },
+          name,
+          depth,
+          prune,
+          options.rulesOnly,
+        );
         if (item) yield { ...item, allowed: allowed && item.allowed };
         continue;
       }
@@ -238,7 +251,10 @@ export class ScopedListing {
         allowed,
         depth,
       };
-      if (info.isDirectory()) yield* this.walkFolder(childPath, real, depth + 1, options);
+      if (info.isDirectory()) {
+        const folder = { path: childPath, realPath: joinVirtual(virtualDir.realPath, name) };
+        yield* this.walkFolder(folder, real, depth + 1, options);
+      }
     }
   }
 
@@ -248,13 +264,14 @@ export class ScopedListing {
     name: string,
     depth: number,
     prune = true,
+    rulesOnly = false,
   ): Promise<Entry | null> {
     const entry = path.join(dir.real, name);
     const childPath = joinVirtual(dir.path, name);
     const linkStat = await lstat(entry).catch(() => null);
     if (!linkStat) return null;
     try {
-      const target = await this.scope.followLink(dir.real, name);
+      const target = await this.scope.followLink(dir.real, name, rulesOnly);
       if (!target.allowed && prune) return null;
       return {
         name,
@@ -274,16 +291,26 @@ export class ScopedListing {
 
   /**
    * Throws 403 when any descendant of `source` (or its counterpart under `destination`) is denied
-   * by a rule: operating on a parent must not bypass a rule on a child (filebrowser #6053).
+   * by a rule: operating on a parent must not bypass a rule on a child (filebrowser #6053). A
+   * destination is judged as spelled and at its real location (`entryPath`: where a move lands).
    */
-  async assertTreeAllowed(source: Resolved, destination?: string): Promise<void> {
+  async assertTreeAllowed(
+    source: Resolved,
+    destination?: string | { path: string; entryPath: string },
+  ): Promise<void> {
     if (!this.scope.hasRules) return;
     if (!source.stat?.isDirectory() || source.isSymlink) return;
+    const targets =
+      destination === undefined
+        ? []
+        : typeof destination === 'string'
+          ? [destination]
+          : [...new Set([destination.path, destination.entryPath])];
+    const cut = source.path === '/' ? 0 : source.path.length;
     for await (const item of this.walk(source, { prune: false, rulesOnly: true })) {
       if (!item.allowed) throw errors.forbidden();
-      if (destination !== undefined) {
-        const counterpart =
-          destination + item.path.slice(source.path === '/' ? 0 : source.path.length);
+      for (const target of targets) {
+        const counterpart = target + item.path.slice(cut);
         if (!this.scope.rulesAllow(canonicalPath(counterpart).path)) throw errors.forbidden();
       }
     }

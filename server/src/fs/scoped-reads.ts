@@ -58,7 +58,8 @@ export class ScopedReads {
    */
   async openKnown(known: { path: string; real: string; stat: Stats }): Promise<FileHandle> {
     if (!this.scope.isAllowed(known.path)) throw errors.forbidden();
-    this.scope.assertRealInside(known.real);
+    // Where the file really is is judged too (a walk of an alias reports the alias's spelling).
+    if (!this.scope.isCanonicalAllowed(this.scope.virtualOf(known.real))) throw errors.forbidden();
     const handle = await openReal(known.real);
     try {
       const opened = await handle.stat();

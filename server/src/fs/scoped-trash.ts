@@ -44,7 +44,10 @@ export class ScopedTrash {
     const resolved = await this.scope.resolve(virtual);
     if (resolved.path === '/') throw errors.forbidden();
     if (resolved.stat || resolved.isSymlink) throw errors.conflict();
+    // Judged as spelled and where it really lands (a restore through an alias).
     await this.assertItemAllowed(source, resolved.path);
+    if (resolved.entryPath !== resolved.path)
+      await this.assertItemAllowed(source, resolved.entryPath);
     this.scope.assertRealInside(path.dirname(resolved.entry));
     await relocate(source, resolved.entry, this.scope.root.dirMode);
     this.scope.root.changes.emit({ kind: 'write', real: resolved.entry, recursive: true });

@@ -156,7 +156,7 @@ export class ScopedWrites {
       override,
       true,
     );
-    await this.listing.assertTreeAllowed(source, destination.path);
+    await this.listing.assertTreeAllowed(source, destination);
     await this.makeFolders(path.dirname(destination.entry));
     try {
       await rename(source.entry, destination.entry);

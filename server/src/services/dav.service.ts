@@ -106,7 +106,8 @@ export class DavService {
 
   async handle(request: DavRequest): Promise<DavReply> {
     const fs = await ScopedFs.forUser(this.ctx, request.user);
-    if (!fs.isAllowed(request.path)) return { status: 404 };
+    // A denied path does not exist on WebDAV, spelled directly or through an alias.
+    if (await fs.isDenied(request.path)) return { status: 404 };
     try {
       switch (request.method) {
         case 'OPTIONS':

@@ -71,26 +71,33 @@ async function* indexResults(
   dir: Resolved,
   query: NameQuery,
 ): AsyncGenerator<string> {
-  // Virtual path of each folder met, or null when it (or a folder above it) is hidden from the user.
-  const folders = new Map<number, string | null>([[dirId, dir.path]]);
-  const folderPath = (id: number): string | null => {
+  // Each folder met: its path as the search spells it (below the searched folder, maybe an alias)
+  // and where it really is, or null when it (or a folder above it) is hidden from the user. Both
+  // are judged, so searching an alias finds what searching the real folder finds.
+  type Met = { shown: string; real: string } | null;
+  const folders = new Map<number, Met>([[dirId, { shown: dir.path, real: dir.realPath }]]);
+  const allowed = (met: Met, name: string): Met => {
+    if (met === null) return null;
+    const shown = joinVirtual(met.shown, name);
+    const real = joinVirtual(met.real, name);
+    if (!fs.isEntryAllowed(shown) || (real !== shown && !fs.isEntryAllowed(real))) return null;
+    return { shown, real };
+  };
+  const folderPath = (id: number): Met => {
     const known = folders.get(id);
     if (known !== undefined) return known;
-    const parent = folderPath(table.parent[id]!);
-    const virtual = parent === null ? null : joinVirtual(parent, table.nameOf(id));
-    const shown = virtual !== null && fs.isEntryAllowed(virtual) ? virtual : null;
-    folders.set(id, shown);
-    return shown;
+    const met = allowed(folderPath(table.parent[id]!), table.nameOf(id));
+    folders.set(id, met);
+    return met;
   };
   let chunk = '';
   let lines = 0;
   let lastPause = performance.now();
   for (const batch of searchTable(table, dirId, query)) {
     for (const id of batch) {
-      const parent = folderPath(table.parent[id]!);
-      if (parent === null) continue;
-      const virtual = joinVirtual(parent, table.nameOf(id));
-      if (!fs.isEntryAllowed(virtual)) continue;
+      const found = allowed(folderPath(table.parent[id]!), table.nameOf(id));
+      if (found === null) continue;
+      const virtual = found.shown;
       let isDir = table.isDir(id);
       if (table.isLink(id)) {
         // A link is shown only when ScopedFs would open it: target inside the scope and allowed.

@@ -201,7 +201,7 @@ export class SitesService {
     const failures = await this.failures(name);
     const posts: Post[] = [];
     for (const rel of await contentPosts(fs)) {
-      if (!access.userFs.isAllowed(`${access.sitePath}/content/${rel}`)) continue;
+      if (await access.userFs.isDenied(`${access.sitePath}/content/${rel}`)) continue;
       const text = (await fs.readAll(`/content/${rel}`, MAX_SOURCE_BYTES)).toString('utf8');
       posts.push(this.describe(access, rel, text, pending, failures));
     }
@@ -501,7 +501,7 @@ export class SitesService {
       { files: this.ctx.files, settings: this.ctx.settings },
       user,
     );
-    if (!userFs.isAllowed(sitePath)) return undefined;
+    if (await userFs.isDenied(sitePath)) return undefined;
     return { site, userFs, sitePath };
   }
 

@@ -189,7 +189,7 @@ function cachedListing(
   let numDirs = 0;
   for (let k = 0; k < all.length; k++) {
     const i = all[k]!;
-    if (!fs.isChildAllowed(dir.path, folder.names[i]!)) continue;
+    if (!fs.isChildAllowed(dir, folder.names[i]!)) continue;
     shown[count++] = i;
     numDirs += folder.isDir[i]!;
   }
