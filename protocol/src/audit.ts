@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'share.delete',
   'share.download',
   'file.delete',
+  'file.replace',
   'trash.restore',
   'trash.delete',
   'trash.empty',

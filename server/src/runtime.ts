@@ -147,10 +147,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const quota = new QuotaService(ctx);
   const tus = new TusService(ctx, hooks, coordination.uploadLeases, quota, options.now);
   // Trashed bytes count toward the quota until they leave the trash (docs/quotas.md).
-  const trash = new TrashService(ctx, shares, async (userId, bytes) => {
-    const owner = await ctx.store.users.byId(userId);
-    if (owner) await quota.adjustUser(owner, -bytes);
-  });
+  const trash = new TrashService(ctx, shares, quota, audit);
   quota.countAlso((owner) => trash.bytesOf(owner.id));
   const twoFactor = new TwoFactorService(
     ctx,
@@ -197,13 +194,14 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
         SHARE_PASSWORD_LIMIT.max,
         SHARE_PASSWORD_LIMIT.windowMs,
       ),
+      quota,
       listingCache,
     ),
     tus,
     commands: new CommandsService(ctx, audit),
     search: new SearchService(ctx),
     events: new EventStreams(ctx, coordination.events, sessions, { now: options.now }),
-    sites: new SitesService(ctx, coordination.scheduler),
+    sites: new SitesService(ctx, coordination.scheduler, Date.now, quota),
     trash,
     appPasswords,
     dav: new DavService(ctx, resources, davLocks),
@@ -212,6 +210,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     audit,
     fileJobs: new FileJobsService(ctx, {
       resources,
+      audit,
       scheduler: coordination.scheduler,
       events: coordination.events,
       instanceId: coordination.instanceId,

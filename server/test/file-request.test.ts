@@ -119,4 +119,49 @@ describe('file requests', () => {
     const { hash } = (await response.json()) as { hash: string };
     expect((await upload(hash, 'x.txt', 'x')).status).toBe(403);
   });
+
+  it("count against the owner's quota: an upload that does not fit is refused whole", async () => {
+    const MIB = 1024 * 1024;
+    const carolInbox = path.join(server.root, 'users/carol/inbox');
+    await mkdir(carolInbox, { recursive: true });
+    const carol = await server.createUser({ scope: '/users/carol', quota: MIB });
+    const made = await server.fetch('/api/share/inbox', {
+      method: 'POST',
+      token: carol.token,
+      body: JSON.stringify({ request: true, downloadLimit: 2 }),
+    });
+    const { hash } = (await made.json()) as { hash: string };
+    const words = '507 Insufficient Storage (This would exceed your quota: 0 B of 1 MiB used)\n';
+    // Declared too big: refused before a byte is read, and the link's count is not spent.
+    const big = await rawRequest(server.url, 'POST', `/api/public/upload/${hash}/big.bin`, {
+      body: Buffer.alloc(3 * MIB, 1),
+    });
+    expect(big.status).toBe(507);
+    expect(big.body).toBe(words);
+    // Streamed without a length: refused once it passes the room left, no partial file kept.
+    const chunks = [0, 1, 2].map((n) => Buffer.alloc(MIB, n));
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks.shift();
+        if (next) controller.enqueue(next);
+        else controller.close();
+      },
+    });
+    const streamed = await fetch(`${server.url}/api/public/upload/${hash}/streamed.bin`, {
+      method: 'POST',
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(507);
+    expect(await streamed.text()).toBe(words);
+    expect(await readdir(carolInbox)).toEqual([]);
+    expect(await readdir(path.join(server.root, 'users/carol'))).toEqual(['inbox']);
+    // What fits lands and counts toward the owner's usage.
+    const fits = await upload(hash, 'fits.txt', 'x'.repeat(1000));
+    expect(fits.status).toBe(200);
+    const usage = await server.fetch('/api/quota', { token: carol.token });
+    expect(await usage.json()).toEqual({ used: 1000, quota: MIB });
+    // Bad input is still a 400 before any quota is judged.
+    expect((await upload(hash, 'sub%2Fx.txt', 'x')).status).toBe(400);
+  });
 });

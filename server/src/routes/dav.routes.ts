@@ -5,6 +5,7 @@ import { basicCredentials } from '../http/basic-credentials.ts';
 import { audit } from '../http/audit.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendFile } from '../http/file-reply.ts';
+import { sendStatus } from '../http/reply.ts';
 import { RateLimitedError } from '../services/auth/rate-limit.ts';
 import type { CredentialUser } from '../services/app-passwords.service.ts';
 import { DAV_METHODS, type DavRequest } from '../services/dav.service.ts';
@@ -114,6 +115,13 @@ export async function davRoutes(app: FastifyInstance, runtime: Runtime): Promise
     }
     const result = await services.dav.handle(davRequest);
     if ('file' in result) return sendFile(request, reply, result.file, clientGone(reply));
+    if (result.replaced !== undefined) {
+      // An Overwrite: T that replaced a destination: who replaced what with what (docs/audit.md).
+      const audited = audit(request, 'file.replace', result.replaced);
+      audited.actor = { id: user.id, username: user.username };
+      audited.details = { via: 'webdav', method: request.method, from: path };
+    }
+    if (result.reason !== undefined) return sendStatus(reply, result.status, result.reason);
     void reply.code(result.status);
     for (const [name, value] of Object.entries(result.headers ?? {}))
       void reply.header(name, value);

@@ -12,7 +12,7 @@ export async function fileJobsRoutes(scope: FastifyInstance, runtime: Runtime): 
   const byId = { preHandler: guard, schema: { params: FileJobIdParams } };
 
   app.post('/jobs', { preHandler: guard, schema: { body: NewFileJob } }, async (request, reply) => {
-    const id = await service.create(currentUser(request), request.body);
+    const id = await service.create(currentUser(request), request.body, request.ip);
     return reply.code(202).send({ id });
   });
 

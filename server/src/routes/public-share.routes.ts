@@ -10,6 +10,7 @@ import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { listingJson } from '../services/resources/listing.ts';
 import { type ShareCredentials } from '../services/public-share.service.ts';
 import { audit } from '../http/audit.ts';
+import { declaredLength } from '../http/declared-length.ts';
 
 /**
  * What a visitor presents. The token may come in `?token=` (the reference client) or `?auth=`:
@@ -43,7 +44,12 @@ export async function publicShareRoutes(scope: FastifyInstance, runtime: Runtime
 
   app.post('/public/upload/*', { schema }, async (request, reply) => {
     try {
-      const saved = await service.upload(request.params['*'], credentialsOf(request), request.raw);
+      const saved = await service.upload(
+        request.params['*'],
+        credentialsOf(request),
+        request.raw,
+        declaredLength(request),
+      );
       return await reply.send(saved);
     } catch (error) {
       // A visitor who hangs up mid-file is not a server failure (nothing was written).

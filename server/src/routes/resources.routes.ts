@@ -17,6 +17,7 @@ import { listingJson, type Listing } from '../services/resources/listing.ts';
 import { compactListing } from '../services/resources/compact-listing.ts';
 import { ReplyChunks } from '../http/reply-chunks.ts';
 import { audit } from '../http/audit.ts';
+import { declaredLength } from '../http/declared-length.ts';
 
 /** Listings this small are sent as one buffer with a Content-Length; bigger ones stream. */
 const STREAM_LISTING_ABOVE = 1000;
@@ -67,14 +68,6 @@ async function readingBody<T>(request: FastifyRequest, operation: () => Promise<
     }
     throw error instanceof AppError ? error : errors.internal('write failed', error);
   }
-}
-
-/** The Content-Length of a body, when the client sent a valid one (quotas refuse early by it). */
-function declaredLength(request: FastifyRequest): number | undefined {
-  const header = request.headers['content-length'];
-  if (header === undefined || !/^\d+$/.test(header)) return undefined;
-  const length = Number(header);
-  return Number.isSafeInteger(length) ? length : undefined;
 }
 
 /**
@@ -133,7 +126,7 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
     '/resources/*',
     { preHandler: guard, schema: { params: PathParams, querystring: UploadQuery } },
     async (request, reply) => {
-      const { etag } = await readingBody(request, () =>
+      const { etag, replaced } = await readingBody(request, () =>
         service.upload(
           currentUser(request),
           request.params['*'],
@@ -143,6 +136,9 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
         ),
       );
       if (etag) void reply.header('etag', etag);
+      // An override that replaced a file: recorded like a delete (docs/audit.md).
+      if (replaced)
+        audit(request, 'file.replace', replaced).details = { via: 'api', how: 'upload' };
       return sendStatus(reply, 200);
     },
   );
@@ -158,13 +154,25 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
     '/resources/*',
     { preHandler: guard, schema: { params: PathParams, querystring: TransferQuery } },
     async (request, reply) => {
-      await service.transfer(currentUser(request), request.params['*'], request.query);
+      const { replaced } = await service.transfer(
+        currentUser(request),
+        request.params['*'],
+        request.query,
+      );
+      if (replaced) {
+        audit(request, 'file.replace', replaced).details = {
+          via: 'api',
+          how: request.query.action === 'copy' ? 'copy' : 'move',
+          from: `/${request.params['*'].replace(/^\/+/, '')}`,
+        };
+      }
       return sendStatus(reply, 200);
     },
   );
 
   app.delete('/resources/*', { preHandler: guard, schema: path }, async (request, reply) => {
     const audited = audit(request, 'file.delete', `/${request.params['*'].replace(/^\/+/, '')}`);
+    audited.details.via = 'api';
     audited.details.trash = (
       await service.remove(currentUser(request), request.params['*'])
     ).trashed;

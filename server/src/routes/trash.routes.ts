@@ -33,7 +33,7 @@ export async function trashRoutes(scope: FastifyInstance, runtime: Runtime): Pro
 
   app.delete('/trash', { preHandler: guard }, async (request) => {
     const audited = audit(request, 'trash.empty');
-    audited.details.removed = await service.empty(currentUser(request));
+    audited.details.removed = await service.empty(currentUser(request), request.ip);
     return { removed: audited.details.removed };
   });
 
@@ -68,17 +68,23 @@ export async function trashRoutes(scope: FastifyInstance, runtime: Runtime): Pro
     const audited = audit(request, 'trash.restore', `trash:${request.params.id}`);
     const body = TrashRestoreBody.safeParse(request.body ?? {});
     if (!body.success) throw errors.badRequest('invalid restore request');
-    const outcome = await service.restore(currentUser(request), request.params.id, body.data);
+    const outcome = await service.restore(
+      currentUser(request),
+      request.params.id,
+      body.data,
+      request.ip,
+    );
     if (outcome.kind === 'conflict') {
       return reply.code(409).send({ code: RESTORE_CONFLICT });
     }
     audited.details.path = outcome.path;
+    if (outcome.replaced !== undefined) audited.details.replaced = outcome.replaced;
     return reply.send({ path: outcome.path });
   });
 
   app.delete('/trash/:id', byId, async (request, reply) => {
     audit(request, 'trash.delete', `trash:${request.params.id}`);
-    await service.remove(currentUser(request), request.params.id);
+    await service.remove(currentUser(request), request.params.id, request.ip);
     return reply.code(204).send();
   });
 }

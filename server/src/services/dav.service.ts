@@ -70,7 +70,15 @@ export interface DavRequest {
 
 /** What the route sends: a status with optional headers and XML, or a file. */
 export type DavReply =
-  | { status: number; headers?: Record<string, string>; xml?: string }
+  | {
+      status: number;
+      headers?: Record<string, string>;
+      xml?: string;
+      /** The reason of a refusal the client should read (a quota's 507 names usage and quota). */
+      reason?: string;
+      /** The destination an Overwrite: T replaced (recorded in the audit log as `file.replace`). */
+      replaced?: string;
+    }
   | { status: 200; file: FileToSend };
 
 export const DAV_METHODS = [
@@ -136,7 +144,11 @@ export class DavService {
           return { status: 405, headers: { allow: DAV_METHODS.join(', ') } };
       }
     } catch (error) {
-      if (error instanceof AppError) return { status: error.status };
+      if (error instanceof AppError) {
+        return error.status === 507 && error.reason
+          ? { status: 507, reason: error.reason }
+          : { status: error.status };
+      }
       throw error;
     }
   }
@@ -525,6 +537,13 @@ export class DavService {
     const sourceKey = this.keyOf(source);
     const destinationKey = this.keyOf(destination);
     if (existed) {
+      // The quota is judged before the destination goes: a refused overwrite leaves it intact.
+      await this.resources.checkTransferRoom(
+        request.user,
+        source.path,
+        destination.path,
+        isMove ? 'rename' : 'copy',
+      );
       // Overwrite: T replaces the destination as a whole (RFC 4918 9.8.4), through the delete path.
       await this.resources.remove(request.user, destination.path);
       await this.ctx.store.davProperties.removeTree(destinationKey);
@@ -547,7 +566,7 @@ export class DavService {
       await this.ctx.store.davProperties.transferTree(sourceKey, destinationKey, isMove);
       if (isMove) await this.forgetLocks(sourceKey);
     }
-    return { status: existed ? 204 : 201 };
+    return existed ? { status: 204, replaced: destination.path } : { status: 201 };
   }
 
   // ---- LOCK and UNLOCK ----

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PublicUploadReply, RawDownloadQuery, Resource } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
 import { errors } from '../errors.ts';
-import type { WriteSource } from '../fs/atomic-write.ts';
+import type { Readable } from 'node:stream';
 import { archiveSelection } from '../archive/archive-selection.ts';
 import { canonicalPath, virtualBaseName } from '../fs/canonical-path.ts';
 import { detectType, SNIFF_BYTES } from '../files/file-type.ts';
@@ -21,6 +21,7 @@ import type { ShareService } from './share.service.ts';
 import { isValidDownloadToken, issueDownloadToken } from './share/download-token.ts';
 import { issueVisitTicket, readVisitTicket, type VisitTicket } from './share/visit-ticket.ts';
 import { canCreate, canShare } from './permissions.ts';
+import type { QuotaService } from './quota/quota.service.ts';
 
 /** What a visitor presents: the password header, a download token, and where they come from. */
 export interface ShareCredentials {
@@ -82,11 +83,15 @@ function decodedPassword(header: string): string {
 export class PublicShareService {
   private readonly listingBudget = new EntryBudget(100_000, 1_000);
 
-  /** `passwordAttempts` counts wrong link passwords (SHARE_PASSWORD_LIMIT), on every instance. */
+  /**
+   * `passwordAttempts` counts wrong link passwords (SHARE_PASSWORD_LIMIT), on every instance.
+   * `quota`: a file request's uploads count against its owner's quota (docs/quotas.md).
+   */
   constructor(
     private readonly ctx: AppContext,
     private readonly shares: ShareService,
     private readonly passwordAttempts: AttemptCounter,
+    private readonly quota: QuotaService,
     private readonly listingCache?: ListingCache,
   ) {}
 
@@ -196,7 +201,8 @@ export class PublicShareService {
   async upload(
     wildcard: string,
     credentials: ShareCredentials,
-    body: WriteSource,
+    body: Readable,
+    declaredLength?: number,
   ): Promise<PublicUploadReply> {
     const { hash, sub } = splitShareUrl(wildcard);
     const wanted = canonicalPath(sub);
@@ -208,13 +214,23 @@ export class PublicShareService {
     const open = await this.open(hash, credentials);
     if (!open.share.isRequest) throw errors.forbidden();
     if (!canCreate(open.owner)) throw errors.forbidden();
+    // The owner's quota, judged on the owner's whole scope (the link's view is only the folder):
+    // a Content-Length that does not fit is refused before the link's count is taken, a body
+    // without one as soon as it passes the room left (the atomic write then leaves nothing).
+    const ownerFs = await ScopedFs.forUser(this.ctx, open.owner);
+    const limited = await this.quota.limitBody(open.owner, ownerFs, body, 0, declaredLength);
     if (!(await this.ctx.store.shares.takeDownload(hash))) throw errors.gone();
     let target = await open.fs.resolve(wanted.path);
     if (target.stat || target.isSymlink) {
       target = await open.fs.resolve(await freeName(open.fs, target.path));
     }
+    // Other users whose scope holds the folder (an outer team folder) are held to theirs too.
+    await this.quota.checkLanding(target.real, declaredLength ?? 0, {
+      writer: { user: open.owner, fs: ownerFs },
+    });
     // override: false, so a name taken meanwhile by another upload answers 409, never replaced.
-    const { resolved } = await open.fs.writeFile(target, body, { override: false });
+    const { resolved, stat } = await open.fs.writeFile(target, limited, { override: false });
+    await this.quota.recordChange(resolved.real, stat.size);
     return { name: resolved.name };
   }
 

@@ -157,7 +157,7 @@ export class ResourcesService {
   /**
    * POST: a trailing slash creates a folder tree; otherwise the body is streamed atomically into a
    * new file (parents created). 409 when it exists unless `override`, which needs modify.
-   * Returns the ETag of a written file.
+   * Returns the ETag of a written file, and the path of a file the override replaced.
    */
   async upload(
     user: UserRecord,
@@ -165,7 +165,7 @@ export class ResourcesService {
     body: Readable,
     override: boolean,
     declaredLength?: number,
-  ): Promise<{ etag?: string }> {
+  ): Promise<{ etag?: string; replaced?: string | null }> {
     if (!canCreate(user)) throw errors.forbidden();
     const fs = await this.view(user);
     const target = await fs.resolve(rawPath);
@@ -181,11 +181,15 @@ export class ResourcesService {
     }
     const replaced = target.stat?.isFile() ? target.stat.size : 0;
     const limited = await this.quota.limitBody(user, fs, body, replaced, declaredLength);
+    // Another user's scope that holds the target (an administrator writing in a user's folder).
+    await this.quota.checkLanding(target.real, (declaredLength ?? 0) - replaced, {
+      writer: { user, fs },
+    });
     await this.hooks.before('upload', user, fs, target);
     const { resolved, stat } = await fs.writeFile(target, limited, { override });
     await this.quota.recordChange(resolved.real, stat.size - replaced);
     await this.hooks.after('upload', user, fs, target);
-    return { etag: etagOf(stat) };
+    return { etag: etagOf(stat), replaced: target.stat ? target.path : null };
   }
 
   /** PUT: replaces an existing file's content atomically (modify; trailing slash is 405). */
@@ -213,14 +217,15 @@ export class ResourcesService {
   /**
    * PATCH: copy or rename (move) to `destination`, which arrives already decoded once and is
    * decoded once more (the reference client double-encodes it). A background job passes
-   * `control` to follow and stop a copy (docs/jobs.md).
+   * `control` to follow and stop a copy (docs/jobs.md). Answers the path of an item the override
+   * replaced (for the audit log), or null.
    */
   async transfer(
     user: UserRecord,
     rawPath: string,
     query: TransferQuery,
     control?: CopyControl,
-  ): Promise<void> {
+  ): Promise<{ replaced: string | null }> {
     const action = query.action;
     if (action !== 'copy' && action !== 'rename') throw errors.badRequest('unsupported action');
     if (!(action === 'copy' ? canCreate(user) : canRename(user))) throw errors.forbidden();
@@ -244,19 +249,9 @@ export class ResourcesService {
     }
     if (override && !canModify(user)) throw errors.forbidden();
     const subject = { path: source.path, real: source.real, destination: destination.real };
-    // Quotas: a copy's whole size is judged before it starts; a move changes usage only where
-    // scopes overlap (the tracked folders holding the source and the destination differ).
+    const replacing = override && !isSameName && Boolean(destination.stat || destination.isSymlink);
     const replaced = override ? await this.quota.measureIfTracked(fs, destination) : 0;
-    let added = 0;
-    if (action === 'copy') {
-      // Measured only where a quota judges or counts it: a big tree's walk is not free.
-      if (this.quota.quotaOf(user) > 0 || (await this.quota.isTracked(destination.real))) {
-        added = await fs.bytesUnder(source);
-        await this.quota.checkRoom(user, fs, added - replaced);
-      }
-    } else if (await this.quota.isTracked(source.real)) {
-      added = await fs.bytesUnder(source);
-    }
+    const added = await this.judgeTransfer(user, fs, action, source, destination, replaced);
     await this.hooks.before(action, user, fs, subject);
     if (action === 'copy') {
       const copied = await fs.copy(source, destination, { override, control });
@@ -268,6 +263,54 @@ export class ResourcesService {
       await this.shares.followMove(source, moved);
     }
     await this.hooks.after(action, user, fs, subject);
+    return { replaced: replacing ? destination.path : null };
+  }
+
+  /**
+   * WebDAV's COPY and MOVE with `Overwrite: T` remove the destination through the delete path
+   * before the transfer: the room is judged first, so a refusal (507) leaves the destination
+   * intact. Into the trash the removed bytes still count, so they free nothing then.
+   */
+  async checkTransferRoom(
+    user: UserRecord,
+    sourcePath: string,
+    destinationPath: string,
+    action: 'copy' | 'rename',
+  ): Promise<void> {
+    const fs = await this.view(user);
+    const source = await fs.resolve(sourcePath);
+    const destination = await fs.resolve(destinationPath);
+    const trash = await this.trash.settings();
+    const replaced = trash.enabled ? 0 : await this.quota.measureIfTracked(fs, destination);
+    await this.judgeTransfer(user, fs, action, source, destination, replaced);
+  }
+
+  /**
+   * Quotas of a copy or move, before it starts: the bytes it lands at the destination, refused
+   * (507) when they do not fit the writer's quota or that of another user whose scope holds the
+   * destination. A move changes usage only where scopes overlap (scopes holding both places see
+   * no change), so a move inside one scope is never refused. Returns the bytes measured (0 when
+   * no quota judges or counts them: a big tree's walk is not free).
+   */
+  private async judgeTransfer(
+    user: UserRecord,
+    fs: ScopedFs,
+    action: 'copy' | 'rename',
+    source: Resolved,
+    destination: Resolved,
+    replaced: number,
+  ): Promise<number> {
+    const counted =
+      (action === 'copy' && this.quota.quotaOf(user) > 0) ||
+      (await this.quota.isTracked(destination.real)) ||
+      (action === 'rename' && (await this.quota.isTracked(source.real)));
+    if (!counted) return 0;
+    const added = await fs.bytesUnder(source);
+    await this.quota.checkLanding(destination.real, added - replaced, {
+      writer: { user, fs },
+      ...(action === 'rename' && { from: source.real }),
+    });
+    return added;
   }
 
   /**

@@ -15,6 +15,7 @@ import type {
   UserSite,
 } from '@cabinet/protocol';
 import mime from 'mime-types';
+import type { QuotaService } from './quota/quota.service.ts';
 import type { AppContext } from '../context.ts';
 import { openPreviewFile, SitePreviews } from '../cache/site-previews.ts';
 import type { Job, Scheduler } from '../coordination/scheduler.ts';
@@ -108,10 +109,12 @@ function parseInstant(raw: string): number {
 export class SitesService {
   readonly previews: SitePreviews;
 
+  /** `quota`: a build's new output is judged and counted against the site's users' quotas. */
   constructor(
     private readonly ctx: AppContext,
     private readonly scheduler: Scheduler,
     private readonly now: () => number = Date.now,
+    private readonly quota?: QuotaService,
   ) {
     this.previews = new SitePreviews(path.join(ctx.config.data, 'site-previews'));
   }
@@ -525,7 +528,8 @@ export class SitesService {
 
   private async rebuild(site: SiteRecord, user: { id: number; username: string }) {
     const fs = await this.siteFs(site);
-    return buildSite(this.ctx, site, fs, { userId: user.id, username: user.username }, this.now());
+    const actor = { userId: user.id, username: user.username };
+    return buildSite(this.ctx, site, fs, actor, this.now(), this.quota);
   }
 
   private async pendingSchedules(name: string): Promise<Map<string, number>> {

@@ -71,7 +71,9 @@ export class TusService {
     if (length > 0 && (await fs.uploads.availableBytes(resolved)) < length) {
       throw errors.payloadTooLarge('not enough free space');
     }
-    await this.quota.checkRoom(user, fs, length - replacedBytes(resolved));
+    await this.quota.checkLanding(resolved.real, length - replacedBytes(resolved), {
+      writer: { user, fs },
+    });
     await this.hooks.before('upload', user, fs, resolved);
     await this.takeOverTarget(user, fs, resolved);
 
@@ -179,7 +181,9 @@ export class TusService {
     // The whole upload is counted when it lands, so each chunk checks that all of it still fits
     // (other writes or a lowered quota may have taken the room since the creation).
     const target = await fs.resolve(session.path);
-    await this.quota.checkRoom(user, fs, session.length - replacedBytes(target));
+    await this.quota.checkLanding(target.real, session.length - replacedBytes(target), {
+      writer: { user, fs },
+    });
     const lease = await this.locks.acquire(session.id);
     try {
       const current = await this.reload(session);

@@ -29,6 +29,8 @@ export interface FileJobRecord {
   createdAt: number;
   updatedAt: number;
   finishedAt: number | null;
+  /** The client address the job was asked from ('' when unknown). */
+  address: string;
 }
 
 /** The fields a run changes as it goes. */
@@ -85,6 +87,7 @@ function toRecord(row: Selectable<FileJobsTable>): FileJobRecord {
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
     finishedAt: nullableNumber(row.finished_at),
+    address: row.address,
   };
 }
 
@@ -125,6 +128,7 @@ export class FileJobsRepo {
     onConflict: string;
     items: FileJobRecord['items'];
     now: number;
+    address: string;
   }): Promise<void> {
     await this.db
       .insertInto('file_jobs')
@@ -136,6 +140,7 @@ export class FileJobsRepo {
         on_conflict: job.onConflict,
         items: JSON.stringify(job.items),
         item_count: job.items.length,
+        address: job.address,
         item_index: 0,
         item_target: null,
         item_override: 0,

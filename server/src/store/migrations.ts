@@ -465,6 +465,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('file_jobs_state').on('file_jobs').column('state').execute();
     },
   },
+  '0017_file_job_address': {
+    async up(db: Kysely<unknown>) {
+      // Where a job was asked from: the audit log records its deletes and replacements with it
+      // (docs/audit.md), whichever instance runs them and however long after.
+      await db.schema
+        .alterTable('file_jobs')
+        .addColumn('address', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -298,6 +298,8 @@ export interface FileJobsTable {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  /** The client address that asked for the job: its deletes are audited from there. */
+  address: string;
 }
 
 export interface Database {

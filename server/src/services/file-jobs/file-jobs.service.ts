@@ -18,6 +18,7 @@ import type { FileJobProgress, FileJobRecord } from '../../store/file-jobs.repo.
 import type { UserRecord } from '../../store/users.repo.ts';
 import { canCreate, canDelete, canRename } from '../permissions.ts';
 import type { ResourcesService } from '../resources.service.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import { freeName } from '../resources/free-name.ts';
 import { JobPublisher } from './job-publisher.ts';
 
@@ -106,6 +107,8 @@ function isDeadRunnerHere(runner: string, self: string): boolean {
 
 interface Dependencies {
   resources: ResourcesService;
+  /** Where each item a job deletes or replaces is recorded (docs/audit.md). */
+  audit?: AuditLog;
   scheduler: Scheduler;
   events: EventBus;
   instanceId: string;
@@ -133,8 +136,11 @@ export class FileJobsService {
     return this.ctx.store.fileJobs;
   }
 
-  /** POST /api/jobs: checks what it can before queueing (permission, paths, sources). */
-  async create(user: UserRecord, body: NewFileJob): Promise<string> {
+  /**
+   * POST /api/jobs: checks what it can before queueing (permission, paths, sources). `address`:
+   * the client's, kept with the job for the audit entries of what it deletes or replaces.
+   */
+  async create(user: UserRecord, body: NewFileJob, address = ''): Promise<string> {
     const allowed =
       body.kind === 'copy'
         ? canCreate(user)
@@ -164,6 +170,7 @@ export class FileJobsService {
       onConflict: body.onConflict ?? 'ask',
       items,
       now: this.now(),
+      address,
     });
     await this.runNow(id);
     await this.announce(user.id, id);
@@ -458,12 +465,21 @@ class JobRun {
           await this.service.afterFile?.();
         },
       };
-      await resources.transfer(
-        this.user,
-        from,
-        { action: 'copy', destination: encodeURIComponent(target), override: merge, rename: false },
-        control,
+      const { replaced } = await this.audited('file.replace', target, { from }, () =>
+        resources.transfer(
+          this.user,
+          from,
+          {
+            action: 'copy',
+            destination: encodeURIComponent(target),
+            override: merge,
+            rename: false,
+          },
+          control,
+        ),
       );
+      // A resumed copy merging into its own partial output replaces nothing of the user's.
+      if (override && replaced) this.record('file.replace', replaced, 'ok', { from });
       return;
     }
     const source = await fs.resolve(from);
@@ -471,17 +487,67 @@ class JobRun {
     if (resumed && gone) return; // The last run finished the item but not its record.
     const size = await fs.treeSize(source, this.signal);
     if (job.kind === 'move') {
-      await resources.transfer(this.user, from, {
-        action: 'rename',
-        destination: encodeURIComponent(target),
-        override,
-        rename: false,
-      });
+      const { replaced } = await this.audited('file.replace', target, { from }, () =>
+        resources.transfer(this.user, from, {
+          action: 'rename',
+          destination: encodeURIComponent(target),
+          override,
+          rename: false,
+        }),
+      );
+      if (replaced) this.record('file.replace', replaced, 'ok', { from });
     } else {
-      await resources.remove(this.user, from);
+      const { trashed } = await this.audited('file.delete', source.path, {}, () =>
+        resources.remove(this.user, from),
+      );
+      this.record('file.delete', source.path, 'ok', { trash: trashed });
     }
     job.filesDone += size.files;
     job.bytesDone += size.bytes;
+  }
+
+  /**
+   * Runs one item's operation; when it fails and `override` said it would replace (or it is a
+   * delete), the attempt is recorded with its status, as a request's would be.
+   */
+  private async audited<T>(
+    action: 'file.delete' | 'file.replace',
+    target: string,
+    details: Record<string, unknown>,
+    operation: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      const replacing = this.job.itemOverride;
+      if (!this.signal.aborted && (action === 'file.delete' || replacing)) {
+        const failure = describeFailure(error);
+        const outcome = failure.status === 403 ? 'refused' : 'failed';
+        this.record(action, target, outcome, {
+          ...details,
+          status: failure.status,
+          reason: failure.message,
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** One audit entry of this job's work: the job's user, the address it was asked from. */
+  private record(
+    action: 'file.delete' | 'file.replace',
+    target: string,
+    outcome: 'ok' | 'refused' | 'failed',
+    details: Record<string, unknown>,
+  ): void {
+    this.service.parts.deps.audit?.record({
+      action,
+      outcome,
+      actor: { id: this.user.id, username: this.user.username },
+      address: this.job.address,
+      target,
+      details: { via: 'job', job: this.job.id, ...details },
+    });
   }
 
   private async finishItem(): Promise<void> {

@@ -48,6 +48,44 @@ export class QuotaService {
   }
 
   /**
+   * Refuses (507) `bytes` landing at the real path `real` when they do not fit the quota of any
+   * user whose scope holds it: the writer's own (`writer`, counted first if need be) and the
+   * tracked scopes of others that overlap (an administrator copying into a user's folder, a file
+   * request's owner, a site build's users). `from`: where moved bytes come from — a scope holding
+   * both places sees no change. `except`: scopes not judged (a trash restore: the owner's usage
+   * already counts its trash). The one check of every way bytes land other than a streamed body.
+   */
+  async checkLanding(
+    real: string,
+    bytes: number,
+    options: { writer?: { user: QuotaUser; fs: ScopedFs }; from?: string; except?: string[] } = {},
+  ): Promise<void> {
+    if (bytes <= 0) return;
+    const leaving = new Set(options.from === undefined ? [] : this.ancestorScopes(options.from));
+    for (const key of options.except ?? []) leaving.add(key);
+    const keys = this.ancestorScopes(real).filter((key) => !leaving.has(key));
+    if (keys.length === 0) return;
+    const writer = options.writer;
+    const writerKey = writer && this.scopeKey(writer.fs.scopeReal);
+    if (writer && writerKey !== undefined && keys.includes(writerKey)) {
+      await this.checkRoom(writer.user, writer.fs, bytes);
+    }
+    const others = (await this.ctx.store.quotaUsage.tracked(keys)).filter((k) => k !== writerKey);
+    if (others.length === 0) return;
+    // Only when another user's tracked scope holds the place: the users are read to find whose.
+    for (const user of await this.ctx.store.users.list()) {
+      if (this.quotaOf(user) === 0 || user.id === writer?.user.id) continue;
+      const fs = await ScopedFs.forUser(this.ctx, user);
+      if (others.includes(this.scopeKey(fs.scopeReal))) await this.checkRoom(user, fs, bytes);
+    }
+  }
+
+  /** The key of a user's scope in the usage table (a trash restore leaves it out of a check). */
+  scopeKeyOf(fs: ScopedFs): string {
+    return this.scopeKey(fs.scopeReal);
+  }
+
+  /**
    * A body whose size is unknown until it arrives (POST upload, PUT save): refused now when the
    * Content-Length says it will not fit, else passed through a counter that fails it with 507 as
    * soon as it goes past the room left (plus `replaced`, the bytes of the file it replaces).

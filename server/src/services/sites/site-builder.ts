@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { ScopedFs } from '../../fs/scoped-fs.ts';
 import type { SiteRecord } from '../../store/sites.repo.ts';
 import { recordRun } from '../command-runs.ts';
+import type { QuotaService } from '../quota/quota.service.ts';
 import { renderBuiltin, type SiteSource } from './builtin-generator.ts';
 import { runHugo } from './hugo-runner.ts';
 
@@ -71,6 +72,8 @@ export async function buildSite(
   fs: ScopedFs,
   actor: BuildActor,
   now: number,
+  /** Judges and counts the new output against the quotas of the scopes holding the site. */
+  quota?: QuotaService,
 ): Promise<SiteBuild> {
   const started = Date.now();
   await removeLeftovers(fs);
@@ -112,10 +115,24 @@ export async function buildSite(
     outcome = 'failed';
     log = [log, error instanceof Error ? error.message : String(error)].filter(Boolean).join('\n');
   }
+  let grown = 0;
+  if (ok && quota) {
+    // The output's size is known only once the generator wrote it (aside, in the temp folder):
+    // it is judged before it replaces the old output, so a refusal keeps the old one whole.
+    try {
+      grown = await outputGrowth(fs, temp, output);
+      await quota.checkLanding((await fs.resolve(temp)).real, grown);
+    } catch (error) {
+      ok = false;
+      outcome = 'failed';
+      log = [log, error instanceof Error ? describe(error) : String(error)].join('\n').trim();
+    }
+  }
   let changed: SiteBuild['changed'] = { added: [], updated: [], removed: [] };
   if (ok) {
     changed = await compareTrees(fs, output, temp);
     await swapIn(fs, temp, output);
+    await quota?.recordChange((await fs.resolve(output)).real, grown);
   } else {
     await fs.remove(temp).catch(() => undefined);
   }
@@ -132,6 +149,17 @@ export async function buildSite(
     startedAt: started,
   });
   return { ok, log, durationMs, changed };
+}
+
+/** Bytes a new output adds over the one it replaces (negative when smaller). */
+async function outputGrowth(fs: ScopedFs, temp: string, output: string): Promise<number> {
+  return (await fs.bytesUnder(temp)) - (await fs.bytesUnder(output));
+}
+
+/** A refusal's words (a quota's 507 names usage and quota) for the build log. */
+function describe(error: Error): string {
+  const reason = (error as { reason?: string }).reason;
+  return reason ?? error.message;
 }
 
 async function removeLeftovers(fs: ScopedFs): Promise<void> {

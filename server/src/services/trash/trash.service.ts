@@ -18,6 +18,8 @@ import { inlineContentType } from '../raw/inline-type.ts';
 import { formatTime } from '../resources/file-info.ts';
 import { freeName } from '../resources/free-name.ts';
 import type { ShareService } from '../share.service.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
+import type { QuotaService } from '../quota/quota.service.ts';
 
 const SETTINGS_KEY = 'trash-settings';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -26,7 +28,19 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 type PendingRecord = Omit<TrashRecord, 'size' | 'shares'>;
 
 /** What a restore did: the item's new path, or the clash that needs the user's choice. */
-export type RestoreOutcome = { kind: 'restored'; path: string } | { kind: 'conflict' };
+export type RestoreOutcome =
+  | {
+      kind: 'restored';
+      path: string;
+      /** The item a `replace` sent to the trash. */ replaced?: string;
+    }
+  | { kind: 'conflict' };
+
+/** Who removes trashed items for good, and from where (the audit entry's actor and address). */
+export interface TrashActorOf {
+  actor: Pick<UserRecord, 'id' | 'username'>;
+  address: string;
+}
 
 /** Whose trash a listing shows: the caller's, one user's (admins) or everyone's (admins). */
 export interface TrashListScope {
@@ -45,11 +59,16 @@ export class TrashService {
   /** The clock of retention (tests replace it to age items without waiting). */
   clock: () => number = Date.now;
 
+  /**
+   * `quota`: trashed bytes count toward their owner's quota until they leave the trash for good
+   * (docs/quotas.md); a restore is judged by the quotas of the scopes it lands in. `audit`: every
+   * item that leaves the trash for good is recorded as a `file.delete` (docs/audit.md).
+   */
   constructor(
     private readonly ctx: AppContext,
     private readonly shares: ShareService,
-    /** Told when a trashed item's bytes leave the trash for good (the quota counts them until then). */
-    private readonly onFreed: (userId: number, bytes: number) => Promise<void> = async () => {},
+    private readonly quota?: QuotaService,
+    private readonly audit?: AuditLog,
   ) {
     this.folder = new TrashFolder(ctx.config.data, ctx.files.dirMode);
   }
@@ -114,12 +133,13 @@ export class TrashService {
       throw error;
     }
     const links = await this.shares.suspendFor(user.id, target, fs.caseInsensitive);
-    await this.ctx.store.trash.insert({
-      ...pending,
-      size: await this.folder.sizeOf(user.id, id, name),
-      shares: links,
-    });
+    const size = await this.folder.sizeOf(user.id, id, name);
+    await this.ctx.store.trash.insert({ ...pending, size, shares: links });
     await this.folder.clearPending(user.id, id);
+    // The bytes leave every scope that held them and join the deleter's trash, which their usage
+    // counts: the deleter's own usage stays, an overlapping scope's goes down.
+    await this.quota?.recordChange(target.real, -size);
+    await this.quota?.adjustUser(user, size);
     if (settings.maxBytesPerUser > 0) {
       await this.enforceCap(user.id, settings.maxBytesPerUser, id);
     }
@@ -233,9 +253,15 @@ export class TrashService {
    * Puts an item back where it was, in its owner's view (parents re-created). A taken place is a
    * conflict unless the body says `replace` (the item there goes to the trash in turn; needs
    * modify) or `keep-both` (a free `name(N).ext` beside it). Needs create, and the owner's rules
-   * must allow every entry at its place.
+   * must allow every entry at its place. `address`: the client's, for the audit entry of a
+   * replaced item.
    */
-  async restore(actor: UserRecord, id: string, body: TrashRestoreBody): Promise<RestoreOutcome> {
+  async restore(
+    actor: UserRecord,
+    id: string,
+    body: TrashRestoreBody,
+    address = '',
+  ): Promise<RestoreOutcome> {
     const record = await this.itemFor(actor, id);
     if (!canCreate(actor)) throw errors.forbidden();
     if (body.onConflict === 'replace' && !canModify(actor)) throw errors.forbidden();
@@ -244,15 +270,32 @@ export class TrashService {
     if (!owner) throw errors.notFound();
     const fs = await ScopedFs.forUser(this.ctx, owner);
     let place = await fs.resolve(canonicalPath(record.path).path);
+    let replaced: string | undefined;
     if (place.stat || place.isSymlink) {
       if (body.onConflict === undefined) return { kind: 'conflict' };
       if (body.onConflict === 'keep-both') {
         place = await fs.resolve(await freeName(fs, place.path));
       } else {
         if (!canDelete(actor)) throw errors.forbidden();
-        await this.discard(owner, fs, place);
-        place = await fs.resolve(place.path);
+        replaced = place.path;
       }
+    }
+    // The owner's usage already counts their trash; another user's scope that holds the place
+    // (an outer team folder) gains the bytes and is judged by its quota before anything moves.
+    await this.quota?.checkLanding(place.real, record.size, {
+      except: [this.quota.scopeKeyOf(fs)],
+    });
+    if (replaced !== undefined) {
+      await this.discard(owner, fs, place);
+      place = await fs.resolve(place.path);
+      this.audit?.record({
+        action: 'file.replace',
+        outcome: 'ok',
+        actor: { id: actor.id, username: actor.username },
+        address,
+        target: replaced,
+        details: { via: 'trash.restore', trashId: record.id, trash: true },
+      });
     }
     // The row is the claim: of two restores (or a restore and a purge) only one moves the item.
     if (!(await this.ctx.store.trash.remove(record.id))) throw errors.notFound();
@@ -267,25 +310,27 @@ export class TrashService {
       throw error;
     }
     await this.folder.discard(record.userId, record.id);
+    await this.quota?.recordChange(restored.real, record.size);
+    await this.quota?.adjustUser(owner, -record.size);
     await this.shares.resume(record.shares);
     const now = this.shares.targetOf(restored);
     if (now !== record.target) await this.shares.followTarget(record.target, now);
-    return { kind: 'restored', path: restored.path };
+    return { kind: 'restored', path: restored.path, ...(replaced !== undefined && { replaced }) };
   }
 
-  /** Deletes one item for good. */
-  async remove(actor: UserRecord, id: string): Promise<void> {
+  /** Deletes one item for good; `address`: the client's, for the audit entry. */
+  async remove(actor: UserRecord, id: string, address = ''): Promise<void> {
     const record = await this.itemFor(actor, id);
     if (!canDelete(actor)) throw errors.forbidden();
-    await this.drop(record);
+    await this.drop(record, 'trash.delete', { actor, address });
   }
 
   /** Deletes every item of the actor's own trash for good; returns how many. */
-  async empty(actor: UserRecord): Promise<number> {
+  async empty(actor: UserRecord, address = ''): Promise<number> {
     if (!canDelete(actor)) throw errors.forbidden();
     let count = 0;
     for (const record of await this.ctx.store.trash.list(actor.id)) {
-      if (await this.drop(record)) count += 1;
+      if (await this.drop(record, 'trash.empty', { actor, address })) count += 1;
     }
     return count;
   }
@@ -299,7 +344,7 @@ export class TrashService {
     let count = 0;
     const cutoff = this.clock() - settings.retentionDays * DAY_MS;
     for (const record of await this.ctx.store.trash.deletedBefore(cutoff)) {
-      if (await this.drop(record)) count += 1;
+      if (await this.drop(record, 'trash.retention')) count += 1;
     }
     if (settings.maxBytesPerUser > 0) {
       for (const userId of await this.ctx.store.trash.owners()) {
@@ -320,17 +365,40 @@ export class TrashService {
     for (const item of items) {
       if (total <= cap) break;
       if (item.id === keep) continue;
-      if (await this.drop(item)) count += 1;
+      if (await this.drop(item, 'trash.cap')) count += 1;
       total -= item.size;
     }
     return count;
   }
 
-  /** Removes a record and its files; false when another request or instance took it first. */
-  private async drop(record: TrashRecord): Promise<boolean> {
+  /**
+   * Removes a record and its files; false when another request or instance took it first. The
+   * item is gone for good: recorded as a `file.delete` of its path, `via` the way it went (a
+   * user's delete or empty, or the scheduler's retention and cap, which have no actor).
+   */
+  private async drop(
+    record: TrashRecord,
+    via: 'trash.delete' | 'trash.empty' | 'trash.retention' | 'trash.cap',
+    by?: TrashActorOf,
+  ): Promise<boolean> {
     if (!(await this.ctx.store.trash.remove(record.id))) return false;
     await this.folder.discard(record.userId, record.id);
-    await this.onFreed(record.userId, record.size);
+    const owner = await this.ctx.store.users.byId(record.userId);
+    if (owner) await this.quota?.adjustUser(owner, -record.size);
+    this.audit?.record({
+      action: 'file.delete',
+      outcome: 'ok',
+      actor: by?.actor ?? null,
+      address: by?.address ?? '',
+      target: record.path,
+      details: {
+        via,
+        trashId: record.id,
+        owner: owner?.username ?? '',
+        isDir: record.isDir,
+        size: record.size,
+      },
+    });
     return true;
   }
 }
