@@ -59,7 +59,7 @@ export interface ServerConfig {
   commandOutputLimit: number;
   /** Seconds an event hook may run before it is stopped (and a before-hook fails). */
   hookTimeout: number;
-  /** Keep the search index fresh by watching folders (off for network mounts). */
+  /** Keep the search index fresh by watching folders (untrusted mounts are found: docs/search.md). */
   searchWatch: boolean;
   /** Seconds between full reconciliations of the search index when folders are not watched. */
   searchReconcileInterval: number;
@@ -367,7 +367,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     type: 'boolean',
     default: true,
     description:
-      'Keep the search index fresh by watching folders; turn off on network mounts (then it reconciles periodically)',
+      'Keep the search index fresh by watching folders (off: it reconciles periodically); network, FUSE and overlay mounts are found and reconciled without turning it off',
   },
   {
     key: 'searchReconcileInterval',
