@@ -103,6 +103,10 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
+    // Read-your-writes across instances: a reply leaves once the changes made so far are told to
+    // the other instances (services/tree/change-relay.ts).
+    const relay = runtime.tree.relay;
+    if (relay?.busy) await relay.flushed();
     if (request.url.startsWith('/api/')) applyApiHeaders(reply);
     // A request that was running when the shutdown began ends its keep-alive connection with its
     // reply; left open, the connection would hold the shutdown until its grace period ran out.

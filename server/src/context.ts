@@ -6,6 +6,7 @@ import { createStore, type Store } from './store/store.ts';
 import { SettingsRepo } from './store/settings.repo.ts';
 import { settingsOrDefaults } from './services/settings.defaults.ts';
 import { FileRoot } from './fs/file-root.ts';
+import { MountTrust } from './fs/mount-trust.ts';
 import { NameIndex } from './fs/name-index/name-index.ts';
 
 /** Everything services need, built once at start and passed down explicitly. */
@@ -20,6 +21,8 @@ export interface AppContext {
   files: FileRoot;
   /** The name index of the whole root that search answers from (docs/search.md). */
   search: NameIndex;
+  /** Which mounts the root crosses and whether their folder watches can be trusted (docs/search.md). */
+  mounts: MountTrust;
 }
 
 export interface ContextOptions {
@@ -40,6 +43,7 @@ export async function createContext(
   const settings = new SettingsRepo(store.kv, settingsOrDefaults);
   const signingKey = await bootstrap({ config, store, settings, log });
   const files = await FileRoot.open({ root: config.root, dataDir: config.data, log });
+  const mounts = await MountTrust.probe(files.realRoot);
   const search = new NameIndex({
     realRoot: files.realRoot,
     dataDir: config.data,
@@ -50,7 +54,7 @@ export async function createContext(
     gate: options.searchGate,
   });
   if (options.searchIndex ?? true) await search.start();
-  return { config, store, settings, signingKey, log, files, search };
+  return { config, store, settings, signingKey, log, files, search, mounts };
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {

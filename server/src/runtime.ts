@@ -34,6 +34,10 @@ import { OidcService } from './services/auth/oidc.ts';
 import { AuditLog } from './services/audit/audit-log.ts';
 import { FILE_JOB_RUN, FileJobsService } from './services/file-jobs/file-jobs.service.ts';
 import { ListingCache } from './services/resources/listing-cache.ts';
+import { realTimers, type Timers } from './coordination/timers.ts';
+import { listenPostgres, notifyPostgres } from './store/notices.ts';
+import { ChangeRelay } from './services/tree/change-relay.ts';
+import { trustedWatches, UntrustedReconcile } from './services/tree/watch-trust.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
 export interface Services {
@@ -78,6 +82,8 @@ export interface Runtime {
   readonly coordination: Coordination;
   /** Stat'ed children of watched folders for listings (services/resources/listing-cache.ts). */
   readonly listingCache: ListingCache;
+  /** Where folder watches can be trusted, and how the rest is kept right (docs/search.md). */
+  readonly tree: TreeTrust;
   /** Sweeps what expired while the server was down, then starts the timed work. */
   start(): Promise<void>;
   /** Stops uploads in flight so a shutdown does not wait for slow clients. */
@@ -96,6 +102,16 @@ export interface RuntimeOptions {
   now?: () => number;
   /** Off records no audit entries (the benchmark's baseline, docs/benchmarks.md); default on. */
   auditLog?: boolean;
+  /** The waits of the tree's periodic reconciliation and relay (default real ones; tests drive them). */
+  timers?: Timers;
+}
+
+/** The parts that keep listings, search and live folders right where watches alone cannot. */
+export interface TreeTrust {
+  /** Reconciles the search index on mounts whose watches miss changes. */
+  readonly reconcile: UntrustedReconcile;
+  /** Other instances' changes over PostgreSQL `LISTEN/NOTIFY`; null on one host (SQLite, one instance). */
+  readonly relay: ChangeRelay | null;
 }
 
 /** Timed work of the runtime, one recurring scheduler job each (one run across instances). */
@@ -158,9 +174,48 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     twoFactor.hasTwoFactor(id),
   );
   const sessions = new SessionsService(ctx, appPasswords);
-  // Shared by every user's listings; fed by the search index's folder watches (docs/benchmarks.md).
-  const listingCache = new ListingCache(ctx.search, ctx.config.listingCache * 1024 * 1024);
-  const resources = new ResourcesService(ctx, hooks, shares, trash, quota, listingCache);
+  const timers = options.timers ?? realTimers;
+  // Instances on one PostgreSQL database may run on several hosts: their changes travel over it.
+  // On SQLite they share one host, whose watches see every instance's writes.
+  const relay =
+    coordination.mode === 'database' && engineOf(ctx.store.db) === 'postgres'
+      ? new ChangeRelay({
+          transport: {
+            listen: (channels, handlers) => listenPostgres(ctx.config.database, channels, handlers),
+            notify: (channel, payload) => notifyPostgres(ctx.store.db, channel, payload),
+          },
+          changes: ctx.files.changes,
+          realRoot: ctx.files.realRoot,
+          log: ctx.log.child({ area: 'tree' }),
+          timers,
+          resync: () => {
+            listingCache.clear();
+            ctx.search.rebuild();
+          },
+        })
+      : null;
+  // Shared by every user's listings; fed by the search index's folder watches where they can be
+  // trusted (docs/benchmarks.md, docs/search.md).
+  const listingCache = new ListingCache(
+    trustedWatches(ctx.search, ctx.mounts, relay ?? undefined),
+    ctx.config.listingCache * 1024 * 1024,
+  );
+  const reconcile = new UntrustedReconcile({
+    index: ctx.search,
+    mounts: ctx.mounts,
+    intervalSeconds: ctx.config.untrustedReconcileInterval,
+    timers,
+    log: ctx.log.child({ area: 'tree' }),
+  });
+  const resources = new ResourcesService(
+    ctx,
+    hooks,
+    shares,
+    trash,
+    quota,
+    listingCache,
+    relay ?? undefined,
+  );
   const davLocks =
     coordination.mode === 'database'
       ? new DatabaseDavLocks(ctx.store.davLocks, coordination.lock)
@@ -196,6 +251,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       ),
       quota,
       listingCache,
+      relay ?? undefined,
     ),
     tus,
     commands: new CommandsService(ctx, audit),
@@ -252,6 +308,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     services,
     coordination,
     listingCache,
+    tree: { reconcile, relay },
     async start() {
       // Before the first request, so a restarted server starts clean; each session is claimed by
       // a conditional delete, so instances starting together never both remove one.
@@ -268,6 +325,9 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       // Deletes a crash cut between the move into the trash and its row get their row.
       await services.trash.recoverInterrupted();
       await coordination.start();
+      // Before the first request: a change another instance makes from now on reaches this one.
+      await relay?.start();
+      reconcile.start();
       await services.events.start();
     },
     async abortRequests() {
@@ -277,6 +337,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     },
     async stop() {
       await services.events.stop();
+      reconcile.stop();
+      await relay?.close();
       // Before the database closes: what was queued is written.
       await audit.stop();
       await coordination.close();

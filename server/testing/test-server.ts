@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config/load-config.ts';
 import type { ServerConfig } from '../src/config/options.ts';
 import { closeContext, createContext, type AppContext } from '../src/context.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
+import type { Timers } from '../src/coordination/timers.ts';
 import { hashPassword } from '../src/auth/password.ts';
 import { signToken } from '../src/auth/tokens.ts';
 import type { UserRecord } from '../src/store/users.repo.ts';
@@ -66,6 +67,8 @@ export interface TestServerOptions {
   now?: () => number;
   /** Off runs without the audit log (see RuntimeOptions.auditLog; the benchmark's baseline). */
   auditLog?: boolean;
+  /** The waits of the tree's reconciliation and relay (see RuntimeOptions.timers): fire them instead of waiting. */
+  timers?: Timers;
 }
 
 let userCounter = 0;
@@ -103,7 +106,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     await testDatabase?.release();
     throw error;
   }
-  const runtime = createRuntime(ctx, { now: options.now, auditLog: options.auditLog });
+  const runtime = createRuntime(ctx, {
+    now: options.now,
+    auditLog: options.auditLog,
+    timers: options.timers,
+  });
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
     app = await buildApp(runtime);

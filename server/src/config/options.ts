@@ -59,10 +59,15 @@ export interface ServerConfig {
   commandOutputLimit: number;
   /** Seconds an event hook may run before it is stopped (and a before-hook fails). */
   hookTimeout: number;
-  /** Keep the search index fresh by watching folders (off for network mounts). */
+  /** Keep the search index fresh by watching folders (untrusted mounts are found: docs/search.md). */
   searchWatch: boolean;
   /** Seconds between full reconciliations of the search index when folders are not watched. */
   searchReconcileInterval: number;
+  /**
+   * Seconds between reconciliations of the search index while the root crosses a mount whose
+   * watches cannot be trusted (network, FUSE, overlay: docs/search.md).
+   */
+  untrustedReconcileInterval: number;
   /**
    * Where attempt counters, locks and upload leases live: `process` (this instance only),
    * `database` (shared by every instance on the database) or `auto` (database on PostgreSQL).
@@ -362,7 +367,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     type: 'boolean',
     default: true,
     description:
-      'Keep the search index fresh by watching folders; turn off on network mounts (then it reconciles periodically)',
+      'Keep the search index fresh by watching folders (off: it reconciles periodically); network, FUSE and overlay mounts are found and reconciled without turning it off',
   },
   {
     key: 'searchReconcileInterval',
@@ -372,6 +377,15 @@ export const OPTIONS: readonly OptionSpec[] = [
     default: '10m',
     description:
       'How often the search index is reconciled with the disk when folders cannot be watched',
+  },
+  {
+    key: 'untrustedReconcileInterval',
+    flag: 'untrusted-reconcile-interval',
+    env: 'CABINET_UNTRUSTED_RECONCILE_INTERVAL',
+    type: 'duration',
+    default: '1m',
+    description:
+      "How often the search index is reconciled with the disk while the root crosses a network, FUSE or overlay mount (watches there miss other hosts' changes)",
   },
   {
     key: 'workers',

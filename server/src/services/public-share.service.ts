@@ -15,6 +15,7 @@ import { fileDownload, type RawDownload } from './raw.service.ts';
 import { fileInfo } from './resources/file-info.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import type { ListingCache } from './resources/listing-cache.ts';
+import type { InstanceChanges } from './tree/change-relay.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
 import { freeName } from './resources/free-name.ts';
 import type { ShareService } from './share.service.ts';
@@ -93,6 +94,8 @@ export class PublicShareService {
     private readonly passwordAttempts: AttemptCounter,
     private readonly quota: QuotaService,
     private readonly listingCache?: ListingCache,
+    /** Other instances' changes, applied before a listing (services/tree/change-relay.ts). */
+    private readonly instances?: InstanceChanges,
   ) {}
 
   /** GET /api/public/share: the item's metadata, or the folder's listing. */
@@ -138,6 +141,8 @@ export class PublicShareService {
       return { kind: 'json', body: { ...body, ...extra } };
     }
     const shown = dir.path + (dir.trailingSlash ? '/' : '');
+    // A link shows what another instance changed before now, deleted files included.
+    await this.instances?.synced();
     const listing = await readListing(
       open.fs,
       dir,

@@ -24,6 +24,7 @@ import { freeName } from './resources/free-name.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
 import type { ListingCache } from './resources/listing-cache.ts';
+import type { InstanceChanges } from './tree/change-relay.ts';
 import { canCreate, canDelete, canDownload, canModify, canRename } from './permissions.ts';
 import type { QuotaService } from './quota/quota.service.ts';
 
@@ -54,6 +55,8 @@ export class ResourcesService {
     private readonly quota: QuotaService,
     /** Stat'ed children of watched folders, shared by every user's listings. */
     private readonly listingCache?: ListingCache,
+    /** Other instances' changes, applied before a listing (services/tree/change-relay.ts). */
+    private readonly instances?: InstanceChanges,
   ) {}
 
   /** The user's view of the tree. */
@@ -71,6 +74,8 @@ export class ResourcesService {
     const target = await fs.stat(rawPath);
     const shownPath = target.path + (target.trailingSlash ? '/' : '');
     if (target.stat.isDirectory()) {
+      // Read-your-writes across instances: what another instance changed before now is applied.
+      await this.instances?.synced();
       const listing = await readListing(
         fs,
         target,

@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { Db } from './db.ts';
+
+/** What a listening connection tells its owner. */
+export interface NoticeHandlers {
+  /** A notification arrived on one of the channels listened to. */
+  notice(channel: string, payload: string): void;
+  /**
+   * The connection broke: notifications sent until it is back are lost to this instance. It is
+   * opened again by calling `listen` again.
+   */
+  lost(error: unknown): void;
+}
+
+/** One dedicated PostgreSQL connection in `LISTEN` on some channels. */
+export interface NoticeListener {
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a connection of its own (a pooled one would lose its `LISTEN` when handed back) and
+ * listens on `channels`. Resolves once PostgreSQL has registered them: every notification
+ * committed after that is delivered, in commit order across channels (PostgreSQL's NOTIFY queue).
+ */
+export async function listenPostgres(
+  url: string,
+  channels: readonly string[],
+  handlers: NoticeHandlers,
+): Promise<NoticeListener> {
+  const client = new pg.Client({ connectionString: url });
+  let closed = false;
+  let reported = false;
+  const lost = (error: unknown) => {
+    if (closed || reported) return;
+    reported = true;
+    handlers.lost(error);
+  };
+  client.on('notification', (message) => handlers.notice(message.channel, message.payload ?? ''));
+  client.on('error', lost);
+  client.on('end', () => lost(new Error('the listening connection ended')));
+  try {
+    await client.connect();
+    for (const channel of channels) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+  } catch (error) {
+    closed = true;
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return {
+    async close() {
+      closed = true;
+      await client.end().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Sends a notification through the pool. It is committed when this resolves, so a listener that
+ * then asks for a later one of its own receives this one first.
+ */
+export async function notifyPostgres(db: Db, channel: string, payload: string): Promise<void> {
+  await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+}
