@@ -75,14 +75,24 @@ export class FolderWatcher {
       void this.check(real, existing);
       return;
     }
+    const base = path.basename(real);
+    // Assigned before any event can arrive (events come on a later turn).
+    // eslint-disable-next-line prefer-const
+    let added: Watch;
     let watcher: FSWatcher;
     try {
-      watcher = watch(real, { persistent: false }, (_event, name) => {
+      watcher = watch(real, { persistent: false }, (event, name) => {
         this.count();
         const child = name?.toString();
-        // libuv names an event of the watched folder itself (moved, deleted) by the folder's own
-        // base name: the folder is reported too, whatever a child of that name may have done.
-        if (!child || child === path.basename(real)) this.handlers.onChange(real);
+        // libuv names an event of the watched folder itself by the folder's own base name. A
+        // 'rename' of it (moved, deleted, its watch ignored) ends what this watch can say about
+        // the path, even if a new folder there gets the freed inode number again: the watch goes,
+        // and the path is reported so that the index reads and watches it anew. (A child of that
+        // very name being renamed costs the same, needlessly.)
+        if (!child || child === base) {
+          if (event === 'rename' && this.watches.get(real) === added) this.remove(real);
+          this.handlers.onChange(real);
+        }
         if (child) this.handlers.onChange(path.join(real, child));
       });
     } catch (error) {
@@ -90,7 +100,7 @@ export class FolderWatcher {
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return;
       throw error;
     }
-    const added: Watch = { watcher, identity: null };
+    added = { watcher, identity: null };
     // The folder went away (its watch is gone with it) or became unreadable: whoever keeps the
     // folder's state must look at it again, not trust a watch that no longer reports.
     watcher.on('error', () => {
