@@ -12,7 +12,7 @@ export interface StatJob {
 
 export interface JobViews {
   counters: Int32Array;
-  /** size, mtimeMs, mode per entry. */
+  /** size, mtimeMs, mode, nlink per entry. */
   values: Float64Array;
   slots: Int32Array;
   lengths: Int32Array;

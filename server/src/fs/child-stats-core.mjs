@@ -4,7 +4,7 @@
 //
 // A job's results live in one buffer (a SharedArrayBuffer when a worker takes part):
 //   Int32   [0] next index to claim, [1] entries finished
-//   Float64 per entry: size, mtimeMs, mode (NaN until stat'ed, -1 when gone or unreadable)
+//   Float64 per entry: size, mtimeMs, mode (NaN until stat'ed, -1 when gone or unreadable), nlink
 //   Int32   per entry: its head slot, or -1 when its first bytes are not wanted
 //   Int32   per head slot: bytes read (0 when unreadable), or -1 when not a file or too big
 //   Uint8   per head slot: headBytes bytes
@@ -23,14 +23,14 @@ export const CHUNK = 256;
 
 export function bufferBytes(job) {
   const { count, heads, headBytes } = job;
-  return 8 + count * 24 + count * 4 + heads * 4 + heads * headBytes;
+  return 8 + count * 32 + count * 4 + heads * 4 + heads * headBytes;
 }
 
 export function jobViews(buffer, job) {
   const { count, heads, headBytes } = job;
   let offset = 8;
-  const values = new Float64Array(buffer, offset, count * 3);
-  offset += count * 24;
+  const values = new Float64Array(buffer, offset, count * 4);
+  offset += count * 32;
   const slots = new Int32Array(buffer, offset, count);
   offset += count * 4;
   const lengths = new Int32Array(buffer, offset, heads);
@@ -87,7 +87,7 @@ function statEntry(job, views, i, real) {
     info = undefined; // unreadable entries are left out, as a directory read would
   }
   if (!info) {
-    values[i * 3 + 2] = -1;
+    values[i * 4 + 2] = -1;
     return;
   }
   const slot = slots[i];
@@ -96,9 +96,10 @@ function statEntry(job, views, i, real) {
     const at = slot * job.headBytes;
     lengths[slot] = wanted ? readHead(real, bytes.subarray(at, at + job.headBytes)) : -1;
   }
-  values[i * 3] = info.size;
-  values[i * 3 + 1] = info.mtimeMs;
-  values[i * 3 + 2] = info.mode; // last: a set mode means the entry is complete
+  values[i * 4] = info.size;
+  values[i * 4 + 1] = info.mtimeMs;
+  values[i * 4 + 3] = info.nlink;
+  values[i * 4 + 2] = info.mode; // last: a set mode means the entry is complete
 }
 
 /**
@@ -119,7 +120,7 @@ export function statChunk(job, views, pathOf) {
 /** Stats the entries a thread that stopped half-way left without a mode. */
 export function statMissing(job, views, pathOf) {
   for (let i = 0; i < job.count; i++) {
-    if (Number.isNaN(views.values[i * 3 + 2])) statEntry(job, views, i, pathOf(i));
+    if (Number.isNaN(views.values[i * 4 + 2])) statEntry(job, views, i, pathOf(i));
   }
 }
 

@@ -53,17 +53,21 @@ export class ChildStats {
 
   /** st_mode, or -1 when the entry is gone or could not be stat'ed. */
   mode(i: number): number {
-    return this.views.values[i * 3 + 2]!;
+    return this.views.values[i * 4 + 2]!;
   }
   size(i: number): number {
-    return this.views.values[i * 3]!;
+    return this.views.values[i * 4]!;
   }
   mtimeMs(i: number): number {
-    return this.views.values[i * 3 + 1]!;
+    return this.views.values[i * 4 + 1]!;
+  }
+  /** Number of hard links (a file written through another of them raises no event here). */
+  nlink(i: number): number {
+    return this.views.values[i * 4 + 3]!;
   }
   /** Replaces an entry's numbers (a symlink's with its target's; mode -1 leaves it out). */
   set(i: number, size: number, mtimeMs: number, mode: number): void {
-    this.views.values.set([size, mtimeMs, mode], i * 3);
+    this.views.values.set([size, mtimeMs, mode], i * 4);
   }
   /** A copy of the first bytes, when they were wanted and the entry is a small enough file. */
   head(i: number): Buffer | undefined {

@@ -71,6 +71,10 @@ export class FolderChildren {
   mtimeMs(i: number): number {
     return this.stats.mtimeMs(i);
   }
+  /** Hard links of the entry itself (lstat; 1 for most files). */
+  nlink(i: number): number {
+    return this.stats.nlink(i);
+  }
   isDir(i: number): boolean {
     return (this.stats.mode(i) & S_IFMT) === S_IFDIR; // a dangling link has its own mode
   }

@@ -1,14 +1,24 @@
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
+import { identityOf, sameFolder, type FolderIdentity } from '../folder-stamp.ts';
 
 /** Events within one second above which the kernel queue may have overflowed unseen. */
 const BURST_EVENTS = 8000;
 
 export interface FolderWatcherHandlers {
-  /** A name in a watched folder was created, removed, renamed or written. */
+  /**
+   * A name in a watched folder was created, removed, renamed or written; or the folder itself
+   * changed, was replaced or lost its watch (`real` is then the folder).
+   */
   onChange(real: string): void;
   /** Events may have been lost (a burst past the kernel queue): the index must be rebuilt. */
   onOverflow(): void;
+}
+
+/** One folder's watch and the inode it is on (null until its stat has answered). */
+interface Watch {
+  readonly watcher: FSWatcher;
+  identity: FolderIdentity | null;
 }
 
 /**
@@ -17,65 +27,123 @@ export interface FolderWatcherHandlers {
  * path, about 290 bytes a file), this costs about 1.4 KB per folder and nothing per file, which is
  * what keeps a million-file index under its memory budget (docs/search.md).
  *
+ * A watch follows an inode, not a path: each is kept with the device and inode it was put on, so
+ * a folder replaced at its path (`rm -rf X && mkdir X`, `mv live.new live`) is noticed and watched
+ * again (`add` of a watched path checks, and so does the index on the path's events), and nobody takes the old folder's watch for the new one
+ * (`watches`).
+ *
  * libuv does not report the kernel's queue overflow, so a burst of events is treated as one.
  */
 export class FolderWatcher {
-  private readonly watchers = new Map<string, FSWatcher>();
+  private readonly watches = new Map<string, Watch>();
   private windowStart = 0;
   private windowEvents = 0;
   private overflowed = false;
+  private closed = false;
 
   constructor(private readonly handlers: FolderWatcherHandlers) {}
 
   /** Number of folders watched. */
   get size(): number {
-    return this.watchers.size;
+    return this.watches.size;
   }
 
-  /** Whether a folder (real path) is watched now. */
+  /** Whether a folder (real path) has a watch now, whichever inode it is on. */
   has(real: string): boolean {
-    return this.watchers.has(real);
+    return this.watches.has(real);
+  }
+
+  /** Whether the watch at a path is on this folder (false while its inode is not known yet). */
+  watchesFolder(real: string, folder: FolderIdentity): boolean {
+    const identity = this.watches.get(real)?.identity;
+    return identity != null && sameFolder(identity, folder);
+  }
+
+  /** The inode the watch at a path is on; null when unwatched or not known yet. */
+  identity(real: string): FolderIdentity | null {
+    return this.watches.get(real)?.identity ?? null;
   }
 
   /**
-   * Watches a folder (idempotent). Throws when the system refuses (watch limit reached: ENOSPC,
-   * or EMFILE); a folder that vanished meanwhile is ignored.
+   * Watches a folder. A path watched already is checked: when another folder stands there now,
+   * the old watch goes and the path is reported changed (the index then reads and watches it). Throws when the system
+   * refuses (watch limit reached: ENOSPC, or EMFILE); a folder that vanished meanwhile is ignored.
    */
   add(real: string): void {
-    if (this.watchers.has(real)) return;
+    const existing = this.watches.get(real);
+    if (existing) {
+      void this.check(real, existing);
+      return;
+    }
+    const base = path.basename(real);
+    // Assigned before any event can arrive (events come on a later turn).
+    // eslint-disable-next-line prefer-const
+    let added: Watch;
     let watcher: FSWatcher;
     try {
-      watcher = watch(real, { persistent: false }, (_event, name) => {
+      watcher = watch(real, { persistent: false }, (event, name) => {
         this.count();
-        if (name) this.handlers.onChange(path.join(real, name.toString()));
-        else this.handlers.onChange(real);
+        const child = name?.toString();
+        // libuv names an event of the watched folder itself by the folder's own base name. A
+        // 'rename' of it (moved, deleted, its watch ignored) ends what this watch can say about
+        // the path, even if a new folder there gets the freed inode number again: the watch goes,
+        // and the path is reported so that the index reads and watches it anew. (A child of that
+        // very name being renamed costs the same, needlessly.)
+        if (!child || child === base) {
+          if (event === 'rename' && this.watches.get(real) === added) this.remove(real);
+          this.handlers.onChange(real);
+        }
+        if (child) this.handlers.onChange(path.join(real, child));
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return;
       throw error;
     }
-    // The folder went away (its watch is gone with it) or became unreadable: forget it.
-    watcher.on('error', () => this.remove(real));
-    this.watchers.set(real, watcher);
+    added = { watcher, identity: null };
+    // The folder went away (its watch is gone with it) or became unreadable: whoever keeps the
+    // folder's state must look at it again, not trust a watch that no longer reports.
+    watcher.on('error', () => {
+      if (this.watches.get(real) !== added) return;
+      this.remove(real);
+      if (!this.closed) this.handlers.onChange(real);
+    });
+    this.watches.set(real, added);
+    // The stat follows the watch: a folder replaced in between is watched on the old inode but
+    // known by the new one, and its next event (or the next `add`) finds the mismatch.
+    void identityOf(real).then((identity) => {
+      if (this.watches.get(real) === added) added.identity = identity;
+    });
+  }
+
+  /** Drops the watch of a path whose folder is another than the one watched. */
+  private async check(real: string, existing: Watch): Promise<void> {
+    if (!existing.identity) return; // its first stat has not answered yet
+    const now = await identityOf(real);
+    if (this.closed || this.watches.get(real) !== existing || !existing.identity) return;
+    if (now && sameFolder(now, existing.identity)) return;
+    // Reported unwatched: the index reads the folder there again, watching it as it goes.
+    this.remove(real);
+    this.handlers.onChange(real);
   }
 
   /** Stops watching a folder and every folder below it. */
   removeTree(real: string): void {
     const prefix = real + path.sep;
-    for (const key of this.watchers.keys()) {
+    for (const key of this.watches.keys()) {
       if (key === real || key.startsWith(prefix)) this.remove(key);
     }
   }
 
   close(): void {
-    for (const watcher of this.watchers.values()) watcher.close();
-    this.watchers.clear();
+    this.closed = true;
+    for (const { watcher } of this.watches.values()) watcher.close();
+    this.watches.clear();
   }
 
   private remove(real: string): void {
-    this.watchers.get(real)?.close();
-    this.watchers.delete(real);
+    this.watches.get(real)?.watcher.close();
+    this.watches.delete(real);
   }
 
   private count(): void {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileChanges } from '../changes.ts';
 import { collectGarbage } from '../collect-garbage.ts';
+import { identityOf, sameFolder, type FolderIdentity } from '../folder-stamp.ts';
 import type { TypedNames } from '../typed-names.ts';
 import { FolderWatcher } from './folder-watcher.ts';
 import { buildGramIndex, type GramIndex } from './gram-index.ts';
@@ -114,21 +115,30 @@ export class NameIndex {
 
   /**
    * Whether changes in a folder (real path) are reported now by a watch of the folder itself
-   * (the listing cache keeps only such folders, docs/benchmarks.md).
+   * (the listing cache keeps only such folders, docs/benchmarks.md). With `folder`: a watch on
+   * that very folder (device and inode), not on one that stood at the path before.
    */
-  isWatched(real: string): boolean {
-    return this.watching && !this.closing.signal.aborted && this.watcher.has(real);
+  isWatched(real: string, folder?: FolderIdentity): boolean {
+    return (
+      this.watching &&
+      !this.closing.signal.aborted &&
+      (folder ? this.watcher.watchesFolder(real, folder) : this.watcher.has(real))
+    );
   }
 
   /**
    * The children of a watched folder (real path) as the table holds them, for listings that would
    * otherwise read the folder first (a big folder's streamed listing): null unless the table
-   * follows the disk there, with every reported change applied. The same guarantee as the listing
-   * cache's: a change shows once its folder's watch has reported it.
+   * follows the disk there, with every reported change applied, and (with `folder`) the watch is
+   * on that very folder: a folder replaced at its path is read, not taken for the old one. A
+   * change shows once its folder's watch has reported it (callers skip a folder changed a moment
+   * ago: `FolderStamp.racy`).
    */
-  childrenOf(real: string): TypedNames | null {
+  childrenOf(real: string, folder?: FolderIdentity): TypedNames | null {
     const table = this.table;
-    if (!table || !this.following || this.unapplied > 0 || !this.isWatched(real)) return null;
+    if (!table || !this.following || this.unapplied > 0 || !this.isWatched(real, folder)) {
+      return null;
+    }
     const id = this.idIn(table, real, (parent, name) => table.findChild(parent, name));
     if (id < 0 || !table.isDir(id)) return null;
     return TableChildren.of(table, id);
@@ -354,7 +364,8 @@ export class NameIndex {
       const same =
         info &&
         table.isDir(existing) === info.isDirectory() &&
-        table.isLink(existing) === info.isSymbolicLink();
+        table.isLink(existing) === info.isSymbolicLink() &&
+        !(info.isDirectory() && (await this.replaced(real)));
       if (same) return;
       if (table.isDir(existing)) this.watcher.removeTree(real);
       table.remove(existing);
@@ -371,6 +382,19 @@ export class NameIndex {
     }
     if (table === this.table && table.garbage > Math.max(50_000, table.live / 4)) this.rebuild();
     if (table === this.table) this.regramIfLong(table);
+  }
+
+  /**
+   * Whether the folder at a path is another than the one its watch (and so the table's entries
+   * below it) knows: replaced in one step, or its watch lost. Its subtree is then read again.
+   */
+  private async replaced(real: string): Promise<boolean> {
+    if (!this.watching) return false;
+    if (!this.watcher.has(real)) return true;
+    const known = this.watcher.identity(real);
+    if (!known) return false; // just watched: its identity is being read
+    const now = await identityOf(real);
+    return now !== null && !sameFolder(now, known);
   }
 
   /** Builds a gram index of the table step by step (null when the server closes meanwhile). */

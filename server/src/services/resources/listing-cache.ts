@@ -3,6 +3,13 @@ import type { Sorting } from '@cabinet/protocol';
 import { detectType, sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
 import { offersSubtitles } from '../../files/subtitles.ts';
 import type { FolderChildren, Resolved, ScopedFs, Stats, TypedNames } from '../../fs/scoped-fs.ts';
+import {
+  folderStamp,
+  sameStamp,
+  shownNumbers,
+  type FolderIdentity,
+  type FolderStamp,
+} from '../../fs/folder-stamp.ts';
 import { typeCode } from './listed-types.ts';
 import { sortOrder } from './sort-items.ts';
 
@@ -17,6 +24,13 @@ import { sortOrder } from './sort-items.ts';
 export interface CachedFolder {
   /** The folder's real path, the key it is held under. */
   readonly key: string;
+  /** The folder's stamp taken before it was read: served only while the folder's equals it. */
+  readonly stamp: FolderStamp;
+  /**
+   * Children that are files with other hard links: a write through another link raises no event
+   * in this folder, so they are stat'ed again at every listing.
+   */
+  readonly linked: Uint32Array;
   /** Names in code-unit order. */
   readonly names: readonly string[];
   readonly isDir: Uint8Array;
@@ -35,41 +49,73 @@ export interface CachedFolder {
 /** Folders a cache cannot serve as they are read: their listings are built fresh each time. */
 interface Uncacheable {
   readonly uncacheable: true;
+  readonly stamp: FolderStamp;
   readonly bytes: number;
 }
 
 type Slot = CachedFolder | Uncacheable;
 
 export interface ListingCacheSource {
-  /** Whether the folder (real path) is watched now, so any change in it will be reported. */
-  isWatched(real: string): boolean;
+  /**
+   * Whether the folder (real path) is watched now, so any change in it will be reported; with
+   * `folder`, watched on that very inode.
+   */
+  isWatched(real: string, folder?: FolderIdentity): boolean;
   /** Real paths that changed (by the watcher or Cabinet's own writes). */
   onPathChanged(listener: (real: string) => void): () => void;
   /** Changes may have been missed: everything cached must go. */
   onResync(listener: () => void): () => void;
-  /** The children of a watched folder as the watches know them, or null (NameIndex.childrenOf). */
-  childrenOf(real: string): TypedNames | null;
+  /**
+   * The children of a watched folder as the watches know them, or null (NameIndex.childrenOf);
+   * with `folder`, only when the watch is on that very inode.
+   */
+  childrenOf(real: string, folder?: FolderIdentity): TypedNames | null;
 }
 
 /** A fill under way; `stale` once a change in its folder was reported while it read. */
 interface Fill {
   readonly result: Promise<Slot>;
+  /** The folder's stamp taken before the read. */
+  readonly stamp: FolderStamp;
   stale: boolean;
 }
+
+/** A folder read by a listing, followed so that it may be kept (`ListingCache.follow`). */
+export interface Followed {
+  readonly key: string;
+  readonly stamp: FolderStamp;
+  stale: boolean;
+}
+
+/** Most hard-linked files a cached folder re-stats per listing; a folder with more is not kept. */
+const MAX_LINKED = 64;
 
 /** V8 string header plus the two-byte worst case is overkill; names are mostly one-byte. */
 const STRING_OVERHEAD = 24;
 
 /**
  * Per-folder cache of stat'ed children for listings (docs/benchmarks.md, "Listing cache"),
- * least recently used first out, bounded by bytes. Only watched folders are cached: every entry is
- * dropped when the watcher (or ScopedFs) reports a change of the folder, of one of its children
- * (the folder's listing changes) or of a grandchild (a child folder's mtime and size change), and
- * everything is dropped on a resync. A read that a change overlapped is served but not kept.
+ * least recently used first out, bounded by bytes. Two guards keep every listing from it equal to
+ * a fresh read:
+ *
+ * - At every request the folder is stat'ed once (`FolderStamp`: device, inode, mtime and ctime in
+ *   ns) and the cached folder is served only if that stamp equals the one taken before it was
+ *   read: a name added, removed or renamed in it by anyone, a folder replaced at its path or an
+ *   ancestor moved so that another folder stands there, all show at once, without any event. A
+ *   folder stamped within a clock tick of its last change is never kept (`racy`).
+ * - What does not change the folder's own stamp (a file written in place, chmod, a touch, a child
+ *   folder's mtime) is reported by watches: only folders watched on their very inode are kept,
+ *   and an entry is dropped when the watcher (or ScopedFs) reports a change of the folder, of
+ *   anything below it, of one of its children or of a grandchild. Files with other hard links are
+ *   stat'ed again at each listing (a write through another link raises no event here).
+ *
+ * Everything is dropped on a resync. A read that a change overlapped is served but not kept.
  */
 export class ListingCache {
   private readonly slots = new Map<string, Slot>();
   private readonly fills = new Map<string, Fill>();
+  /** Folders read elsewhere that may be kept from what was read (`follow`, `keep`). */
+  private readonly followed = new Set<Followed>();
   private used = 0;
   private readonly unsubscribe: (() => void)[];
 
@@ -103,6 +149,8 @@ export class ListingCache {
     this.slots.clear();
     for (const fill of this.fills.values()) fill.stale = true;
     this.fills.clear();
+    for (const followed of this.followed) followed.stale = true;
+    this.followed.clear();
     this.used = 0;
   }
 
@@ -123,17 +171,32 @@ export class ListingCache {
       startFill?: boolean;
       orderFor?: Sorting;
       count?: number;
+      /** The folder's stamp taken for this request (`stamp`), if it was already. */
+      stamp?: FolderStamp | null;
     } = {},
   ): Promise<CachedFolder | null> {
-    if (this.capacity <= 0 || !this.source.isWatched(dir.real)) return null;
+    if (this.capacity <= 0) return null;
+    const stamp = options.stamp !== undefined ? options.stamp : await this.stamp(dir);
+    if (!stamp || !this.source.isWatched(dir.real, stamp)) return null;
     const key = dir.real;
     let slot = this.slots.get(key);
+    if (slot && !sameStamp(slot.stamp, stamp)) {
+      // Changed since it was read, whether or not an event said so: read again.
+      this.drop(key);
+      slot = undefined;
+    }
     if (slot) {
       // Most recently used last.
       this.slots.delete(key);
       this.slots.set(key, slot);
     } else {
       let fill = this.fills.get(key);
+      if (fill && !sameStamp(fill.stamp, stamp)) {
+        // The folder changed since that read began: it is not for this request.
+        fill.stale = true;
+        this.fills.delete(key);
+        fill = undefined;
+      }
       if (!fill && options.startFill === false) return null;
       if (!fill) {
         const maxCount = Math.floor(this.capacity / 2 / MIN_CHILD_BYTES);
@@ -141,9 +204,11 @@ export class ListingCache {
           // A folder that could not fit is known by its names, before any stat.
           result:
             (options.count ?? 0) > maxCount
-              ? Promise.resolve(uncacheable(key))
-              : readFolder(fs, dir, maxCount),
-          stale: false,
+              ? Promise.resolve(uncacheable(key, stamp))
+              : readFolder(fs, dir, stamp, maxCount),
+          stamp,
+          // A folder changed a moment ago may change again unseen by its stamp: served, not kept.
+          stale: stamp.racy,
         };
         fill = started;
         this.fills.set(key, started);
@@ -151,7 +216,7 @@ export class ListingCache {
           (read) => {
             if (this.fills.get(key) === started) this.fills.delete(key);
             // A change reported during the read, or the watch gone: served once, never kept.
-            if (started.stale || !this.source.isWatched(key)) return;
+            if (started.stale || !this.source.isWatched(key, stamp)) return;
             this.store(key, read);
             // Kept (not refused as too big) and cacheable: sorted now, off the next reply's path.
             if (options.orderFor && this.slots.get(key) === read && !('uncacheable' in read)) {
@@ -167,16 +232,84 @@ export class ListingCache {
       if (options.waitForFill === false) return null;
       slot = await fill.result;
     }
-    return 'uncacheable' in slot ? null : slot;
+    if ('uncacheable' in slot) return null;
+    return (await this.linksUnchanged(slot)) ? slot : null;
+  }
+
+  /**
+   * The folder's stamp now (one stat), which `folder` and `knownChildren` check against; null
+   * when the folder is gone.
+   */
+  stamp(dir: Resolved): Promise<FolderStamp | null> {
+    return folderStamp(dir.real);
+  }
+
+  /** Whether a cached folder's hard-linked files still have the numbers it holds (else dropped). */
+  private async linksUnchanged(folder: CachedFolder): Promise<boolean> {
+    if (folder.linked.length === 0) return true;
+    const names = Array.from(folder.linked, (i) => folder.names[i]!);
+    const now = await shownNumbers(folder.key, names);
+    for (let k = 0; k < names.length; k++) {
+      const i = folder.linked[k]!;
+      const numbers = now[k];
+      if (
+        !numbers ||
+        numbers.size !== folder.sizes[i] ||
+        numbers.mtimeMs !== folder.mtimes[i] ||
+        numbers.mode !== folder.modes[i]
+      ) {
+        if (this.slots.get(folder.key) === folder) this.drop(folder.key);
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
    * A folder's names and entry kinds without reading it, when its watch vouches for them (the
-   * search index holds every watched folder's names); null otherwise. The cache's own guarantee:
-   * a change shows once the watch has reported it. Not tied to the cache's budget.
+   * search index holds every watched folder's names); null otherwise: when the watch is on another
+   * inode than the folder's (replaced at its path), or the folder changed a moment ago (its event
+   * may not have been applied yet). Not tied to the cache's budget.
    */
-  knownChildren(real: string): TypedNames | null {
-    return this.source.childrenOf(real);
+  knownChildren(real: string, stamp: FolderStamp | null): TypedNames | null {
+    if (!stamp || stamp.racy) return null;
+    return this.source.childrenOf(real, stamp);
+  }
+
+  /**
+   * Starts following a folder that a listing reads whole itself (a streamed listing), so that
+   * what it stat'ed can be kept (`keep`) instead of the folder being read again for the cache;
+   * null when it could not be kept anyway. `stamp` must have been taken before that read began:
+   * a change reported meanwhile makes it stale, and one not reported changes the stamp.
+   */
+  follow(dir: Resolved, stamp: FolderStamp | null): Followed | null {
+    if (this.capacity <= 0 || !stamp || stamp.racy) return null;
+    if (!this.source.isWatched(dir.real, stamp) || this.slots.has(dir.real)) return null;
+    const followed: Followed = { key: dir.real, stamp, stale: false };
+    this.followed.add(followed);
+    return followed;
+  }
+
+  /**
+   * Keeps a followed folder from its children as a listing read them all, in parts (every child
+   * but temp files, each part's shown children in its `order`); nothing when a change was
+   * reported since `follow`, when its watch is gone or it cannot be cached.
+   */
+  keep(
+    followed: Followed,
+    parts: readonly { children: FolderChildren; order: ArrayLike<number> }[] | null,
+    /** Sorted so now, off the next reply's path. */
+    orderFor?: Sorting,
+  ): void {
+    this.followed.delete(followed);
+    if (!parts || followed.stale || !this.source.isWatched(followed.key, followed.stamp)) return;
+    let count = 0;
+    for (const part of parts) count += part.order.length;
+    if (count > Math.floor(this.capacity / 2 / MIN_CHILD_BYTES)) return;
+    const folder = build(followed.key, followed.stamp, parts);
+    if (!folder) return;
+    this.store(followed.key, folder);
+    if (orderFor && this.slots.get(followed.key) === folder) this.order(folder, orderFor);
   }
 
   /** The order of a cached folder's children for a sorting, kept with the folder. */
@@ -222,12 +355,18 @@ export class ListingCache {
     }
   }
 
-  /** A path changed: its own listing, its folder's and its grandparent's may show it. */
+  /**
+   * A path changed: its own listing, its folder's and its grandparent's may show it, and when it
+   * is a folder moved or removed, so may every listing below it (their paths now lead elsewhere).
+   */
   private changed(real: string): void {
     const parent = path.dirname(real);
     this.drop(real);
     this.drop(parent);
     this.drop(path.dirname(parent));
+    const prefix = real === path.sep ? real : real + path.sep;
+    for (const key of this.slots.keys()) if (key.startsWith(prefix)) this.drop(key);
+    for (const key of this.fills.keys()) if (key.startsWith(prefix)) this.drop(key);
   }
 
   private drop(key: string): void {
@@ -241,6 +380,7 @@ export class ListingCache {
       fill.stale = true;
       this.fills.delete(key);
     }
+    for (const followed of this.followed) if (followed.key === key) followed.stale = true;
   }
 }
 
@@ -254,6 +394,7 @@ const S_IFLNK = 0o120000;
 async function readFolder(
   fs: ScopedFs,
   dir: Resolved & { stat: Stats },
+  stamp: FolderStamp,
   maxCount: number,
 ): Promise<Slot> {
   const children = await fs.readAllChildren(dir, {
@@ -263,62 +404,71 @@ async function readFolder(
     sorted: true,
     maxCount,
   });
-  return (children && build(dir.real, children)) ?? uncacheable(dir.real);
+  if (!children) return uncacheable(dir.real, stamp);
+  const all = { children, order: Array.from({ length: children.count }, (_, i) => i) };
+  return build(dir.real, stamp, [all]) ?? uncacheable(dir.real, stamp);
 }
 
-function uncacheable(key: string): Uncacheable {
-  return { uncacheable: true, bytes: 64 + key.length };
+function uncacheable(key: string, stamp: FolderStamp): Uncacheable {
+  return { uncacheable: true, stamp, bytes: 64 + key.length };
 }
 
 /**
- * Packs read children into a CachedFolder; null when a listing needs more than the children
- * themselves: a symlink (its target is judged per user and changes unwatched) or a video beside
- * subtitles (they can live in sub-folders this folder's watch does not see).
+ * Packs read children into a CachedFolder (from one whole read, or the parts a streamed listing
+ * stat'ed); null when a listing needs more than the children themselves: a symlink (its target is
+ * judged per user and changes unwatched), a video beside subtitles (they can live in sub-folders
+ * this folder's watch does not see), or more hard-linked files than are worth stat'ing per listing.
  */
-function build(key: string, children: FolderChildren): CachedFolder | null {
-  const present: number[] = [];
+export function build(
+  key: string,
+  stamp: FolderStamp,
+  parts: readonly { children: FolderChildren; order: ArrayLike<number> }[],
+): CachedFolder | null {
+  const names: string[] = [];
+  const isDirs: number[] = [];
+  const sizeList: number[] = [];
+  const mtimeList: number[] = [];
+  const modeList: number[] = [];
+  const typeList: number[] = [];
+  const linked: number[] = [];
   let videos = false;
   let subtitles = false;
-  for (let i = 0; i < children.count; i++) {
-    const mode = children.mode(i);
-    if (mode < 0) continue; // vanished while read
-    if ((mode & S_IFMT) === S_IFLNK) return null;
-    present.push(i);
-    if (offersSubtitles(children.name(i), children.isDir(i))) subtitles = true;
-  }
-  const count = present.length;
-  const names = new Array<string>(count);
-  const isDir = new Uint8Array(count);
-  const sizes = new Float64Array(count);
-  const mtimes = new Float64Array(count);
-  const modes = new Uint32Array(count);
-  const types = new Uint8Array(count);
   let nameBytes = 0;
-  for (let k = 0; k < count; k++) {
-    const i = present[k]!;
-    const name = children.name(i);
-    const dir = children.isDir(i);
-    // Links never get here, nor videos with subtitles.
-    const type = dir ? '' : detectType(name, children.stat(i), children.head(i));
-    if (type === 'video') videos = true;
-    names[k] = name;
-    nameBytes += STRING_OVERHEAD + name.length * 2;
-    isDir[k] = dir ? 1 : 0;
-    sizes[k] = children.size(i);
-    mtimes[k] = children.mtimeMs(i);
-    modes[k] = children.mode(i);
-    types[k] = typeCode.get(type)!;
+  for (const { children, order } of parts) {
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      const mode = children.mode(i);
+      if (mode < 0) continue; // vanished while read
+      if ((mode & S_IFMT) === S_IFLNK) return null;
+      const name = children.name(i);
+      const dir = children.isDir(i);
+      if (!dir && children.nlink(i) > 1 && linked.push(names.length) > MAX_LINKED) return null;
+      if (offersSubtitles(name, dir)) subtitles = true;
+      // Links never get here, nor videos with subtitles.
+      const type = dir ? '' : detectType(name, children.stat(i), children.head(i));
+      if (type === 'video') videos = true;
+      names.push(name);
+      nameBytes += STRING_OVERHEAD + name.length * 2;
+      isDirs.push(dir ? 1 : 0);
+      sizeList.push(children.size(i));
+      mtimeList.push(children.mtimeMs(i));
+      modeList.push(mode);
+      typeList.push(typeCode.get(type)!);
+    }
   }
   if (videos && subtitles) return null;
+  const count = names.length;
   return {
     key,
+    stamp,
+    linked: Uint32Array.from(linked),
     names,
-    isDir,
-    sizes,
-    mtimes,
-    modes,
-    types,
+    isDir: Uint8Array.from(isDirs),
+    sizes: Float64Array.from(sizeList),
+    mtimes: Float64Array.from(mtimeList),
+    modes: Uint32Array.from(modeList),
+    types: Uint8Array.from(typeList),
     orders: new Map(),
-    bytes: 256 + nameBytes + count * (1 + 8 + 8 + 4 + 1),
+    bytes: 256 + nameBytes + count * (1 + 8 + 8 + 4 + 1) + linked.length * 4,
   };
 }

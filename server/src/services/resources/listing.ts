@@ -86,32 +86,52 @@ export async function readListing(
     (options.stream ?? true) &&
     sorting.by === 'name' &&
     estimatedEntries(dir.stat) >= STREAM_FROM_ENTRIES;
+  // One stat of the folder, before anything of it is read: what the cache and the index's names
+  // are checked against (listing-cache.ts).
+  const stamp = cache ? await cache.stamp(dir) : null;
   // A streamed listing does not start the cache's fill, which would compete with it for the CPU:
-  // the folder is read for the cache once the reply is written. A fill already under way is
+  // the cache keeps what the streamed listing stat'ed instead. A fill already under way is
   // waited for: it is nearly done, and a second read of the folder beside it would double both.
-  const cached = await cache?.folder(fs, dir, streamable ? { startFill: false } : {});
+  const cached = await cache?.folder(fs, dir, { startFill: !streamable, stamp });
   if (cached && cache) return cachedListing(fs, dir, shownPath, sorting, cache, cached);
   // Taken before the folder is read: listings waiting their turn hold nothing yet.
   const release = await budget.take(estimatedEntries(dir.stat));
   let built: Omit<Listing, 'done'>;
+  const known = streamable ? cache?.knownChildren(dir.real, stamp) : null;
+  // What a streamed listing reads from the disk is kept for the next listings; names the index
+  // gave are not (a change its watch has not reported yet would stay in the cache).
+  const followed = streamable && !known ? (cache?.follow(dir, stamp) ?? null) : null;
   try {
     built =
       (streamable &&
-        (await streamedListing(fs, dir, shownPath, sorting, cache?.knownChildren(dir.real)))) ||
+        (await streamedListing(fs, dir, shownPath, sorting, known, followed !== null))) ||
       (await buildListing(fs, dir, shownPath, sorting));
   } catch (error) {
     release();
+    if (followed) cache?.keep(followed, null);
     throw error;
   }
   const done = () => {
     release();
     if (built.numDirs + built.numFiles >= COLLECT_AFTER_ENTRIES) collectSoon();
-    if (cache && built.items.kind === 'streamed')
+    const { items } = built;
+    if (!cache || items.kind !== 'streamed') {
+      if (followed) cache?.keep(followed, null);
+      return;
+    }
+    // The parts the reply was written from, when they were every child of the folder.
+    const parts = followed ? items.read() : null;
+    if (followed) cache.keep(followed, parts, sorting);
+    items.forget();
+    // Else the folder is read for the cache now, unless it changed a moment ago (not kept then).
+    if (!parts && stamp && !stamp.racy) {
       void cache.folder(fs, dir, {
         waitForFill: false,
         orderFor: sorting,
         count: built.numDirs + built.numFiles,
+        stamp,
       });
+    }
   };
   return { ...built, done };
 }
@@ -122,8 +142,9 @@ async function streamedListing(
   shownPath: string,
   sorting: Sorting,
   known: TypedNames | null | undefined,
+  keepParts: boolean,
 ): Promise<Omit<Listing, 'done'> | null> {
-  const started = await startStreamedListing(fs, dir, sorting, known);
+  const started = await startStreamedListing(fs, dir, sorting, known, keepParts);
   if (!started) return null;
   return {
     folder: folderInfo(dir, shownPath),

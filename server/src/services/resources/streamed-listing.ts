@@ -11,6 +11,8 @@ import {
 import type { FreshItems } from './listing.ts';
 import { firstInNameOrder, sortOrder } from './sort-items.ts';
 import { typeChildren } from './typed-children.ts';
+import { readTypedNames } from '../../fs/child-stats.ts';
+import { mapFsErrors } from '../../fs/fs-errors.ts';
 
 /**
  * A folder listing in name order written while it is read. Names come first with what their
@@ -35,6 +37,13 @@ export interface StreamedItems {
   readonly first: FreshItems;
   /** Later parts in order, each read when asked for. */
   rest(): AsyncGenerator<FreshItems>;
+  /**
+   * With `keepParts`: every part once all were read, when they hold every child of the folder
+   * but none that is a link (the listing cache keeps them: ListingCache.keep); null otherwise.
+   */
+  read(): FreshItems[] | null;
+  /** Lets go of the parts kept for `read`. */
+  forget(): void;
 }
 
 /** What the names say before any stat: order, and the counts the head announces. */
@@ -71,14 +80,21 @@ export async function startStreamedListing(
   dir: Resolved & { stat: Stats },
   sorting: Sorting,
   known?: TypedNames | null,
+  keepParts = false,
 ): Promise<StreamedListingStart | null> {
-  const read = await fs.readVisibleNames(dir, known);
+  // Kept parts are for the listing cache, which holds every child: the names are read whole and
+  // then judged for this user, so that a user who sees them all is known to.
+  const all = known ?? (keepParts ? await mapFsErrors(() => readTypedNames(dir.real)) : null);
+  const read = await fs.readVisibleNames(dir, all);
+  // readVisibleNames hands back the very names it was given when it hides none.
+  let kept: FreshItems[] | null = keepParts && read === all ? [] : null;
   const links: number[] = [];
   for (let i = 0; i < read.count; i++) {
     const kind = read.kind(i);
     if (kind === EntryKind.Unknown) return null;
     if (kind === EntryKind.Symlink && links.push(i) > MAX_LINKS) return null;
   }
+  if (links.length > 0) kept = null; // the cache keeps no links
   // A video's subtitles may be any sibling's or in a sub-folder: the whole-folder reader finds them.
   if (read.someMatch(SUBTITLE_NAMES)) return null;
   // A link sorts as what it points to; escaping, looping and denied ones are left out.
@@ -115,6 +131,8 @@ export async function startStreamedListing(
     modifiedMs: () => 0,
   }).map((i) => shown.name(i));
   const first = await readPart(fs, dir, firstNames);
+  kept?.push(first);
+  let complete = count <= FIRST_PART;
   async function* rest(): AsyncGenerator<FreshItems> {
     if (count <= FIRST_PART) return;
     // A turn of the event loop first: the first part's bytes reach the socket only then (Node
@@ -137,11 +155,23 @@ export async function startStreamedListing(
     );
     for (let start = FIRST_PART; start < count; start += PART) {
       const part = order.slice(start, start + PART).map((i) => sorted[i]!);
-      yield await readPart(fs, dir, part);
+      const items = await readPart(fs, dir, part);
+      kept?.push(items);
+      yield items;
     }
+    complete = true;
   }
+  const items: StreamedItems = {
+    kind: 'streamed',
+    first,
+    rest,
+    read: () => (complete ? kept : null),
+    forget: () => {
+      kept = null;
+    },
+  };
   return {
-    items: { kind: 'streamed', first, rest },
+    items,
     numDirs,
     numFiles: count - numDirs,
   };
