@@ -314,7 +314,8 @@ export class SitesService {
       }
       // Hugo's generated resources go to the scratch folder too: a preview leaves the site as it was.
       const run = await runHugo(this.ctx, root.real, args, {
-        HUGO_RESOURCEDIR: path.join(scratch.dir, 'resources'),
+        env: { HUGO_RESOURCEDIR: path.join(scratch.dir, 'resources') },
+        alsoReadable: [scratch.dir],
       });
       if (!run.ok) throw errors.badRequest(`hugo failed: ${run.log.slice(0, 500)}`);
       const { section, slug } = splitPostPath(rel);
