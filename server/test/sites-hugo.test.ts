@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Post, PostActionResult, PostPreview } from '@cabinet/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +32,13 @@ beforeAll(async () => {
     starter: true,
   });
   expect(created.status).toBe(201);
+  const hostile = await call(server.admin.token, 'POST', '/api/sites', {
+    name: 'hostile',
+    folder: '/users/ann/hostile',
+    generator: 'hugo',
+    starter: true,
+  });
+  expect(hostile.status).toBe(201);
 });
 afterAll(async () => {
   await server.close();
@@ -102,5 +111,155 @@ describe('sites: Hugo', () => {
     expect(build.body.log).toMatch(/index\.html/);
     expect(existsSync(path.join(site, 'public', 'index.html'))).toBe(true);
     expect((await readdir(site)).filter((name) => name.startsWith('.cabinet-build-'))).toEqual([]);
+  });
+
+  describe('a site cannot widen what Hugo may do', () => {
+    const site = () => path.join(server.root, 'users', 'ann', 'hostile');
+    const outside = () => path.join(path.dirname(server.root), 'outside-hugo');
+    /** Everything a site's users could write to open Hugo's policy, in both places Hugo reads. */
+    const OPEN_POLICY = [
+      'baseURL = "http://example.org/"',
+      'title = "hostile"',
+      '[security]',
+      'enableInlineShortcodes = true',
+      '[security.exec]',
+      "allow = ['.*']",
+      "osEnv = ['.*']",
+      '[security.funcs]',
+      "getenv = ['.*']",
+      '[security.http]',
+      "urls = ['.*']",
+      "methods = ['.*']",
+    ].join('\n');
+
+    async function build() {
+      const result = await call<{ ok: boolean; log: string }>(
+        ann.token,
+        'POST',
+        '/api/sites/hostile/build',
+      );
+      expect(result.status).toBe(200);
+      return result.body;
+    }
+
+    async function layout(text: string) {
+      await writeFile(path.join(site(), 'layouts', 'index.html'), text);
+    }
+
+    beforeAll(async () => {
+      await writeFile(path.join(site(), 'hugo.toml'), OPEN_POLICY);
+      await mkdir(path.join(site(), 'config', '_default'), { recursive: true });
+      await writeFile(
+        path.join(site(), 'config', '_default', 'security.toml'),
+        "[exec]\nallow = ['.*']\n[funcs]\ngetenv = ['.*']\n[http]\nurls = ['.*']\n",
+      );
+      await mkdir(outside(), { recursive: true });
+      await writeFile(path.join(outside(), 'secret.txt'), 'OUTSIDE-SECRET');
+    });
+
+    it('a template cannot read an environment variable, even one the config allows', async () => {
+      process.env['CABINET_SITE_SECRET'] = 'env-secret-7f3a';
+      try {
+        await layout('[{{ os.Getenv "CABINET_SITE_SECRET" }}|{{ os.Getenv "PATH" }}]');
+        const result = await build();
+        expect(result.ok).toBe(false);
+        expect(result.log).toMatch(/access denied.*security\.funcs\.getenv/);
+        expect(result.log).not.toContain('env-secret-7f3a');
+        expect(existsSync(path.join(site(), 'public'))).toBe(false);
+      } finally {
+        delete process.env['CABINET_SITE_SECRET'];
+      }
+    });
+
+    it('a template cannot fetch from the network, even where the config allows it', async () => {
+      let hits = 0;
+      const web = createServer((_request, response) => {
+        hits++;
+        response.end('FETCHED-BODY');
+      });
+      await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = web.address() as AddressInfo;
+        await layout(
+          `{{ with resources.GetRemote "http://127.0.0.1:${port}/x" }}{{ .Content }}{{ end }}`,
+        );
+        const result = await build();
+        expect(result.ok).toBe(false);
+        expect(result.log).toMatch(/access denied.*security\.http\.urls/);
+        expect(hits).toBe(0);
+      } finally {
+        await new Promise((resolve) => web.close(resolve));
+      }
+    });
+
+    it('content cannot start an external program, even one the config allows', async () => {
+      // A stand-in asciidoctor on PATH that leaves a mark when Hugo runs it for an .adoc page.
+      const bin = path.join(outside(), 'bin');
+      const mark = path.join(outside(), 'ran');
+      await mkdir(bin, { recursive: true });
+      await writeFile(path.join(bin, 'asciidoctor'), `#!/bin/sh\ntouch '${mark}'\necho ok\n`);
+      await chmod(path.join(bin, 'asciidoctor'), 0o755);
+      const savedPath = process.env['PATH'];
+      process.env['PATH'] = `${bin}:${savedPath}`;
+      const page = path.join(site(), 'content', 'doc.adoc');
+      try {
+        await layout('home');
+        await writeFile(page, '= A page\\n\\nText.\\n');
+        const result = await build();
+        expect(result.ok).toBe(false);
+        expect(result.log).toMatch(/access denied.*security\.exec\.allow/);
+        expect(existsSync(mark)).toBe(false);
+      } finally {
+        process.env['PATH'] = savedPath;
+        await rm(page);
+      }
+    });
+
+    it('builds with the policy held, and a link inside the site keeps working', async () => {
+      await layout('home: {{ readFile "static/alias.txt" }}');
+      await mkdir(path.join(site(), 'static'), { recursive: true });
+      await writeFile(path.join(site(), 'static', 'real.txt'), 'inside text');
+      await symlink('real.txt', path.join(site(), 'static', 'alias.txt'));
+      const result = await build();
+      expect(result.log).toBe('');
+      expect(result.ok).toBe(true);
+      expect(await readFile(path.join(site(), 'public', 'index.html'), 'utf8')).toBe(
+        'home: inside text',
+      );
+    });
+
+    it('refuses a build that would read outside the site folder: a mount or a symlink', async () => {
+      await layout('home');
+      await writeFile(
+        path.join(site(), 'hugo.toml'),
+        `${OPEN_POLICY}\n[[module.mounts]]\nsource = "${outside()}"\ntarget = "static/stolen"\n`,
+      );
+      const mounted = await build();
+      expect(mounted.ok).toBe(false);
+      expect(mounted.log).toMatch(/^Refused: the mount of .* lies outside the site folder\.$/);
+      expect(existsSync(path.join(site(), 'public', 'stolen'))).toBe(false);
+
+      await writeFile(
+        path.join(site(), 'hugo.toml'),
+        `themesDir = "${outside()}/.."\ntheme = "outside-hugo"\n${OPEN_POLICY}`,
+      );
+      const themed = await build();
+      expect(themed.ok).toBe(false);
+      expect(themed.log).toMatch(/^Refused: Hugo module .* lies outside the site folder\.$/);
+
+      await writeFile(path.join(site(), 'hugo.toml'), OPEN_POLICY);
+      await symlink(path.join(outside(), 'secret.txt'), path.join(site(), 'static', 'leak.txt'));
+      await layout('home: {{ readFile "static/leak.txt" }}');
+      const linked = await build();
+      expect(linked.ok).toBe(false);
+      expect(linked.log).toBe(
+        'Refused: the symlink static/leak.txt leads outside the site folder.',
+      );
+      expect(await readFile(path.join(site(), 'public', 'index.html'), 'utf8')).toBe(
+        'home: inside text',
+      );
+      const runs = await server.ctx.store.commandRuns.latest(1);
+      expect(runs[0]).toMatchObject({ kind: 'site_build', outcome: 'refused' });
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Post, PostActionResult, PostPreview, SiteBuild, UserSite } from '@cabinet/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -376,6 +376,57 @@ describe('sites: containment', () => {
     expect(await readFile(path.join(blog(), 'public', 'index.html'), 'utf8')).not.toContain(
       'root:',
     );
+  });
+
+  it('refuses a site folder that leads out of the root, at declaration and at each build', async () => {
+    const outside = path.join(path.dirname(server.root), 'outside-site');
+    await mkdir(path.join(outside, 'layouts'), { recursive: true });
+    await symlink(outside, path.join(server.root, 'users', 'ann', 'escape'));
+    const declared = await call<{ message: string }>(
+      server,
+      server.admin.token,
+      'POST',
+      '/api/sites',
+      {
+        name: 'escape',
+        folder: '/users/ann/escape',
+        starter: true,
+      },
+    );
+    expect(declared.status).toBe(403);
+    expect(declared.body.message).toMatch(/outside the root/);
+    const moved = await call<{ message: string }>(
+      server,
+      server.admin.token,
+      'PUT',
+      '/api/sites/blog',
+      {
+        folder: '/users/ann/escape/blog',
+      },
+    );
+    expect(moved.status).toBe(403);
+    expect(existsSync(path.join(outside, 'blog'))).toBe(false);
+
+    // Declared while inside, then swapped for a link out: the build refuses and writes nothing.
+    const swapped = path.join(server.root, 'users', 'ann', 'swapped');
+    await mkdir(swapped);
+    const made = await call(server, server.admin.token, 'POST', '/api/sites', {
+      name: 'swapped',
+      folder: '/users/ann/swapped',
+    });
+    expect(made.status).toBe(201);
+    await rm(swapped, { recursive: true });
+    await symlink(outside, swapped);
+    const build = await call<{ message: string }>(
+      server,
+      ann.token,
+      'POST',
+      '/api/sites/swapped/build',
+    );
+    expect(build.status).toBe(403);
+    expect(build.body.message).toMatch(/outside the root/);
+    expect(await readdir(outside)).toEqual(['layouts']);
+    await call(server, server.admin.token, 'DELETE', '/api/sites/swapped');
   });
 
   it('a site whose folder a rule blocks is invisible to the user', async () => {

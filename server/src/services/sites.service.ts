@@ -20,6 +20,7 @@ import type { AppContext } from '../context.ts';
 import { openPreviewFile, SitePreviews } from '../cache/site-previews.ts';
 import type { Job, Scheduler } from '../coordination/scheduler.ts';
 import { AppError, errors } from '../errors.ts';
+import { followSegments } from '../fs/real-path.ts';
 import { ScopedFs } from '../fs/scoped-fs.ts';
 import type { SiteRecord } from '../store/sites.repo.ts';
 import { contentDisposition, type FileToSend } from './file-to-send.ts';
@@ -135,6 +136,7 @@ export class SitesService {
       serve: request.serve ?? false,
       users: request.users ?? [],
     };
+    await this.insideRoot(site.folder);
     if (!(await this.ctx.store.sites.insert(site, this.now()))) {
       throw new SiteError('conflict', 'site_exists', 'a site with this name exists');
     }
@@ -153,6 +155,7 @@ export class SitesService {
       serve: request.serve ?? site.serve,
       users: request.users ?? site.users,
     };
+    if (next.folder !== site.folder) await this.insideRoot(next.folder);
     await this.ctx.store.sites.update(next);
     return toSite(next);
   }
@@ -314,7 +317,8 @@ export class SitesService {
       }
       // Hugo's generated resources go to the scratch folder too: a preview leaves the site as it was.
       const run = await runHugo(this.ctx, root.real, args, {
-        HUGO_RESOURCEDIR: path.join(scratch.dir, 'resources'),
+        env: { HUGO_RESOURCEDIR: path.join(scratch.dir, 'resources') },
+        alsoReadable: [scratch.dir],
       });
       if (!run.ok) throw errors.badRequest(`hugo failed: ${run.log.slice(0, 500)}`);
       const { section, slug } = splitPostPath(rel);
@@ -479,8 +483,25 @@ export class SitesService {
     return site;
   }
 
+  /**
+   * Refuses (403) a site folder whose real location, every symlink on the way followed, is not
+   * inside the served root: administrators are bound by the root too, and a build reads and writes
+   * there. Checked when a site is declared or moved and again before every use of its folder,
+   * since a link can be swapped in after the declaration.
+   */
+  private async insideRoot(folder: string): Promise<void> {
+    const root = this.ctx.files.realRoot;
+    await followSegments(root, folder.split('/').filter(Boolean), root).catch((error: unknown) => {
+      if (error instanceof AppError && error.status === 403) {
+        throw errors.forbidden(`the site folder ${folder} leads outside the root`);
+      }
+      throw error;
+    });
+  }
+
   /** The site folder as its own ScopedFs: the generator can reach nothing outside it. */
   private async siteFs(site: SiteRecord, options: { create?: boolean } = {}): Promise<ScopedFs> {
+    await this.insideRoot(site.folder);
     if (options.create) {
       const root = await ScopedFs.open(this.ctx.files, {
         scope: '/',

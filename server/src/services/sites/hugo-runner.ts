@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { commandEnvironment } from '../../commands/environment.ts';
-import { runLine } from '../../commands/run-line.ts';
+import { runLine, type RunResult } from '../../commands/run-line.ts';
+import { HUGO_POLICY, parseMounts, reachOutside } from './hugo-policy.ts';
 
 /** Hugo's own default when commands have no time limit configured. */
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -14,23 +15,52 @@ export interface HugoRun {
   outcome: string;
 }
 
+export interface HugoOptions {
+  /** Variables for this run (Hugo's own, such as HUGO_RESOURCEDIR); the policy's always win. */
+  env?: Readonly<Record<string, string>>;
+  /** Real folders outside the site that the run may read besides it (a preview's scratch copy). */
+  alsoReadable?: readonly string[];
+}
+
 /**
  * Runs `hugo` found on PATH with argv only (no shell), the site folder as working folder, and the
- * time and output limits of commands; the environment is a command's (no server secrets).
+ * time and output limits of commands. The environment is a command's (no server secrets, no proxy
+ * variables) plus HUGO_POLICY, and the run is refused before it starts when the site's
+ * configuration or a symlink would have Hugo read outside the site folder (hugo-policy.ts).
  */
 export async function runHugo(
   ctx: AppContext,
   cwd: string,
   args: string[],
-  env: Readonly<Record<string, string>> = {},
+  options: HugoOptions = {},
+): Promise<HugoRun> {
+  const env = commandEnvironment(cwd, { ...options.env, ...HUGO_POLICY });
+  // The probe makes the publish folder as a build does: pointed where the build writes, not at
+  // the site's own public/.
+  const destination = args[args.indexOf('--destination') + 1];
+  const probeEnv = destination === undefined ? env : { ...env, HUGO_PUBLISHDIR: destination };
+  const mounts = await hugo(ctx, cwd, ['config', 'mounts'], probeEnv);
+  if (!mounts.ok) return mounts;
+  const refusal = await reachOutside(cwd, parseMounts(mounts.log), options.alsoReadable);
+  if (refusal !== undefined) {
+    return { ok: false, log: `Refused: ${refusal}.`, exitCode: 1, outcome: 'refused' };
+  }
+  return hugo(ctx, cwd, args, env);
+}
+
+async function hugo(
+  ctx: AppContext,
+  cwd: string,
+  args: string[],
+  env: Record<string, string>,
 ): Promise<HugoRun> {
   const lines: string[] = [];
   const limit = ctx.config.commandOutputLimit || DEFAULT_OUTPUT_LIMIT;
-  const result = await runLine(
+  const result: RunResult = await runLine(
     { steps: [{ operator: ';', commands: [['hugo', ...args]] }], background: false },
     {
       cwd,
-      env: commandEnvironment(cwd, env),
+      env,
       shell: [],
       timeoutMs:
         ctx.config.commandTimeout > 0 ? ctx.config.commandTimeout * 1000 : DEFAULT_TIMEOUT_MS,

@@ -1,0 +1,52 @@
+import { readdir, readlink, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { isRealInside } from './canonical-path.ts';
+import { errorCode } from './fs-errors.ts';
+
+/**
+ * Where an absolute path really lands: realpath(3) when it exists, else the real path of its
+ * nearest existing ancestor with the rest appended (a missing mount source or a dangling link is
+ * judged by where it would be).
+ */
+export async function realLanding(absolute: string): Promise<string> {
+  try {
+    return await realpath(absolute);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'ELOOP') throw error;
+    const parent = path.dirname(absolute);
+    if (parent === absolute) return absolute;
+    return path.join(await realLanding(parent), path.basename(absolute));
+  }
+}
+
+/** Whether an absolute path, every symlink followed, lands inside one of the real folders `roots`. */
+export async function landsInside(absolute: string, roots: readonly string[]): Promise<boolean> {
+  const real = await realLanding(absolute);
+  return roots.some((root) => isRealInside(real, root));
+}
+
+/**
+ * The first symlink below the real folder `folder` whose target lands outside it (relative path),
+ * or undefined. A program that follows links (Hugo does, in the main project) then reaches only
+ * the folder; links that stay inside it keep working.
+ */
+export async function linkLeadingOut(folder: string): Promise<string | undefined> {
+  const pending = [folder];
+  while (pending.length > 0) {
+    const dir = pending.pop()!;
+    const items = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
+      if (errorCode(error) === 'ENOENT') return [];
+      throw error;
+    });
+    for (const item of items) {
+      const full = path.join(dir, item.name);
+      if (item.isDirectory()) pending.push(full);
+      else if (item.isSymbolicLink()) {
+        const target = path.resolve(dir, await readlink(full));
+        if (!(await landsInside(target, [folder]))) return path.relative(folder, full);
+      }
+    }
+  }
+  return undefined;
+}

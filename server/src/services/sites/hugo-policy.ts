@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { landsInside, linkLeadingOut, realLanding } from '../../fs/outside-reach.ts';
+
+/**
+ * Hugo's security policy for every run, given as environment variables: Hugo lets `HUGO_*`
+ * variables override every configuration file, the site's `hugo.toml` and its `config/` folder
+ * alike, so a site (which its users edit) cannot widen it again. No external program
+ * (`security.exec`), no environment for one, no environment variable readable by templates
+ * (`os.Getenv`), and no network (`resources.GetRemote`, `getJSON`, `getCSV`).
+ */
+export const HUGO_POLICY: Readonly<Record<string, string>> = {
+  HUGO_SECURITY_EXEC_ALLOW: 'none',
+  HUGO_SECURITY_EXEC_OSENV: 'none',
+  HUGO_SECURITY_FUNCS_GETENV: 'none',
+  HUGO_SECURITY_HTTP_URLS: 'none',
+  HUGO_SECURITY_HTTP_METHODS: 'none',
+};
+
+/** One module of `hugo config mounts`: its folder and what it mounts from where. */
+interface HugoModule {
+  path: string;
+  dir: string;
+  mounts: Array<{ source: string; target: string }> | null;
+}
+
+/**
+ * The modules `hugo config mounts` prints: one JSON object after another (not an array), split at
+ * the top level by a small scanner that knows strings.
+ */
+export function parseMounts(text: string): HugoModule[] {
+  const modules: HugoModule[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{') {
+      if (depth++ === 0) start = i;
+    } else if (char === '}' && --depth === 0) {
+      modules.push(JSON.parse(text.slice(start, i + 1)) as HugoModule);
+    }
+  }
+  return modules;
+}
+
+/**
+ * Why Hugo would read outside the site folder, or undefined when it would not. Hugo lets the main
+ * project mount any folder (`module.mounts`, `contentDir = "/etc"`, a `themesDir` elsewhere) and
+ * follows the project's symlinks, so both are checked before a run: every module folder and mount
+ * source must land inside the site folder (or `extra`, the preview's scratch folder), and no
+ * symlink in the site folder may lead out of it.
+ */
+export async function reachOutside(
+  siteReal: string,
+  modules: readonly HugoModule[],
+  extra: readonly string[] = [],
+): Promise<string | undefined> {
+  const roots = await Promise.all([siteReal, ...extra].map(realLanding));
+  for (const module of modules) {
+    const dir = path.resolve(siteReal, module.dir);
+    if (!(await landsInside(dir, roots))) {
+      return `Hugo module ${module.path} lies outside the site folder`;
+    }
+    for (const mount of module.mounts ?? []) {
+      if (!(await landsInside(path.resolve(dir, mount.source), roots))) {
+        return `the mount of ${mount.source} (to ${mount.target}) lies outside the site folder`;
+      }
+    }
+  }
+  const link = await linkLeadingOut(siteReal);
+  return link === undefined ? undefined : `the symlink ${link} leads outside the site folder`;
+}
