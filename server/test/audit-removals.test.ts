@@ -9,6 +9,7 @@ import type { AuditEntry, AuditPage, FileJob, NewFileJob, TrashItem } from '@cab
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { basic, createAppPassword, dav } from './helpers/dav.ts';
 import { runJobNow } from './helpers/run-job-now.ts';
+import { createUpload, patchChunk } from './helpers/tus.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -188,6 +189,47 @@ describe('replacements', () => {
     });
     expect(refused.status).toBe(403);
     expect(await entries('file.replace')).toHaveLength(before + 3);
+  });
+
+  it('by a tus upload with override=true, recorded by the request that lands it', async () => {
+    await put('video.bin', 'old video');
+    const created = await createUpload(
+      server,
+      carl.token,
+      '/video.bin',
+      4,
+      from('198.51.100.2'),
+      '?override=true',
+    );
+    expect(created.status).toBe(201);
+    expect((await entries('file.replace'))[0]?.target).not.toBe('/video.bin');
+    const first = await patchChunk(
+      server,
+      carl.token,
+      '/video.bin',
+      0,
+      Buffer.from('ne'),
+      from('198.51.100.2'),
+    );
+    expect(first.status).toBe(204);
+    expect(await readFile(home('video.bin'), 'utf8')).toBe('old video');
+    const last = await patchChunk(
+      server,
+      carl.token,
+      '/video.bin',
+      2,
+      Buffer.from('w!'),
+      from('198.51.100.3'),
+    );
+    expect(last.status).toBe(204);
+    expect(await readFile(home('video.bin'), 'utf8')).toBe('new!');
+    expect((await entries('file.replace'))[0]).toMatchObject({
+      username: 'carl',
+      target: '/video.bin',
+      address: '198.51.100.3',
+      outcome: 'ok',
+      details: { via: 'tus' },
+    });
   });
 
   it('by WebDAV COPY and MOVE with Overwrite: T', async () => {

@@ -149,6 +149,23 @@ describe('the files API across scopes', () => {
     });
     await expectRefused(upload);
     expect(exists('apiowner/up.bin')).toBe(false);
+    // Without a Content-Length too: cut off once it passes the user's room, nothing kept.
+    const chunks = [Buffer.alloc(KIB, 1), Buffer.alloc(KIB, 2)];
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks.shift();
+        if (next) controller.enqueue(next);
+        else controller.close();
+      },
+    });
+    const streamed = await server.fetch('/api/resources/apiowner/streamed.bin', {
+      method: 'POST',
+      token: server.admin.token,
+      body,
+      duplex: 'half',
+    } as RequestInit & { token: string });
+    await expectRefused(streamed);
+    expect(await readdir(path.join(server.root, 'apiowner'))).toEqual(['start.bin']);
     expect(await usageOf(owner)).toEqual({ used: KIB, quota: 2 * KIB });
   });
 });

@@ -11,6 +11,7 @@ import type { Runtime } from '../runtime.ts';
 import { errors } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { sendStatus } from '../http/reply.ts';
+import { audit } from '../http/audit.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { AppendRejected, type UploadState } from '../services/tus/upload-types.ts';
 import {
@@ -77,6 +78,11 @@ export async function tusRoutes(scope: FastifyInstance, runtime: Runtime): Promi
 
   const guard = { preHandler: requireUser(services.sessions), schema: TUS_SCHEMA };
 
+  /** The request that landed an override upload over a file: recorded as a replace. */
+  const replacedBy = (request: TusRequest, state: UploadState) => {
+    if (state.replaced) audit(request, 'file.replace', state.replaced).details = { via: 'tus' };
+  };
+
   const create = async (request: TusRequest, reply: FastifyReply) => {
     const state = await service.create(currentUser(request), pathOf(request), {
       uploadLength: () =>
@@ -91,6 +97,7 @@ export async function tusRoutes(scope: FastifyInstance, runtime: Runtime): Promi
       contentLength: parseContentLength(request.headers['content-length']),
       body: request.raw,
     });
+    replacedBy(request, state);
     void reply
       .header('Location', uploadLocation(ctx.config.baseURL, state.path))
       .header('Upload-Offset', String(state.offset))
@@ -100,6 +107,7 @@ export async function tusRoutes(scope: FastifyInstance, runtime: Runtime): Promi
 
   const head = async (request: TusRequest, reply: FastifyReply) => {
     const state = await service.status(currentUser(request), pathOf(request));
+    replacedBy(request, state);
     void stateHeaders(reply, state).header('Cache-Control', 'no-store');
     return sendStatus(reply, 200);
   };
@@ -111,6 +119,7 @@ export async function tusRoutes(scope: FastifyInstance, runtime: Runtime): Promi
       contentLength: parseContentLength(request.headers['content-length']),
       body: request.raw,
     });
+    replacedBy(request, state);
     void reply
       .header('Upload-Offset', String(state.offset))
       .header('Upload-Expires', formatExpires(state.expiresAt));

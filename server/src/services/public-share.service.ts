@@ -222,17 +222,21 @@ export class PublicShareService {
     // The owner's quota, judged on the owner's whole scope (the link's view is only the folder):
     // a Content-Length that does not fit is refused before the link's count is taken, a body
     // without one as soon as it passes the room left (the atomic write then leaves nothing).
-    const ownerFs = await ScopedFs.forUser(this.ctx, open.owner);
-    const limited = await this.quota.limitBody(open.owner, ownerFs, body, 0, declaredLength);
-    if (!(await this.ctx.store.shares.takeDownload(hash))) throw errors.gone();
+    // Other users whose scope holds the folder (an outer team folder) are held to theirs too.
     let target = await open.fs.resolve(wanted.path);
     if (target.stat || target.isSymlink) {
       target = await open.fs.resolve(await freeName(open.fs, target.path));
     }
-    // Other users whose scope holds the folder (an outer team folder) are held to theirs too.
-    await this.quota.checkLanding(target.real, declaredLength ?? 0, {
-      writer: { user: open.owner, fs: ownerFs },
-    });
+    const ownerFs = await ScopedFs.forUser(this.ctx, open.owner);
+    const limited = await this.quota.limitBody(
+      open.owner,
+      ownerFs,
+      body,
+      0,
+      declaredLength,
+      target.real,
+    );
+    if (!(await this.ctx.store.shares.takeDownload(hash))) throw errors.gone();
     // override: false, so a name taken meanwhile by another upload answers 409, never replaced.
     const { resolved, stat } = await open.fs.writeFile(target, limited, { override: false });
     await this.quota.recordChange(resolved.real, stat.size);

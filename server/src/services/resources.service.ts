@@ -185,11 +185,16 @@ export class ResourcesService {
       if (!canModify(user)) throw errors.forbidden();
     }
     const replaced = target.stat?.isFile() ? target.stat.size : 0;
-    const limited = await this.quota.limitBody(user, fs, body, replaced, declaredLength);
-    // Another user's scope that holds the target (an administrator writing in a user's folder).
-    await this.quota.checkLanding(target.real, (declaredLength ?? 0) - replaced, {
-      writer: { user, fs },
-    });
+    // Judged for the writer and any other user whose scope holds the target (an administrator
+    // writing in a user's folder).
+    const limited = await this.quota.limitBody(
+      user,
+      fs,
+      body,
+      replaced,
+      declaredLength,
+      target.real,
+    );
     await this.hooks.before('upload', user, fs, target);
     const { resolved, stat } = await fs.writeFile(target, limited, { override });
     await this.quota.recordChange(resolved.real, stat.size - replaced);
@@ -211,7 +216,14 @@ export class ResourcesService {
     if (!target.stat) throw errors.notFound();
     if (target.stat.isDirectory()) throw errors.methodNotAllowed();
     const replaced = target.stat.isFile() ? target.stat.size : 0;
-    const limited = await this.quota.limitBody(user, fs, body, replaced, declaredLength);
+    const limited = await this.quota.limitBody(
+      user,
+      fs,
+      body,
+      replaced,
+      declaredLength,
+      target.real,
+    );
     await this.hooks.before('save', user, fs, target);
     const { resolved, stat } = await fs.writeFile(target, limited, { override: true });
     await this.quota.recordChange(resolved.real, stat.size - replaced);

@@ -112,9 +112,18 @@ export class TusService {
     const lease = await this.locks.acquire(id);
     try {
       let offset = 0;
+      let replaced: string | null = null;
       if (withData) {
         try {
-          offset = await this.appendLocked(user, fs, session, lease, 0, request.body, declared);
+          ({ offset, replaced } = await this.appendLocked(
+            user,
+            fs,
+            session,
+            lease,
+            0,
+            request.body,
+            declared,
+          ));
         } catch (error) {
           // A creation whose data is refused creates nothing: the client never learnt its URL.
           if (error instanceof AppendRejected) await this.forget(fs, session);
@@ -122,9 +131,9 @@ export class TusService {
         }
       } else if (length === 0) {
         // An empty upload is complete at creation (tus clients send no PATCH for it).
-        await this.complete(user, session);
+        replaced = await this.complete(user, session);
       }
-      return this.state(session, offset);
+      return this.state(session, offset, replaced);
     } finally {
       lease.release();
     }
@@ -149,8 +158,8 @@ export class TusService {
       }
       // Full but not renamed (the server stopped in between): finish now, as clients that see
       // offset == length consider the upload done and send nothing more.
-      if (offset === current.length) await this.complete(user, current);
-      return this.state(current, offset);
+      const replaced = offset === current.length ? await this.complete(user, current) : null;
+      return this.state(current, offset, replaced);
     } finally {
       lease.release();
     }
@@ -188,7 +197,7 @@ export class TusService {
     try {
       const current = await this.reload(session);
       if (current.completed) throw new AppendRejected(409, current.length, true);
-      const written = await this.appendLocked(
+      const { offset: written, replaced } = await this.appendLocked(
         user,
         fs,
         current,
@@ -197,7 +206,7 @@ export class TusService {
         request.body,
         declared,
       );
-      return this.state(current, written);
+      return this.state(current, written, replaced);
     } finally {
       lease.release();
     }
@@ -271,7 +280,7 @@ export class TusService {
     offset: number,
     body: Readable,
     declared: number | undefined,
-  ): Promise<number> {
+  ): Promise<{ offset: number; replaced: string | null }> {
     await this.touch(session);
     const keepAlive = setInterval(
       () => void this.touch(session).catch(() => undefined),
@@ -303,18 +312,23 @@ export class TusService {
       case 'tooLarge':
         throw new AppendRejected(413, outcome.offset, true);
       case 'interrupted':
-        return outcome.offset;
-      case 'written':
-        if (outcome.offset === session.length) await this.complete(user, session);
-        return outcome.offset;
+        return { offset: outcome.offset, replaced: null };
+      case 'written': {
+        const full = outcome.offset === session.length;
+        return {
+          offset: outcome.offset,
+          replaced: full ? await this.complete(user, session) : null,
+        };
+      }
     }
   }
 
   /**
    * Renames a full staging file over its target. Permissions are judged again with the user's
-   * current rights: a file may have appeared at the target since the upload was created.
+   * current rights: a file may have appeared at the target since the upload was created. Returns
+   * the path of a file the upload replaced (for the audit log), or null.
    */
-  private async complete(user: UserRecord, session: UploadSession): Promise<void> {
+  private async complete(user: UserRecord, session: UploadSession): Promise<string | null> {
     const fs = await ScopedFs.forUser(this.ctx, user);
     const target = await fs.resolve(session.path);
     let replaced = 0;
@@ -336,6 +350,7 @@ export class TusService {
     session.completed = true;
     session.expiresAt = keepUntil;
     await this.hooks.after('upload', user, fs, target);
+    return target.stat ? target.path : null;
   }
 
   /** The caller's live session for a path, or 404 (expired uploads count as gone). */
@@ -374,8 +389,13 @@ export class TusService {
     return Math.max(250, Math.min(TOUCH_EVERY_MS, Math.floor(this.expiryMs / 4)));
   }
 
-  private state(session: UploadSession, offset: number): UploadState {
+  private state(
+    session: UploadSession,
+    offset: number,
+    replaced: string | null = null,
+  ): UploadState {
     return {
+      ...(replaced !== null && { replaced }),
       path: session.path,
       offset,
       length: session.length,

@@ -53,7 +53,7 @@ export class QuotaService {
    * tracked scopes of others that overlap (an administrator copying into a user's folder, a file
    * request's owner, a site build's users). `from`: where moved bytes come from — a scope holding
    * both places sees no change. `except`: scopes not judged (a trash restore: the owner's usage
-   * already counts its trash). The one check of every way bytes land other than a streamed body.
+   * already counts its trash). The one check of every way bytes land whose size is known first.
    */
   async checkLanding(
     real: string,
@@ -66,17 +66,11 @@ export class QuotaService {
     const keys = this.ancestorScopes(real).filter((key) => !leaving.has(key));
     if (keys.length === 0) return;
     const writer = options.writer;
-    const writerKey = writer && this.scopeKey(writer.fs.scopeReal);
-    if (writer && writerKey !== undefined && keys.includes(writerKey)) {
+    if (writer && keys.includes(this.scopeKey(writer.fs.scopeReal))) {
       await this.checkRoom(writer.user, writer.fs, bytes);
     }
-    const others = (await this.ctx.store.quotaUsage.tracked(keys)).filter((k) => k !== writerKey);
-    if (others.length === 0) return;
-    // Only when another user's tracked scope holds the place: the users are read to find whose.
-    for (const user of await this.ctx.store.users.list()) {
-      if (this.quotaOf(user) === 0 || user.id === writer?.user.id) continue;
-      const fs = await ScopedFs.forUser(this.ctx, user);
-      if (others.includes(this.scopeKey(fs.scopeReal))) await this.checkRoom(user, fs, bytes);
+    for (const holder of await this.holders(keys, writer)) {
+      await this.checkRoom(holder.user, holder.fs, bytes);
     }
   }
 
@@ -86,9 +80,11 @@ export class QuotaService {
   }
 
   /**
-   * A body whose size is unknown until it arrives (POST upload, PUT save): refused now when the
-   * Content-Length says it will not fit, else passed through a counter that fails it with 507 as
-   * soon as it goes past the room left (plus `replaced`, the bytes of the file it replaces).
+   * A body whose size is unknown until it arrives (POST upload, PUT save, a file request): refused
+   * now when the Content-Length says it will not fit, else passed through a counter that fails it
+   * with 507 as soon as it goes past the room left (plus `replaced`, the bytes of the file it
+   * replaces). The room is the writer's, and, given the real path `at` it lands at, the smallest
+   * of every other user's whose tracked scope holds it.
    */
   async limitBody(
     user: QuotaUser,
@@ -96,14 +92,45 @@ export class QuotaService {
     body: Readable,
     replaced: number,
     declaredLength?: number,
+    at?: string,
   ): Promise<Readable | AsyncIterable<Uint8Array>> {
-    const quota = this.quotaOf(user);
-    if (quota === 0) return body;
-    const used = await this.usedOf(user, fs);
-    const allowed = Math.max(0, quota - used) + replaced;
+    const judged = this.quotaOf(user) > 0 ? [{ user, fs }] : [];
+    if (at !== undefined)
+      judged.push(...(await this.holders(this.ancestorScopes(at), { user, fs })));
+    if (judged.length === 0) return body;
+    let tightest: { allowed: number; used: number; quota: number } | undefined;
+    for (const holder of judged) {
+      const quota = this.quotaOf(holder.user);
+      const used = await this.usedOf(holder.user, holder.fs);
+      const allowed = Math.max(0, quota - used) + replaced;
+      if (!tightest || allowed < tightest.allowed) tightest = { allowed, used, quota };
+    }
+    const { allowed, used, quota } = tightest!;
     const refusal = () => errors.insufficientStorage(quotaExceededReason(used, quota));
     if (declaredLength !== undefined && declaredLength > allowed) throw refusal();
     return limitBytes(body, allowed, refusal);
+  }
+
+  /**
+   * Users with a quota, other than the writer, whose tracked scope is one of `keys`. The users are read
+   * only when such a scope exists (a write where scopes overlap), never on an ordinary write.
+   */
+  private async holders(
+    keys: string[],
+    writer?: { user: QuotaUser; fs: ScopedFs },
+  ): Promise<{ user: QuotaUser; fs: ScopedFs }[]> {
+    // The writer's own scope is judged by the writer's quota (users sharing one scope folder share
+    // its usage): an ordinary write in one's own scope reads no users.
+    const own = writer && this.scopeKey(writer.fs.scopeReal);
+    const tracked = (await this.ctx.store.quotaUsage.tracked(keys)).filter((key) => key !== own);
+    if (tracked.length === 0) return [];
+    const found: { user: QuotaUser; fs: ScopedFs }[] = [];
+    for (const user of await this.ctx.store.users.list()) {
+      if (this.quotaOf(user) === 0 || user.id === writer?.user.id) continue;
+      const fs = await ScopedFs.forUser(this.ctx, user);
+      if (tracked.includes(this.scopeKey(fs.scopeReal))) found.push({ user, fs });
+    }
+    return found;
   }
 
   /**

@@ -116,12 +116,15 @@ export async function buildSite(
     log = [log, error instanceof Error ? error.message : String(error)].filter(Boolean).join('\n');
   }
   let grown = 0;
-  if (ok && quota) {
+  const tempReal = (await fs.resolve(temp)).real;
+  const counted = ok && quota !== undefined && (await quota.isTracked(tempReal));
+  if (counted) {
     // The output's size is known only once the generator wrote it (aside, in the temp folder):
     // it is judged before it replaces the old output, so a refusal keeps the old one whole.
+    // Measured only where a quota counts the site's folder: the walks are not free.
     try {
       grown = await outputGrowth(fs, temp, output);
-      await quota.checkLanding((await fs.resolve(temp)).real, grown);
+      await quota.checkLanding(tempReal, grown);
     } catch (error) {
       ok = false;
       outcome = 'failed';
@@ -132,7 +135,7 @@ export async function buildSite(
   if (ok) {
     changed = await compareTrees(fs, output, temp);
     await swapIn(fs, temp, output);
-    await quota?.recordChange((await fs.resolve(output)).real, grown);
+    if (counted) await quota.recordChange((await fs.resolve(output)).real, grown);
   } else {
     await fs.remove(temp).catch(() => undefined);
   }

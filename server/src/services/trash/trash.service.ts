@@ -32,12 +32,13 @@ export type RestoreOutcome =
   | {
       kind: 'restored';
       path: string;
-      /** The item a `replace` sent to the trash. */ replaced?: string;
+      /** The item a `replace` sent to the trash. */
+      replaced?: string;
     }
   | { kind: 'conflict' };
 
 /** Who removes trashed items for good, and from where (the audit entry's actor and address). */
-export interface TrashActorOf {
+export interface TrashActor {
   actor: Pick<UserRecord, 'id' | 'username'>;
   address: string;
 }
@@ -379,7 +380,7 @@ export class TrashService {
   private async drop(
     record: TrashRecord,
     via: 'trash.delete' | 'trash.empty' | 'trash.retention' | 'trash.cap',
-    by?: TrashActorOf,
+    by?: TrashActor,
   ): Promise<boolean> {
     if (!(await this.ctx.store.trash.remove(record.id))) return false;
     await this.folder.discard(record.userId, record.id);

@@ -36,6 +36,8 @@ export interface AppendRequest {
 export interface UploadState extends TusUploadState {
   /** Canonical virtual path of the target (for Location). */
   path: string;
+  /** Set when this request completed an override upload over a file (audited as a replace). */
+  replaced?: string;
 }
 
 /** A PATCH that could not be applied; the route answers with the status and this offset. */
