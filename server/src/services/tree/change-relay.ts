@@ -75,6 +75,8 @@ export class ChangeRelay implements InstanceChanges {
   private unsubscribe: (() => void) | null = null;
   private cancelReconnect: (() => void) | null = null;
   private closed = false;
+  /** The listening connection broke and is not back yet. */
+  private down = false;
 
   constructor(private readonly options: ChangeRelayOptions) {}
 
@@ -163,10 +165,14 @@ export class ChangeRelay implements InstanceChanges {
     this.listener = null;
     void was?.close();
     if (this.closed) return;
-    this.options.log.warn(
-      { err: error },
-      'instance changes: listening to the database failed; reading afresh until it is back',
-    );
+    // Said once per outage, not at every attempt to reconnect.
+    if (!this.down) {
+      this.down = true;
+      this.options.log.warn(
+        { err: error },
+        'instance changes: listening to the database failed; reading afresh until it is back',
+      );
+    }
     for (const wake of this.syncWaiters.values()) wake();
     this.syncWaiters.clear();
     this.options.resync();
@@ -175,7 +181,10 @@ export class ChangeRelay implements InstanceChanges {
       this.cancelReconnect = null;
       // Whatever was sent while away is unknown: read afresh once more when back.
       void this.connect().then(() => {
-        if (this.listener) this.options.resync();
+        if (!this.listener) return;
+        this.down = false;
+        this.options.log.info('instance changes: listening to the database again');
+        this.options.resync();
       });
     });
   }
