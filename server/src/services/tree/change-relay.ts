@@ -71,6 +71,8 @@ export class ChangeRelay implements InstanceChanges {
   private delivering = false;
   private readonly sending = new Set<Promise<void>>();
   private syncCount = 0;
+  /** A sync not sent yet, which callers may still join. */
+  private nextSync: Promise<void> | null = null;
   private readonly syncWaiters = new Map<string, () => void>();
   private unsubscribe: (() => void) | null = null;
   private cancelReconnect: (() => void) | null = null;
@@ -121,7 +123,17 @@ export class ChangeRelay implements InstanceChanges {
    * Resolves once every change another instance committed before this call was applied here (a
    * listing waits for this). Not connected, it resolves at once: nothing is trusted meanwhile.
    */
-  async synced(): Promise<void> {
+  synced(): Promise<void> {
+    if (!this.listener) return Promise.resolve();
+    // Listings asked for together share one notice, sent after each of them began.
+    this.nextSync ??= Promise.resolve().then(() => {
+      this.nextSync = null;
+      return this.syncOnce();
+    });
+    return this.nextSync;
+  }
+
+  private async syncOnce(): Promise<void> {
     if (!this.listener) return;
     const token = `${++this.syncCount}`;
     const arrived = new Promise<void>((resolve) => this.syncWaiters.set(token, resolve));
