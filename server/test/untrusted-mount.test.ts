@@ -13,6 +13,7 @@ import { until } from './helpers/eventually.ts';
 import { captureLog } from './helpers/log-capture.ts';
 
 const run = promisify(execFile);
+const FUSE = expect.stringMatching(/^fuse/) as unknown as string;
 
 /** Timers the test fires itself: the reconciliation runs when the test says, never by waiting. */
 function manualTimers() {
@@ -104,12 +105,13 @@ describe('a root on a FUSE mount shared with another "host"', () => {
       };
     };
     expect(health.status).toBe('OK');
-    expect(health.details.mounts[0]).toEqual({ path: '/', type: 'fuse', trusted: false });
+    // bindfs lists as `fuse` (or `fuse.bindfs` where it names its subtype).
+    expect(health.details.mounts[0]).toEqual({ path: '/', type: FUSE, trusted: false });
     expect(health.details.watchesTrusted).toBe(false);
     expect(health.details.reconcileSeconds).toBe(30);
     const warnings = captured.lines.filter((line) => line.includes('miss changes made elsewhere'));
     expect(warnings).toHaveLength(1);
-    expect(JSON.parse(warnings[0]!)).toMatchObject({ mount: '/', type: 'fuse' });
+    expect(JSON.parse(warnings[0]!)).toMatchObject({ mount: '/', type: FUSE });
   });
 
   it('lists a file written through the other mount at once', async () => {
@@ -128,5 +130,48 @@ describe('a root on a FUSE mount shared with another "host"', () => {
     expect(await found('zebra-notes')).toEqual([]);
     expect(clock.fire()).toBeGreaterThan(0);
     await until(async () => (await found('zebra-notes')).includes('docs/zebra-notes.txt'));
+  });
+});
+
+describe('a local root with a FUSE mount below it', () => {
+  let local: TestServer;
+  let hostRoot: string;
+  let remote: string;
+
+  beforeAll(async () => {
+    hostRoot = path.join(base, 'local-root');
+    remote = path.join(hostRoot, 'remote');
+    await mkdir(path.join(hostRoot, 'here'), { recursive: true });
+    await mkdir(remote);
+    // The same shared folder as above, mounted under a root on the machine's own disk.
+    await run('bindfs', [path.join(base, 'shared'), remote]);
+    local = await startTestServer({ root: hostRoot, timers: manualTimers().timers });
+  });
+
+  afterAll(async () => {
+    await local?.close();
+    if (remote) await run('fusermount', ['-u', remote]).catch(() => undefined);
+  });
+
+  it('trusts the root’s own disk and not the mount below it', async () => {
+    const health = (await (await local.fetch('/api/health')).json()) as {
+      details: { mounts: { path: string; type: string; trusted: boolean }[] };
+    };
+    expect(health.details.mounts).toEqual([
+      { path: '/', type: expect.any(String) as string, trusted: true },
+      { path: '/remote', type: FUSE, trusted: false },
+    ]);
+  });
+
+  it('lists what another host wrote below the mount at once', async () => {
+    const list = async (folder: string) => {
+      const res = await local.fetch(`/api/resources${folder}`, { token: local.admin.token });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { items: { name: string }[] }).items.map((i) => i.name);
+    };
+    await list('/remote/docs/');
+    await list('/remote/docs/');
+    await writeFile(path.join(mountB, 'docs', 'from-far.txt'), 'far');
+    expect(await list('/remote/docs/')).toContain('from-far.txt');
   });
 });

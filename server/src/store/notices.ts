@@ -57,8 +57,21 @@ export async function listenPostgres(
 
 /**
  * Sends a notification through the pool. It is committed when this resolves, so a listener that
- * then asks for a later one of its own receives this one first.
+ * then asks for a later one of its own receives this one first. One round trip: a notification
+ * takes a transaction id, whose commit would otherwise wait for a WAL flush, and a notification
+ * needs no durability (it is delivered at commit, never replayed), so the commit is asynchronous.
  */
 export async function notifyPostgres(db: Db, channel: string, payload: string): Promise<void> {
-  await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+  const call = `select pg_notify(${pg.escapeLiteral(channel)}, ${pg.escapeLiteral(payload)})`;
+  await db.connection().execute(async (connection) => {
+    try {
+      await sql
+        .raw(`begin; set local synchronous_commit to off; ${call}; commit`)
+        .execute(connection);
+    } catch (error) {
+      // A statement failed inside the block: the pooled connection must not go back in it.
+      await sql`rollback`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+  });
 }

@@ -71,10 +71,14 @@ export class ChangeRelay implements InstanceChanges {
   private delivering = false;
   private readonly sending = new Set<Promise<void>>();
   private syncCount = 0;
+  /** A sync not sent yet, which callers may still join. */
+  private nextSync: Promise<void> | null = null;
   private readonly syncWaiters = new Map<string, () => void>();
   private unsubscribe: (() => void) | null = null;
   private cancelReconnect: (() => void) | null = null;
   private closed = false;
+  /** The listening connection broke and is not back yet. */
+  private down = false;
 
   constructor(private readonly options: ChangeRelayOptions) {}
 
@@ -119,7 +123,17 @@ export class ChangeRelay implements InstanceChanges {
    * Resolves once every change another instance committed before this call was applied here (a
    * listing waits for this). Not connected, it resolves at once: nothing is trusted meanwhile.
    */
-  async synced(): Promise<void> {
+  synced(): Promise<void> {
+    if (!this.listener) return Promise.resolve();
+    // Listings asked for together share one notice, sent after each of them began.
+    this.nextSync ??= Promise.resolve().then(() => {
+      this.nextSync = null;
+      return this.syncOnce();
+    });
+    return this.nextSync;
+  }
+
+  private async syncOnce(): Promise<void> {
     if (!this.listener) return;
     const token = `${++this.syncCount}`;
     const arrived = new Promise<void>((resolve) => this.syncWaiters.set(token, resolve));
@@ -163,10 +177,14 @@ export class ChangeRelay implements InstanceChanges {
     this.listener = null;
     void was?.close();
     if (this.closed) return;
-    this.options.log.warn(
-      { err: error },
-      'instance changes: listening to the database failed; reading afresh until it is back',
-    );
+    // Said once per outage, not at every attempt to reconnect.
+    if (!this.down) {
+      this.down = true;
+      this.options.log.warn(
+        { err: error },
+        'instance changes: listening to the database failed; reading afresh until it is back',
+      );
+    }
     for (const wake of this.syncWaiters.values()) wake();
     this.syncWaiters.clear();
     this.options.resync();
@@ -175,7 +193,10 @@ export class ChangeRelay implements InstanceChanges {
       this.cancelReconnect = null;
       // Whatever was sent while away is unknown: read afresh once more when back.
       void this.connect().then(() => {
-        if (this.listener) this.options.resync();
+        if (!this.listener) return;
+        this.down = false;
+        this.options.log.info('instance changes: listening to the database again');
+        this.options.resync();
       });
     });
   }
