@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unpackArchive } from './helpers/archive-tree.ts';
 import { basic, createAppPassword, dav } from './helpers/dav.ts';
 import { eventually } from './helpers/eventually.ts';
+import { openReady, type StreamEvent } from './helpers/event-stream.ts';
 import { rawRequest } from './helpers/raw-http.ts';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 
@@ -370,6 +371,39 @@ describe('copy, move, delete and restore through an alias', () => {
       expect(existsSync(path.join(home, 'docs', 'gone'))).toBe(false);
     } finally {
       await server.updateSettings({ rules: [] });
+    }
+  });
+});
+
+describe('the event stream', () => {
+  const changed = (event: StreamEvent) => event.type === 'changed';
+  const pathOf = (event: StreamEvent) => (event.data as { path: string }).path;
+
+  it('tells of changes by their real place, never of a denied one under an alias', async () => {
+    const stream = await openReady(server.url, { token: alice.token });
+    try {
+      await writeFile(path.join(home, 'secret', 'plan.txt'), 'x');
+      await writeFile(path.join(home, '.hidden', 'plan.txt'), 'x');
+      // A new alias of the denied folder: its name is no more told than listed.
+      await symlink('secret', path.join(home, 'late-alias'));
+      const written = await server.fetch('/api/resources/loop/docs/through-alias.txt', {
+        method: 'POST',
+        token: alice.token,
+        body: 'x',
+      });
+      expect(written.status).toBeLessThan(300);
+      // Written last: once it arrived, whatever came of the writes above came with or before it.
+      await writeFile(path.join(home, 'docs', 'last.txt'), 'x');
+      await stream.next((event) => changed(event) && pathOf(event) === '/docs/last.txt');
+      const paths = stream.events.filter(changed).map(pathOf);
+      expect(paths).toContain('/docs/through-alias.txt');
+      // Nothing denied, no alias of a denied place (a, b, pub), nothing told under an alias.
+      expect(
+        paths.filter((p) => /secret|hidden|^\/(a|b|pub|late-alias)$|^\/loop\//.test(p)),
+      ).toEqual([]);
+    } finally {
+      stream.close();
+      await rm(path.join(home, 'late-alias'), { force: true });
     }
   });
 });
