@@ -407,3 +407,29 @@ describe('the event stream', () => {
     }
   });
 });
+
+describe('sites', () => {
+  async function createSite(name: string, folder: string): Promise<void> {
+    const created = await server.fetch('/api/sites', {
+      method: 'POST',
+      token: server.admin.token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name, folder, starter: true, users: [alice.user.id] }),
+    });
+    expect(created.status).toBe(201);
+  }
+
+  it("a site whose folder is reached through an alias of a denied folder is not the user's", async () => {
+    await createSite('aliased', '/users/alice/loop/secret/site');
+    await createSite('allowed', '/users/alice/loop/docs/site');
+    const mine = await server.fetch('/api/sites', { token: alice.token });
+    expect(mine.status).toBe(200);
+    const names = ((await mine.json()) as { name: string }[]).map((site) => site.name);
+    expect(names).toContain('allowed');
+    expect(names).not.toContain('aliased');
+    const posts = await server.fetch('/api/sites/aliased/posts', { token: alice.token });
+    expect(posts.status).toBe(404);
+    const allowedPosts = await server.fetch('/api/sites/allowed/posts', { token: alice.token });
+    expect(allowedPosts.status).toBe(200);
+  });
+});
