@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unpackArchive } from './helpers/archive-tree.ts';
 import { basic, createAppPassword, dav } from './helpers/dav.ts';
 import { eventually } from './helpers/eventually.ts';
+import { openReady, type StreamEvent } from './helpers/event-stream.ts';
 import { rawRequest } from './helpers/raw-http.ts';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 
@@ -371,5 +372,64 @@ describe('copy, move, delete and restore through an alias', () => {
     } finally {
       await server.updateSettings({ rules: [] });
     }
+  });
+});
+
+describe('the event stream', () => {
+  const changed = (event: StreamEvent) => event.type === 'changed';
+  const pathOf = (event: StreamEvent) => (event.data as { path: string }).path;
+
+  it('tells of changes by their real place, never of a denied one under an alias', async () => {
+    const stream = await openReady(server.url, { token: alice.token });
+    try {
+      await writeFile(path.join(home, 'secret', 'plan.txt'), 'x');
+      await writeFile(path.join(home, '.hidden', 'plan.txt'), 'x');
+      // A new alias of the denied folder: its name is no more told than listed.
+      await symlink('secret', path.join(home, 'late-alias'));
+      const written = await server.fetch('/api/resources/loop/docs/through-alias.txt', {
+        method: 'POST',
+        token: alice.token,
+        body: 'x',
+      });
+      expect(written.status).toBeLessThan(300);
+      // Written last: once it arrived, whatever came of the writes above came with or before it.
+      await writeFile(path.join(home, 'docs', 'last.txt'), 'x');
+      await stream.next((event) => changed(event) && pathOf(event) === '/docs/last.txt');
+      const paths = stream.events.filter(changed).map(pathOf);
+      expect(paths).toContain('/docs/through-alias.txt');
+      // Nothing denied, no alias of a denied place (a, b, pub), nothing told under an alias.
+      expect(
+        paths.filter((p) => /secret|hidden|^\/(a|b|pub|late-alias)$|^\/loop\//.test(p)),
+      ).toEqual([]);
+    } finally {
+      stream.close();
+      await rm(path.join(home, 'late-alias'), { force: true });
+    }
+  });
+});
+
+describe('sites', () => {
+  async function createSite(name: string, folder: string): Promise<void> {
+    const created = await server.fetch('/api/sites', {
+      method: 'POST',
+      token: server.admin.token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name, folder, starter: true, users: [alice.user.id] }),
+    });
+    expect(created.status).toBe(201);
+  }
+
+  it("a site whose folder is reached through an alias of a denied folder is not the user's", async () => {
+    await createSite('aliased', '/users/alice/loop/secret/site');
+    await createSite('allowed', '/users/alice/loop/docs/site');
+    const mine = await server.fetch('/api/sites', { token: alice.token });
+    expect(mine.status).toBe(200);
+    const names = ((await mine.json()) as { name: string }[]).map((site) => site.name);
+    expect(names).toContain('allowed');
+    expect(names).not.toContain('aliased');
+    const posts = await server.fetch('/api/sites/aliased/posts', { token: alice.token });
+    expect(posts.status).toBe(404);
+    const allowedPosts = await server.fetch('/api/sites/allowed/posts', { token: alice.token });
+    expect(allowedPosts.status).toBe(200);
   });
 });

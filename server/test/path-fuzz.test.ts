@@ -445,7 +445,7 @@ describe('every path route under hostile paths', () => {
           );
         },
       ),
-      { numRuns: fuzzRuns(300) },
+      { numRuns: fuzzRuns(200) },
     );
     expect(throughAliases).toBeGreaterThan(0);
   });

@@ -123,6 +123,11 @@ export class ScopeResolver {
     return !this.ruleSet.isEmpty;
   }
 
+  /** True when a rule or hideDotfiles can deny a path (temp names aside). */
+  get judgesPaths(): boolean {
+    return !this.ruleSet.isEmpty || this.options.hideDotfiles;
+  }
+
   /** Whether rules (and hideDotfiles) allow a virtual path; never touches the disk. */
   isAllowed(virtual: string, options: { rulesOnly?: boolean } = {}): boolean {
     return this.isCanonicalAllowed(canonicalPath(virtual).path, options.rulesOnly);

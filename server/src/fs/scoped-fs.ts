@@ -134,6 +134,14 @@ export class ScopedFs {
     }
   }
 
+  /**
+   * isDenied for a real place already judged by its name (changed paths): only a symlink's target
+   * is left to judge, so with no rule and no hidden dotfiles nothing is resolved.
+   */
+  async isTargetDenied(virtual: string): Promise<boolean> {
+    return this.scope.judgesPaths && this.isDenied(virtual);
+  }
+
   /** Throws 403 unless rules and hideDotfiles allow a virtual path. */
   checkAllowed(virtual: string): void {
     if (!this.scope.isAllowed(virtual)) throw errors.forbidden();

@@ -265,7 +265,7 @@ export class DavService {
         if (typeof tagged === 'number') continue;
         virtual = tagged;
       }
-      if (!fs.isAllowed(virtual)) continue;
+      if (await fs.isDenied(virtual)) continue;
       const resolved = await fs.resolve(virtual);
       const key = this.keyOf(resolved);
       const covering = locksCovering(live, key);

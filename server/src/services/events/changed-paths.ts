@@ -7,9 +7,11 @@ export const MAX_PATHS_PER_BATCH = 100;
 /**
  * The scope paths a user may learn changed, out of real paths seen on disk: only those inside the
  * user's scope whose every folder on the way, and the entry itself, the rules and hideDotfiles
- * allow (what a listing or a search would show). Too many come back as the scope's root.
+ * allow (what a listing or a search would show). The paths are real places, so no change is told
+ * under an alias; a symlink whose target the rules deny (an alias of a denied folder) is left out
+ * as a listing leaves it out. Too many come back as the scope's root.
  */
-export function visibleChanges(fs: ScopedFs, reals: Iterable<string>): string[] {
+export async function visibleChanges(fs: ScopedFs, reals: Iterable<string>): Promise<string[]> {
   const scope = fs.scopeReal;
   const found = new Set<string>();
   for (const real of reals) {
@@ -32,5 +34,7 @@ export function visibleChanges(fs: ScopedFs, reals: Iterable<string>): string[] 
     found.add(virtual);
     if (found.size > MAX_PATHS_PER_BATCH) return ['/'];
   }
-  return [...found];
+  const shown: string[] = [];
+  for (const virtual of found) if (!(await fs.isTargetDenied(virtual))) shown.push(virtual);
+  return shown;
 }

@@ -179,7 +179,7 @@ export class EventStreams {
     const recent = this.recent.filter((change) => change.at >= since).map((change) => change.real);
     if (recent.length === 0 && this.forgottenAt < since) return;
     const fs = await ScopedFs.forUser(this.ctx, user);
-    const paths = this.forgottenAt >= since ? ['/'] : visibleChanges(fs, recent);
+    const paths = this.forgottenAt >= since ? ['/'] : await visibleChanges(fs, recent);
     for (const path of paths) sink.write(sseEvent('changed', { path }));
   }
 
@@ -235,7 +235,9 @@ export class EventStreams {
         connection.sink.end();
         continue;
       }
-      for (const path of visibleChanges(fs, reals)) {
+      const paths = await visibleChanges(fs, reals);
+      if (!this.connections.has(connection)) continue;
+      for (const path of paths) {
         connection.sink.write(sseEvent('changed', { path }));
       }
     }
