@@ -41,6 +41,23 @@ const webNeverImportsServer = {
   message: 'The web app talks to the server over HTTP only.',
 };
 
+const noFocusedTests = {
+  selector:
+    "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name='only']",
+  message: 'No focused tests.',
+};
+
+/** Calls of node:fs's and node:child_process's blocking forms, by name or as a method. */
+const SYNC_NAMES =
+  '/^(access|appendFile|chmod|chown|close|copyFile|cp|exists|fchmod|fchown|fdatasync|fstat|fsync|ftruncate|futimes|lchown|link|lstat|lutimes|mkdir|mkdtemp|open|opendir|read|readdir|readFile|readlink|readv|realpath|rename|rm|rmdir|stat|statfs|symlink|truncate|unlink|utimes|write|writeFile|writev|exec|execFile|spawn)Sync$/';
+const syncMessage =
+  'No synchronous file-system call on the main thread once the server runs: use node:fs/promises (or the stat worker); start-up modules are listed in eslint.config.js.';
+const noSyncCalls = [
+  { selector: `CallExpression[callee.name=${SYNC_NAMES}]`, message: syncMessage },
+  { selector: `CallExpression[callee.property.name=${SYNC_NAMES}]`, message: syncMessage },
+  { selector: `MemberExpression[object.name=${SYNC_NAMES}]`, message: syncMessage },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -66,14 +83,7 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name='only']",
-          message: 'No focused tests.',
-        },
-      ],
+      'no-restricted-syntax': ['error', noFocusedTests],
     },
   },
   {
@@ -168,6 +178,26 @@ export default tseslint.config(
     ],
     rules: {
       'no-restricted-imports': ['error', { paths: FS_MODULES }],
+    },
+  },
+  {
+    // No synchronous file-system or child-process call on the main thread once the server runs
+    // (issue #37): one slow network file system would stop every request of the process. Start-up,
+    // the CLI and importers may block; the stat worker (fs/child-stats-core.mjs) is JavaScript and
+    // runs in its own thread.
+    files: ['server/src/**/*.ts'],
+    ignores: [
+      'server/src/bootstrap.ts',
+      'server/src/config/load-config.ts',
+      'server/src/config/tls-files.ts',
+      'server/src/store/db.ts',
+      'server/src/cli/**',
+      'server/src/import/**',
+      'server/src/**/*.fixture.ts',
+      'server/src/**/*.test.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': ['error', noFocusedTests, ...noSyncCalls],
     },
   },
   serverLayer('routes', ['store', 'fs', 'archive', 'coordination']),

@@ -27,6 +27,8 @@ export const CPU_PROF = env.BENCH_CPU_PROF === '1';
  * the pause a fast writer reuses warm pages and a slower one runs into cold ones, so the ratio
  * measured the VM. With it every timed write starts from the same cold memory.
  */
+/** Files of an extra tree in the served root (BENCH_INDEX_FILES, default none): a big search index. */
+export const INDEX_FILES = env.BENCH_INDEX_FILES ? intEnv('BENCH_INDEX_FILES', 0) : 0;
 export const UPLOAD_SETTLE_MS = Number(env.BENCH_UPLOAD_SETTLE_S ?? 5) * 1000;
 if (!(UPLOAD_SETTLE_MS >= 0)) throw new Error('BENCH_UPLOAD_SETTLE_S must be a number >= 0');
 export const RESULTS = path.join(BENCH_DIR, 'results');

@@ -17,17 +17,9 @@
  * not rise (196.5 MiB, set by the 100,000-entry listing as before). V8 reads the flag only at start,
  * so it cannot be set from inside the process.
  *
- * --expose-gc: the search index runs one full collection after each build
- * (server/src/fs/collect-garbage.ts), so the tens of megabytes a build leaves behind go
- * back to the system at once rather than at V8's next full collection, which an idle server may
- * not reach for hours; a million-entry tree's index then costs about 85 bytes of RSS per entry
- * instead of 85–130. Uploads ask for a young-generation collection every 4 MiB of body
- * (server/src/fs/write-buffers.ts), which frees the body chunks Node keeps outside the heap before
- * V8 answers them with full collections. Only Cabinet's own code runs in the process, so the global
- * `gc` exposes nothing to anyone else.
+ * No `--expose-gc`: the server never asks V8 to collect (issue #37; Node documents changing V8's
+ * flags after start as unsafe, and a forced full collection trades tail latency for an RSS
+ * figure). Memory is bounded by design instead: caches sized in bytes, typed arrays, reused
+ * buffers, streamed replies (docs/architecture.md, "Memory").
  */
-export const SERVER_NODE_FLAGS = [
-  '--min-semi-space-size=8',
-  '--max-semi-space-size=8',
-  '--expose-gc',
-];
+export const SERVER_NODE_FLAGS = ['--min-semi-space-size=8', '--max-semi-space-size=8'];

@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { errors } from '../errors.ts';
 
@@ -7,11 +7,11 @@ import { errors } from '../errors.ts';
  * under the root so `..` cannot leave it, and the created folder's real path must still be inside
  * the root, so a symlink planted on the way cannot redirect the home elsewhere.
  */
-export function ensureHomeDir(root: string, scope: string): void {
-  const rootReal = realpathSync(root);
+export async function ensureHomeDir(root: string, scope: string): Promise<void> {
+  const rootReal = await realpath(root);
   const target = path.join(rootReal, path.posix.normalize(`/${scope}`));
-  mkdirSync(target, { recursive: true, mode: 0o750 });
-  const real = realpathSync(target);
+  await mkdir(target, { recursive: true, mode: 0o750 });
+  const real = await realpath(target);
   if (real !== rootReal && !real.startsWith(rootReal + path.sep)) {
     throw errors.forbidden('home folder resolves outside the root');
   }

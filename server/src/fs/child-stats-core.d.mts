@@ -27,5 +27,6 @@ export function jobViews(buffer: ArrayBufferLike, job: StatJob): JobViews;
 export function pathsFromNames(job: StatJob, names: Uint8Array): PathOf;
 export function readHead(real: string | Buffer, into: Uint8Array): number;
 export function statChunk(job: StatJob, views: JobViews, pathOf: PathOf): boolean;
-export function statMissing(job: StatJob, views: JobViews, pathOf: PathOf): void;
+export function claimChunk(job: StatJob, views: JobViews): number;
+export function finishChunk(views: JobViews, entries: number): void;
 export function finishedCount(views: JobViews): number;

@@ -1,5 +1,7 @@
-// The stat loop of a folder listing, shared by the main thread (child-stats.ts) and the stat
-// worker (child-stats-worker.mjs). Plain JavaScript because a worker thread loads it as it is,
+// The stat loop of a folder listing's worker thread (child-stats-worker.mjs) and the job layout it
+// shares with the main thread (child-stats.ts). Only the worker calls the synchronous `lstat`
+// here; the main thread claims chunks from the same counter and stats them through the thread
+// pool (issue #37: no synchronous file-system call on the main thread). Plain JavaScript because a worker thread loads it as it is,
 // under the bundle, tsx and vitest alike; its types are in child-stats-core.d.mts.
 //
 // A job's results live in one buffer (a SharedArrayBuffer when a worker takes part):
@@ -11,7 +13,7 @@
 // The worker gets the names apart, in UTF-8 with a NUL after each, in a buffer handed over to it:
 // no string is copied into its heap, and the bytes are freed once it is done with them.
 // Both threads claim chunks of entries from the shared counter, so whichever thread is free does
-// the work, and each entry is stat'ed exactly once.
+// the work, and each entry is stat'ed exactly once. A set mode means the entry is complete.
 import { Buffer } from 'node:buffer';
 import { closeSync, constants, lstatSync, openSync, readSync } from 'node:fs';
 
@@ -107,21 +109,24 @@ function statEntry(job, views, i, real) {
  * path of entry i (a string or bytes).
  */
 export function statChunk(job, views, pathOf) {
-  const { count } = job;
-  const start = Atomics.add(views.counters, NEXT, CHUNK);
-  if (start >= count) return false;
-  const end = Math.min(count, start + CHUNK);
+  const start = claimChunk(job, views);
+  if (start < 0) return false;
+  const end = Math.min(job.count, start + CHUNK);
   for (let i = start; i < end; i++) statEntry(job, views, i, pathOf(i));
-  Atomics.add(views.counters, FINISHED, end - start);
-  Atomics.notify(views.counters, FINISHED);
+  finishChunk(views, end - start);
   return true;
 }
 
-/** Stats the entries a thread that stopped half-way left without a mode. */
-export function statMissing(job, views, pathOf) {
-  for (let i = 0; i < job.count; i++) {
-    if (Number.isNaN(views.values[i * 4 + 2])) statEntry(job, views, i, pathOf(i));
-  }
+/** Claims the next chunk of entries: its first index, or -1 when every entry has been claimed. */
+export function claimChunk(job, views) {
+  const start = Atomics.add(views.counters, NEXT, CHUNK);
+  return start < job.count ? start : -1;
+}
+
+/** Counts `entries` of a claimed chunk as finished and wakes a thread waiting for them. */
+export function finishChunk(views, entries) {
+  Atomics.add(views.counters, FINISHED, entries);
+  Atomics.notify(views.counters, FINISHED);
 }
 
 export function finishedCount(views) {

@@ -1,32 +1,34 @@
-import { opendirSync } from 'node:fs';
+import { constants } from 'node:fs';
+import { lstat, open, opendir } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { EventLoopTurns } from '../streams/event-loop-turns.ts';
 import { EntryKind, ListedNames } from './typed-names.ts';
 import {
   bufferBytes,
+  CHUNK,
+  claimChunk,
+  finishChunk,
   finishedCount,
   FINISHED,
   jobViews,
-  statChunk,
-  statMissing,
   type JobViews,
-  type PathOf,
   type StatJob,
 } from './child-stats-core.mjs';
 
+const { S_IFMT, S_IFREG, O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
+
 /**
  * Stats the children of a folder for a listing. One `lstat` costs ~5 µs on a small VM, most of a
- * big listing's time, so folders of more than a few thousand entries are stat'ed by the main
- * thread and a worker thread together: both claim chunks of entries from a shared counter
- * (child-stats-core.mjs). Small folders are done here alone; a worker round trip would cost more.
- * The results are packed numbers: no `fs.Stats` object outlives its `lstat`, and the worker's stay
- * in its own small heap.
+ * big listing's time, so folders of more than a few thousand entries are stat'ed by a worker
+ * thread and the main thread together: both claim chunks of entries from a shared counter
+ * (child-stats-core.mjs). Small folders are done from the main thread alone; a worker round trip
+ * would cost more. The main thread never calls the file system synchronously (issue #37): its
+ * chunks go through libuv's thread pool, so a slow network file system stalls the listing that
+ * asked, not every request of the process. The results are packed numbers: no `fs.Stats` object
+ * outlives its `lstat`, and the worker's stay in its own small heap.
  */
 
-/** Folders with fewer entries are stat'ed on the main thread alone. */
+/** Folders with fewer entries are stat'ed from the main thread alone. */
 const SHARED_FROM = 2_000;
-/** The main thread lets other requests in after this long of stat'ing. */
-const YIELD_EVERY_MS = 20;
 /**
  * An idle worker is stopped after this long, giving its memory back (10 to 25 MiB of RSS): long
  * enough for a person opening big folders one after another, short enough that a folder served
@@ -36,6 +38,8 @@ const IDLE_MS = 5_000;
 /** The worker only holds short-lived `fs.Stats`; a small heap keeps its memory small. */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 16 };
 const WORKER_URL = new URL('./child-stats-worker.mjs', import.meta.url);
+/** Directory entries read per trip to the thread pool. */
+const DIR_BATCH = 4096;
 
 export interface ChildStatsOptions {
   /** Names whose first bytes are wanted (regular files of at most `headMaxSize` bytes). */
@@ -138,17 +142,16 @@ const waitAsync = (
 /**
  * The names in a folder (a real path) with what their directory entries say they are, in
  * directory order: a listing sorted by name can order folders first and count them before it
- * stats anything. Synchronous batches of an open directory take half the time of `fs.readdir`
- * here (which sorts the names and hops through the thread pool); other requests get in every
- * YIELD_EVERY_MS.
+ * stats anything. An open directory is read in batches of DIR_BATCH entries on the thread pool
+ * (`fs.readdir` would sort the names and build them all at once); other requests get in between
+ * batches.
  */
 export async function readTypedNames(dir: string): Promise<ListedNames> {
-  const handle = opendirSync(dir, { bufferSize: 4096 });
+  const handle = await opendir(dir, { bufferSize: DIR_BATCH });
   const names: string[] = [];
   const kinds: EntryKind[] = [];
   try {
-    const turns = new EventLoopTurns(YIELD_EVERY_MS);
-    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
+    for (let entry = await handle.read(); entry !== null; entry = await handle.read()) {
       names.push(entry.name);
       kinds.push(
         entry.isFile()
@@ -164,10 +167,9 @@ export async function readTypedNames(dir: string): Promise<ListedNames> {
                 ? EntryKind.Other
                 : EntryKind.Unknown,
       );
-      if ((names.length & 1023) === 0 && turns.due()) await turns.take();
     }
   } finally {
-    handle.closeSync();
+    await handle.close().catch(() => undefined);
   }
   return new ListedNames(names, kinds);
 }
@@ -212,9 +214,10 @@ export async function statChildren(
   }
   const prefix = dir + separator;
   const pathOf = (i: number) => prefix + names[i]!;
-  const turns = new EventLoopTurns(YIELD_EVERY_MS);
-  while (statChunk(job, views, pathOf)) {
-    if (turns.due()) await turns.take();
+  for (let start = claimChunk(job, views); start >= 0; start = claimChunk(job, views)) {
+    const end = Math.min(count, start + CHUNK);
+    await statRange(job, views, pathOf, start, end);
+    finishChunk(views, end - start);
   }
   if (helper) {
     try {
@@ -244,16 +247,80 @@ async function workerFinished(
   helper: StatWorker,
   job: StatJob,
   views: JobViews,
-  pathOf: PathOf,
+  pathOf: (i: number) => string,
 ): Promise<void> {
   for (;;) {
     const seen = finishedCount(views);
     if (seen >= job.count) return;
     if (!helper.alive) {
-      statMissing(job, views, pathOf);
+      // A set mode means the entry is complete; the rest are stat'ed again here.
+      for (let start = 0; start < job.count; start += CHUNK) {
+        const end = Math.min(job.count, start + CHUNK);
+        await statRange(job, views, pathOf, start, end, true);
+      }
       return;
     }
     const waiting = waitAsync(views.counters, FINISHED, seen, 100);
     if (waiting.async) await waiting.value;
   }
+}
+
+/**
+ * Stats entries `start` to `end` (exclusive) through the thread pool, all at once (the pool runs
+ * a few at a time), into the job's numbers and heads; `onlyMissing` skips entries that have a mode.
+ */
+async function statRange(
+  job: StatJob,
+  views: JobViews,
+  pathOf: (i: number) => string,
+  start: number,
+  end: number,
+  onlyMissing = false,
+): Promise<void> {
+  const pending: Promise<void>[] = [];
+  for (let i = start; i < end; i++) {
+    if (onlyMissing && !Number.isNaN(views.values[i * 4 + 2])) continue;
+    pending.push(statEntry(job, views, i, pathOf(i)));
+  }
+  await Promise.all(pending);
+}
+
+/** One entry, as child-stats-core.mjs's statEntry does it in the worker; never rejects. */
+async function statEntry(job: StatJob, views: JobViews, i: number, real: string): Promise<void> {
+  const info = await lstat(real).catch(() => undefined);
+  if (!info) {
+    views.values[i * 4 + 2] = -1; // gone or unreadable: left out, as a directory read would
+    return;
+  }
+  const slot = views.slots[i]!;
+  if (slot >= 0) {
+    const wanted = (info.mode & S_IFMT) === S_IFREG && info.size <= job.headMaxSize;
+    const at = slot * job.headBytes;
+    views.lengths[slot] = wanted
+      ? await readHeadInto(real, views.bytes.subarray(at, at + job.headBytes))
+      : -1;
+  }
+  views.values[i * 4] = info.size;
+  views.values[i * 4 + 1] = info.mtimeMs;
+  views.values[i * 4 + 3] = info.nlink;
+  views.values[i * 4 + 2] = info.mode; // last: a set mode means the entry is complete
+}
+
+/** Reads up to `into.length` first bytes of a file without following a link; 0 on failure. */
+async function readHeadInto(real: string, into: Uint8Array): Promise<number> {
+  let handle;
+  try {
+    handle = await open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    return (await handle.read(into, 0, into.length, 0)).bytesRead;
+  } catch {
+    return 0;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** The first `bytes` bytes of a file (a real path) without following a link; empty on failure. */
+export async function readFileHead(real: string, bytes: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(bytes);
+  return buffer.subarray(0, await readHeadInto(real, buffer));
 }

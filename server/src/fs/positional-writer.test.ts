@@ -65,24 +65,27 @@ describe('PositionalWriter', () => {
     }
   });
 
-  it('asks for a young collection once per given amount of body, across writers', async () => {
-    let collections = 0;
-    const buffers = new WriteBuffers({
-      collectYoung: () => (collections += 1),
-      collectEveryBytes: 1024 * 1024,
-    });
+  it('writes two uploads that take turns, sharing one pool of batches, each byte in place', async () => {
+    const buffers = new WriteBuffers();
     const files = ['one.bin', 'two.bin'].map((name) => path.join(dir, name));
     const handles = await Promise.all(files.map((file) => open(file, 'w+')));
+    const sent: Buffer[][] = [[], []];
     try {
       const writers = handles.map((handle) => new PositionalWriter(handle, 0, buffers));
       // 2.5 MiB to each writer in 64 KiB chunks, taking turns as two uploads would.
-      const chunk = randomBytes(64 * 1024);
-      for (let i = 0; i < 40; i++) for (const writer of writers) await writer.add(chunk);
+      for (let i = 0; i < 40; i++) {
+        for (let w = 0; w < writers.length; w++) {
+          const chunk = randomBytes(64 * 1024);
+          sent[w]!.push(chunk);
+          await writers[w]!.add(chunk);
+        }
+      }
       await Promise.all(writers.map((writer) => writer.finish()));
     } finally {
       await Promise.all(handles.map((handle) => handle.close()));
     }
-    expect(collections).toBe(5);
-    for (const file of files) expect((await readFile(file)).length).toBe(40 * 64 * 1024);
+    for (let w = 0; w < files.length; w++) {
+      expect((await readFile(files[w]!)).equals(Buffer.concat(sent[w]!))).toBe(true);
+    }
   });
 });

@@ -39,7 +39,6 @@ export class PositionalWriter {
 
   /** Copies a buffer into the batches; false once a write has failed (the caller stops reading). */
   async add(buffer: Uint8Array): Promise<boolean> {
-    this.buffers.received(buffer.length);
     let from = 0;
     while (from < buffer.length && this.failure === undefined) {
       this.batch ??= this.buffers.take();

@@ -4,8 +4,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errors } from '../errors.ts';
 import { canonicalPath, joinVirtual } from './canonical-path.ts';
-import { readHead } from './child-stats-core.mjs';
-import { readNames, readTypedNames, statChildren } from './child-stats.ts';
+import { readFileHead, readNames, readTypedNames, statChildren } from './child-stats.ts';
 import { FolderChildren, type ListEntry } from './folder-children.ts';
 import { lstatOrNull, mapFsErrors } from './fs-errors.ts';
 import type { JudgedFolder, Resolved, ScopeResolver } from './scope-resolver.ts';
@@ -186,7 +185,7 @@ export class ScopedListing {
       }
       const small = link.stat?.isFile() && link.stat.size <= headMaxSize;
       const head =
-        small && options.wantHead?.(name) ? readHeadSync(link.real, headBytes) : undefined;
+        small && options.wantHead?.(name) ? await readFileHead(link.real, headBytes) : undefined;
       children.setLink(i, link.real, link.stat, link.linkStat, head);
     }
     return children;
@@ -315,9 +314,4 @@ export class ScopedListing {
       }
     }
   }
-}
-
-function readHeadSync(real: string, bytes: number): Buffer {
-  const buffer = Buffer.alloc(bytes);
-  return buffer.subarray(0, readHead(real, buffer));
 }

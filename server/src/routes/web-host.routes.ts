@@ -41,7 +41,11 @@ export async function webHostRoutes(scope: FastifyInstance, runtime: Runtime): P
 
   app.get('/static/*', { schema: { params: PathParams } }, async (request, reply) => {
     const settings = await ctx.settings.get();
-    const target = resolveStatic(request.params['*'], ctx.config.webDist, settings.branding.files);
+    const target = await resolveStatic(
+      request.params['*'],
+      ctx.config.webDist,
+      settings.branding.files,
+    );
     if (!target) return sendStatus(reply, 404);
     return reply
       .header('cache-control', target.cacheControl)
@@ -60,7 +64,7 @@ export async function webHostRoutes(scope: FastifyInstance, runtime: Runtime): P
         .send('web app not built: run npm run build\n');
     }
     const page = {
-      ...buildPageConfig(ctx.config, await ctx.settings.get()),
+      ...(await buildPageConfig(ctx.config, await ctx.settings.get())),
       // request.protocol believes X-Forwarded-Proto only from a trusted proxy.
       SecureCookies: request.protocol === 'https',
     };

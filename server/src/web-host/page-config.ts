@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { PageConfig, Settings } from '@cabinet/protocol';
 import type { ServerConfig } from '../config/options.ts';
@@ -10,13 +10,17 @@ import { isOidcEnabled, oidcButtonLabel } from '../services/auth/oidc.ts';
 export const DEFAULT_NAME = 'Cabinet';
 
 /** True when the branding folder holds the file (custom.css, img/logo.svg). */
-function hasBrandingFile(settings: Settings, file: string): boolean {
+async function hasBrandingFile(settings: Settings, file: string): Promise<boolean> {
   const dir = settings.branding.files;
-  return Boolean(dir) && existsSync(path.join(dir, file));
+  if (!dir) return false;
+  return access(path.join(dir, file)).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** True when the branding folder holds a custom.css the page should link. */
-export function hasCustomCss(settings: Settings): boolean {
+export function hasCustomCss(settings: Settings): Promise<boolean> {
   return hasBrandingFile(settings, 'custom.css');
 }
 
@@ -25,7 +29,10 @@ export function hasCustomCss(settings: Settings): boolean {
  * that the web app boots without another request. Secrets never appear here: only the bot-check
  * site key, and only when the bot-check is on.
  */
-export function buildPageConfig(config: ServerConfig, settings: Settings): PageConfig {
+export async function buildPageConfig(
+  config: ServerConfig,
+  settings: Settings,
+): Promise<PageConfig> {
   const method = config.authMethod;
   const recaptcha = method === 'json' && isRecaptchaEnabled(config);
   return {
@@ -41,8 +48,8 @@ export function buildPageConfig(config: ServerConfig, settings: Settings): PageC
     AuthMethod: method,
     LogoutPage: '/login',
     LoginPage: method === 'json',
-    CSS: hasCustomCss(settings),
-    CustomLogo: hasBrandingFile(settings, 'img/logo.svg'),
+    CSS: await hasCustomCss(settings),
+    CustomLogo: await hasBrandingFile(settings, 'img/logo.svg'),
     ReCaptcha: recaptcha,
     ...(recaptcha && { ReCaptchaHost: config.recaptchaHost, ReCaptchaKey: config.recaptchaKey }),
     Theme: settings.branding.theme,

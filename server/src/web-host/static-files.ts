@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Where a /static/ request is served from, and how long browsers may keep it. */
@@ -15,12 +15,8 @@ const DAILY = 'public, max-age=86400';
 /** Branding overrides change whenever the operator edits them: always revalidate. */
 const REVALIDATE = 'no-cache';
 
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
+async function isFile(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => undefined))?.isFile() ?? false;
 }
 
 /**
@@ -28,15 +24,15 @@ function isFile(file: string): boolean {
  * holds them, everything else from the web build. Names with `..`, backslashes, NUL or a trailing
  * slash are refused (undefined → 404); @fastify/static confines the final read to the root too.
  */
-export function resolveStatic(
+export async function resolveStatic(
   rel: string,
   webDist: string,
   brandingDir: string,
-): StaticTarget | undefined {
+): Promise<StaticTarget | undefined> {
   if (!rel || rel.endsWith('/') || /(^|\/)\.\.(\/|$)|\\|\0/.test(rel)) return undefined;
   const file = path.posix.normalize(rel).replace(/^\/+/, '');
   if (brandingDir && (file === 'custom.css' || file.startsWith('img/'))) {
-    if (isFile(path.join(brandingDir, file))) {
+    if (await isFile(path.join(brandingDir, file))) {
       return { root: path.resolve(brandingDir), file, cacheControl: REVALIDATE };
     }
   }

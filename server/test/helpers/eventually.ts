@@ -6,7 +6,9 @@ export async function eventually<T>(
   for (let attempt = 0; ; attempt++) {
     const value = await read();
     if (check(value)) return value;
-    if (attempt > 2000) throw new Error('condition never held');
+    // Turns of the event loop, not time: a few seconds when the server does file-system work
+    // through the thread pool meanwhile.
+    if (attempt > 200_000) throw new Error('condition never held');
     await new Promise((resolve) => setImmediate(resolve));
   }
 }

@@ -2,7 +2,6 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileChanges } from '../changes.ts';
-import { collectGarbage } from '../collect-garbage.ts';
 import { identityOf, sameFolder, type FolderIdentity } from '../folder-stamp.ts';
 import type { TypedNames } from '../typed-names.ts';
 import { FolderWatcher } from './folder-watcher.ts';
@@ -268,8 +267,6 @@ export class NameIndex {
     const first = this.table === null;
     this.table = table;
     this.following = this.watching;
-    // The outgrown arrays and the replaced table are garbage now: give their memory back at once.
-    collectGarbage();
     this.options.log.info(
       {
         entries: table.live,

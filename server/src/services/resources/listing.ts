@@ -9,7 +9,7 @@ import { columnsOf, type ListedColumns } from './listed-columns.ts';
 import { LISTED_TYPES } from './listed-types.ts';
 import { ListingCache, type CachedFolder } from './listing-cache.ts';
 import { EventLoopTurns } from '../../streams/event-loop-turns.ts';
-import { collectSoon, estimatedEntries, type EntryBudget } from './listing-memory.ts';
+import { estimatedEntries, type EntryBudget } from './listing-memory.ts';
 import { sortOrder, type SortFields } from './sort-items.ts';
 import { startStreamedListing, type StreamedItems } from './streamed-listing.ts';
 import { typeChildren } from './typed-children.ts';
@@ -61,9 +61,6 @@ export interface CachedItems {
   readonly order: ArrayLike<number>;
 }
 
-/** Listings of at least this many entries are followed by a full collection (listing-memory). */
-const COLLECT_AFTER_ENTRIES = 10_000;
-
 /** Folders that may hold this many entries (`estimatedEntries`) are streamed in name order. */
 const STREAM_FROM_ENTRIES = 2_000;
 
@@ -113,7 +110,6 @@ export async function readListing(
   }
   const done = () => {
     release();
-    if (built.numDirs + built.numFiles >= COLLECT_AFTER_ENTRIES) collectSoon();
     const { items } = built;
     if (!cache || items.kind !== 'streamed') {
       if (followed) cache?.keep(followed, null);
@@ -221,8 +217,7 @@ function cachedListing(
     numDirs,
     numFiles: count - numDirs,
     sorting,
-    // The reply's chunks of a big folder are megabytes outside the heap: collected as after a read.
-    done: count >= COLLECT_AFTER_ENTRIES ? collectSoon : () => undefined,
+    done: () => undefined,
   };
 }
 

@@ -158,7 +158,7 @@ export async function createUser(
     }
   }
   checkScope(scope);
-  if (settings.createUserDir) ensureHomeDir(ctx.config.root, scope);
+  if (settings.createUserDir) await ensureHomeDir(ctx.config.root, scope);
 
   // Self-provisioned users take only their name and password; everything else is the default.
   const given: UserInput = provisioned ? {} : input;
