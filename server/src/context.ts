@@ -6,6 +6,11 @@ import { createStore, type Store } from './store/store.ts';
 import { SettingsRepo } from './store/settings.repo.ts';
 import { settingsOrDefaults } from './services/settings.defaults.ts';
 import { FileRoot } from './fs/file-root.ts';
+import type { CoordinationMode } from './coordination/coordination.ts';
+import { newInstanceId } from './coordination/coordination.ts';
+import { openInstanceLease, type InstanceLease } from './coordination/instance-lease.ts';
+import type { Timers } from './coordination/timers.ts';
+import { engineOf, type Db } from './store/db.ts';
 import { NameIndex } from './fs/name-index/name-index.ts';
 
 /** Everything services need, built once at start and passed down explicitly. */
@@ -20,6 +25,8 @@ export interface AppContext {
   files: FileRoot;
   /** The name index of the whole root that search answers from (docs/search.md). */
   search: NameIndex;
+  /** This instance's id and lease: what its temp files are known by (docs/runtime.md). */
+  instance: InstanceLease;
 }
 
 export interface ContextOptions {
@@ -27,6 +34,15 @@ export interface ContextOptions {
   searchIndex?: boolean;
   /** Holds the search index's background walks until it resolves (tests of the walk fallback). */
   searchGate?: Promise<void>;
+  /** This instance's id (default: host, pid and a random part) and its lease's clock and timers. */
+  instance?: { id?: string; now?: () => number; timers?: Timers; ttlMs?: number };
+}
+
+/** `auto` shares state through the database on PostgreSQL (the several-instance engine). */
+export function sharedStateMode(config: ServerConfig, db: Db): CoordinationMode {
+  const chosen = config.sharedState;
+  if (chosen === 'process' || chosen === 'database') return chosen;
+  return engineOf(db) === 'postgres' ? 'database' : 'process';
 }
 
 /** Opens the database, runs migrations and first-start set-up, and returns the context. */
@@ -39,7 +55,21 @@ export async function createContext(
   const store = createStore(db);
   const settings = new SettingsRepo(store.kv, settingsOrDefaults);
   const signingKey = await bootstrap({ config, store, settings, log });
-  const files = await FileRoot.open({ root: config.root, dataDir: config.data, log });
+  // The lease is taken before the journal judges other instances' leftovers, and renewed from
+  // here on: building the search index below can take minutes on a big tree.
+  const instance = await openInstanceLease({
+    ...options.instance,
+    id: options.instance?.id ?? newInstanceId(),
+    mode: sharedStateMode(config, db),
+    instances: store.instances,
+  });
+  instance.start();
+  const files = await FileRoot.open({
+    root: config.root,
+    dataDir: config.data,
+    log,
+    journal: { instance },
+  });
   const search = new NameIndex({
     realRoot: files.realRoot,
     dataDir: config.data,
@@ -50,10 +80,11 @@ export async function createContext(
     gate: options.searchGate,
   });
   if (options.searchIndex ?? true) await search.start();
-  return { config, store, settings, signingKey, log, files, search };
+  return { config, store, settings, signingKey, log, files, search, instance };
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.search.close();
+  await ctx.instance.close();
   await ctx.store.db.destroy();
 }

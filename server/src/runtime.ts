@@ -1,13 +1,11 @@
-import type { AppContext } from './context.ts';
+import { sharedStateMode, type AppContext } from './context.ts';
 import {
   DatabaseDavLocks,
   MemoryDavLocks,
   createCoordination,
-  newInstanceId,
   type Coordination,
   type CoordinationMode,
 } from './coordination/index.ts';
-import { engineOf } from './store/db.ts';
 import { AppPasswordsService } from './services/app-passwords.service.ts';
 import { AuthService } from './services/auth.service.ts';
 import { DavService } from './services/dav.service.ts';
@@ -126,9 +124,7 @@ const RECONCILE_QUOTAS_EVERY_MS = 15 * 60 * 1000;
 
 /** `auto` shares state through the database on PostgreSQL (the several-instance engine). */
 export function coordinationMode(ctx: AppContext): CoordinationMode {
-  const chosen = ctx.config.sharedState;
-  if (chosen === 'process' || chosen === 'database') return chosen;
-  return engineOf(ctx.store.db) === 'postgres' ? 'database' : 'process';
+  return sharedStateMode(ctx.config, ctx.store.db);
 }
 
 /** Builds every service from the context; nothing runs until `start()`. */
@@ -136,7 +132,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const coordination = createCoordination({
     store: ctx.store,
     mode: coordinationMode(ctx),
-    instanceId: options.instanceId ?? newInstanceId(),
+    instanceId: options.instanceId ?? ctx.instance.id,
     log: ctx.log.child({ area: 'coordination' }),
   });
   const windowMs = ctx.config.rateLimitWindow * 1000;

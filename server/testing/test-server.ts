@@ -8,7 +8,12 @@ import type { Perm, Settings, User } from '@cabinet/protocol';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/load-config.ts';
 import type { ServerConfig } from '../src/config/options.ts';
-import { closeContext, createContext, type AppContext } from '../src/context.ts';
+import {
+  closeContext,
+  createContext,
+  type AppContext,
+  type ContextOptions,
+} from '../src/context.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
 import { hashPassword } from '../src/auth/password.ts';
 import { signToken } from '../src/auth/tokens.ts';
@@ -66,6 +71,8 @@ export interface TestServerOptions {
   now?: () => number;
   /** Off runs without the audit log (see RuntimeOptions.auditLog; the benchmark's baseline). */
   auditLog?: boolean;
+  /** This instance's id and its lease's clock and timers (see ContextOptions.instance). */
+  instance?: ContextOptions['instance'];
 }
 
 let userCounter = 0;
@@ -98,7 +105,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const log = options.log ?? pino({ level: config.logLevel });
   let ctx: AppContext;
   try {
-    ctx = await createContext(config, log, { searchGate: options.searchGate });
+    ctx = await createContext(config, log, {
+      searchGate: options.searchGate,
+      instance: options.instance,
+    });
   } catch (error) {
     await testDatabase?.release();
     throw error;

@@ -465,6 +465,20 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('file_jobs_state').on('file_jobs').column('state').execute();
     },
   },
+  '0017_instances': {
+    async up(db: Kysely<unknown>) {
+      // Running instances by id, each with a lease it renews while alive: a starting instance
+      // removes the temp files of another only once that one's lease expired (docs/runtime.md).
+      await db.schema
+        .createTable('instances')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('host', 'text', (c) => c.notNull())
+        .addColumn('pid', 'integer', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -121,6 +121,21 @@ export interface LeasesTable {
   takeover: Generated<number>;
 }
 
+/**
+ * Instances sharing the database, each holding a lease on its own id that it renews while it runs
+ * (coordination/instance-lease.ts); one whose lease expired is gone.
+ */
+export interface InstancesTable {
+  /** The instance id (`host:pid:random`): what its journal folder and temp files are named by. */
+  id: string;
+  /** For the operator: where it ran. Never used to judge whether it runs. */
+  host: string;
+  pid: number;
+  started_at: number;
+  /** Milliseconds; pushed forward while the instance runs. */
+  expires_at: number;
+}
+
 /** Timed work that must run once across instances and survive restarts (the scheduler). */
 export interface ScheduledJobsTable {
   id: string;
@@ -309,6 +324,7 @@ export interface Database {
   command_runs: CommandRunsTable;
   attempts: AttemptsTable;
   leases: LeasesTable;
+  instances: InstancesTable;
   scheduled_jobs: ScheduledJobsTable;
   trash_items: TrashItemsTable;
   sites: SitesTable;
