@@ -11,6 +11,7 @@ import type { Timers } from '../src/coordination/timers.ts';
 import { ScopedFs } from '../src/fs/scoped-fs.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { until } from './helpers/eventually.ts';
+import { runJobNow } from './helpers/run-job-now.ts';
 
 /** Timers that fire only when told: a lease is renewed exactly when the test says so. */
 function manualTimers(): Timers & { fire(): void } {
@@ -96,10 +97,33 @@ describe('instances judge each other by lease', () => {
     await start('box:1:after-restart', manualTimers(), crashed);
     expect(existsSync(lost.tempPath)).toBe(false);
     expect(existsSync(kept.tempPath)).toBe(true);
-    const journal = path.join(crashed.dataDir, 'temp-journal');
-    expect((await readdir(journal)).sort()).toEqual(
-      ['@box%3A1%3Aafter-restart', '@box%3A1%3Aneighbour'].sort(),
+    expect((await readdir(path.join(crashed.dataDir, 'temp-journal'))).sort()).toEqual([
+      '@box%3A1%3Aafter-restart',
+      '@box%3A1%3Aneighbour',
+    ]);
+  });
+
+  it("sweeps a crashed instance's temp file once its lease ran out, with no start needed", async () => {
+    const crashed = await start('box:1:crashed', manualTimers());
+    const lost = await writeInFlight(crashed, 'lost.bin');
+    const survivorTimers = manualTimers();
+    const survivor = await start('box:1:survivor', survivorTimers, crashed);
+    const sweep = () => runJobNow(survivor.runtime.coordination.scheduler, 'files.temp.sweep');
+    await sweep();
+    expect(existsSync(lost.tempPath)).toBe(true);
+    clock += INSTANCE_LEASE_TTL_MS - 1;
+    survivorTimers.fire();
+    await until(
+      async () =>
+        ((await survivor.ctx.store.instances.get('box:1:survivor'))?.expiresAt ?? 0) > clock,
     );
+    clock += 2;
+    await sweep();
+    expect(existsSync(lost.tempPath)).toBe(false);
+    // The crashed instance's emptied journal folder went with it.
+    expect(await readdir(path.join(crashed.dataDir, 'temp-journal'))).toEqual([
+      '@box%3A1%3Asurvivor',
+    ]);
   });
 
   it('with one process on its own database, removes the predecessor it replaced at start', async () => {
