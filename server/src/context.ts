@@ -6,11 +6,9 @@ import { createStore, type Store } from './store/store.ts';
 import { SettingsRepo } from './store/settings.repo.ts';
 import { settingsOrDefaults } from './services/settings.defaults.ts';
 import { FileRoot } from './fs/file-root.ts';
-import type { CoordinationMode } from './coordination/coordination.ts';
 import { newInstanceId } from './coordination/coordination.ts';
 import { openInstanceLease, type InstanceLease } from './coordination/instance-lease.ts';
 import type { Timers } from './coordination/timers.ts';
-import { engineOf, type Db } from './store/db.ts';
 import { NameIndex } from './fs/name-index/name-index.ts';
 
 /** Everything services need, built once at start and passed down explicitly. */
@@ -38,13 +36,6 @@ export interface ContextOptions {
   instance?: { id?: string; now?: () => number; timers?: Timers; ttlMs?: number };
 }
 
-/** `auto` shares state through the database on PostgreSQL (the several-instance engine). */
-export function sharedStateMode(config: ServerConfig, db: Db): CoordinationMode {
-  const chosen = config.sharedState;
-  if (chosen === 'process' || chosen === 'database') return chosen;
-  return engineOf(db) === 'postgres' ? 'database' : 'process';
-}
-
 /** Opens the database, runs migrations and first-start set-up, and returns the context. */
 export async function createContext(
   config: ServerConfig,
@@ -60,7 +51,6 @@ export async function createContext(
   const instance = await openInstanceLease({
     ...options.instance,
     id: options.instance?.id ?? newInstanceId(),
-    mode: sharedStateMode(config, db),
     instances: store.instances,
   });
   instance.start();

@@ -1,4 +1,4 @@
-import { sharedStateMode, type AppContext } from './context.ts';
+import type { AppContext } from './context.ts';
 import {
   DatabaseDavLocks,
   MemoryDavLocks,
@@ -6,6 +6,7 @@ import {
   type Coordination,
   type CoordinationMode,
 } from './coordination/index.ts';
+import { engineOf } from './store/db.ts';
 import { AppPasswordsService } from './services/app-passwords.service.ts';
 import { AuthService } from './services/auth.service.ts';
 import { DavService } from './services/dav.service.ts';
@@ -128,7 +129,9 @@ const RECONCILE_QUOTAS_EVERY_MS = 15 * 60 * 1000;
 
 /** `auto` shares state through the database on PostgreSQL (the several-instance engine). */
 export function coordinationMode(ctx: AppContext): CoordinationMode {
-  return sharedStateMode(ctx.config, ctx.store.db);
+  const chosen = ctx.config.sharedState;
+  if (chosen === 'process' || chosen === 'database') return chosen;
+  return engineOf(ctx.store.db) === 'postgres' ? 'database' : 'process';
 }
 
 /** Builds every service from the context; nothing runs until `start()`. */

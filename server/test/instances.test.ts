@@ -126,10 +126,14 @@ describe('instances judge each other by lease', () => {
     ]);
   });
 
-  it('with one process on its own database, removes the predecessor it replaced at start', async () => {
+  it('in process mode too: a second process keeps the live temp file, a restart after the lease removes it', async () => {
     const before = await start('box:1:old', manualTimers(), undefined, 'process');
     const lost = await writeInFlight(before, 'lost.bin');
-    await start('box:1:new', manualTimers(), before, 'process');
+    // An admin command, or a second server started on the same folder by mistake.
+    await start('box:1:beside', manualTimers(), before, 'process');
+    expect(existsSync(lost.tempPath)).toBe(true);
+    clock += INSTANCE_LEASE_TTL_MS + 1;
+    await start('box:1:restarted', manualTimers(), before, 'process');
     expect(existsSync(lost.tempPath)).toBe(false);
   });
 });

@@ -1,6 +1,5 @@
 import os from 'node:os';
 import type { InstancesRepo } from '../store/instances.repo.ts';
-import type { CoordinationMode } from './coordination.ts';
 import { realTimers, repeat, type Timers } from './timers.ts';
 
 /**
@@ -12,7 +11,7 @@ export interface InstanceLease {
   readonly id: string;
   /** True when the instance `id` is provably gone: its temp files may be removed. */
   isGone(id: string): Promise<boolean>;
-  /** Starts renewing the lease (database mode). */
+  /** Starts renewing the lease. */
   start(): void;
   /** Stops renewing and gives the lease back: this instance is gone. */
   close(): Promise<void>;
@@ -23,7 +22,6 @@ export const INSTANCE_LEASE_TTL_MS = 2 * 60_000;
 
 export interface InstanceLeaseOptions {
   id: string;
-  mode: CoordinationMode;
   instances: InstancesRepo;
   now?: () => number;
   timers?: Timers;
@@ -31,24 +29,27 @@ export interface InstanceLeaseOptions {
 }
 
 /**
- * `database`: a row per instance whose lease it renews every third of its lifetime; another
- * instance is gone once its row expired (or is missing). `process`: this process is the only
- * instance on its data folder and database (what `--shared-state process` promises), so any other
- * id is a predecessor that stopped.
+ * A row per instance in the database, in both coordination modes, whose lease the instance renews
+ * every third of its lifetime; another instance is gone once its row expired (or is missing). The
+ * database is what every process on one data folder shares, even in `process` mode (the SQLite
+ * file lives in the data folder): an admin command run beside the server, or a second server
+ * started there by mistake, keeps the running one's temp files, and a restarted one's predecessor
+ * is known gone once its lease ran out.
  */
 export async function openInstanceLease(options: InstanceLeaseOptions): Promise<InstanceLease> {
-  if (options.mode === 'process') return processLease(options.id);
   const now = options.now ?? Date.now;
   const timers = options.timers ?? realTimers;
   const ttl = options.ttlMs ?? INSTANCE_LEASE_TTL_MS;
   const { instances, id } = options;
-  await instances.register({
-    id,
-    host: os.hostname(),
-    pid: process.pid,
-    startedAt: now(),
-    expiresAt: now() + ttl,
-  });
+  const register = () =>
+    instances.register({
+      id,
+      host: os.hostname(),
+      pid: process.pid,
+      startedAt: now(),
+      expiresAt: now() + ttl,
+    });
+  await register();
   let stop: (() => void) | undefined;
   return {
     id,
@@ -60,29 +61,12 @@ export async function openInstanceLease(options: InstanceLeaseOptions): Promise<
     start() {
       stop ??= repeat(timers, Math.floor(ttl / 3), async () => {
         // A row pruned while this process was stalled past its lease is written again.
-        if (!(await instances.renew(id, now() + ttl))) {
-          await instances.register({
-            id,
-            host: os.hostname(),
-            pid: process.pid,
-            startedAt: now(),
-            expiresAt: now() + ttl,
-          });
-        }
+        if (!(await instances.renew(id, now() + ttl))) await register();
       });
     },
     async close() {
       stop?.();
       await instances.remove(id);
     },
-  };
-}
-
-function processLease(id: string): InstanceLease {
-  return {
-    id,
-    isGone: (other) => Promise.resolve(other !== id),
-    start() {},
-    close: () => Promise.resolve(),
   };
 }
