@@ -6,6 +6,8 @@ import { createStore, type Store } from './store/store.ts';
 import { SettingsRepo } from './store/settings.repo.ts';
 import { settingsOrDefaults } from './services/settings.defaults.ts';
 import { FileRoot } from './fs/file-root.ts';
+import { pidSpace } from './fs/pid-space.ts';
+import { processRuns } from './fs/temp-files.ts';
 import { newInstanceId } from './coordination/coordination.ts';
 import { openInstanceLease, type InstanceLease } from './coordination/instance-lease.ts';
 import type { Timers } from './coordination/timers.ts';
@@ -52,6 +54,7 @@ export async function createContext(
     ...options.instance,
     id: options.instance?.id ?? newInstanceId(),
     instances: store.instances,
+    place: { space: await pidSpace(), runs: processRuns },
   });
   instance.start();
   const files = await FileRoot.open({

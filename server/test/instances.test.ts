@@ -2,6 +2,8 @@
 // here runs in this one process, so all share one pid and one host name: exactly the case of two
 // containers in their own PID namespaces with a shared host name, and of a restarted container
 // that is PID 1 again. Under `npm test` this file runs on SQLite and on PostgreSQL.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -124,6 +126,22 @@ describe('instances judge each other by lease', () => {
     expect(await readdir(path.join(crashed.dataDir, 'temp-journal'))).toEqual([
       '@box%3A1%3Asurvivor',
     ]);
+  });
+
+  it('removes at once the temp file of a predecessor whose process is gone from our PID namespace', async () => {
+    const killed = await start('box:1:killed', manualTimers());
+    const lost = await writeInFlight(killed, 'lost.bin');
+    // Its lease still runs, but its row names a pid of this namespace that no longer runs (a
+    // service restarted by systemd, a server killed with SIGKILL).
+    const gone = spawn(process.execPath, ['-e', '']);
+    await once(gone, 'exit');
+    await killed.ctx.store.db
+      .updateTable('instances')
+      .set({ pid: gone.pid! })
+      .where('id', '=', 'box:1:killed')
+      .execute();
+    await start('box:1:next', manualTimers(), killed);
+    expect(existsSync(lost.tempPath)).toBe(false);
   });
 
   it('in process mode too: a second process keeps the live temp file, a restart after the lease removes it', async () => {

@@ -5,6 +5,8 @@ export interface InstanceRow {
   id: string;
   host: string;
   pid: number;
+  /** Where `pid` can be checked (boot id and PID namespace), or null. */
+  pidSpace: string | null;
   startedAt: number;
   expiresAt: number;
 }
@@ -22,6 +24,7 @@ export class InstancesRepo {
       id: row.id,
       host: row.host,
       pid: row.pid,
+      pid_space: row.pidSpace,
       started_at: row.startedAt,
       expires_at: row.expiresAt,
     };
@@ -54,6 +57,7 @@ export class InstancesRepo {
       id: row.id,
       host: row.host,
       pid: Number(row.pid),
+      pidSpace: row.pid_space,
       startedAt: Number(row.started_at),
       expiresAt: Number(row.expires_at),
     };

@@ -474,6 +474,8 @@ const migrations: Record<string, Migration> = {
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('host', 'text', (c) => c.notNull())
         .addColumn('pid', 'integer', (c) => c.notNull())
+        // Boot id and PID namespace: where `pid` can be checked (null where it cannot).
+        .addColumn('pid_space', 'text')
         .addColumn('started_at', 'bigint', (c) => c.notNull())
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .execute();

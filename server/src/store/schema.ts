@@ -128,9 +128,12 @@ export interface LeasesTable {
 export interface InstancesTable {
   /** The instance id (`host:pid:random`): what its journal folder and temp files are named by. */
   id: string;
-  /** For the operator: where it ran. Never used to judge whether it runs. */
+  /** For the operator: where it ran. */
   host: string;
+  /** Its process id, meaningful only within `pid_space`. */
   pid: number;
+  /** Boot id and PID namespace (fs/pid-space.ts), or null where /proc does not tell. */
+  pid_space: string | null;
   started_at: number;
   /** Milliseconds; pushed forward while the instance runs. */
   expires_at: number;
