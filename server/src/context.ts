@@ -7,6 +7,11 @@ import { SettingsRepo } from './store/settings.repo.ts';
 import { settingsOrDefaults } from './services/settings.defaults.ts';
 import { FileRoot } from './fs/file-root.ts';
 import { MountTrust } from './fs/mount-trust.ts';
+import { pidSpace } from './fs/pid-space.ts';
+import { processRuns } from './fs/temp-files.ts';
+import { newInstanceId } from './coordination/coordination.ts';
+import { openInstanceLease, type InstanceLease } from './coordination/instance-lease.ts';
+import type { Timers } from './coordination/timers.ts';
 import { NameIndex } from './fs/name-index/name-index.ts';
 
 /** Everything services need, built once at start and passed down explicitly. */
@@ -23,6 +28,8 @@ export interface AppContext {
   search: NameIndex;
   /** Which mounts the root crosses and whether their folder watches can be trusted (docs/search.md). */
   mounts: MountTrust;
+  /** This instance's id and lease: what its temp files are known by (docs/runtime.md). */
+  instance: InstanceLease;
 }
 
 export interface ContextOptions {
@@ -30,6 +37,8 @@ export interface ContextOptions {
   searchIndex?: boolean;
   /** Holds the search index's background walks until it resolves (tests of the walk fallback). */
   searchGate?: Promise<void>;
+  /** This instance's id (default: host, pid and a random part) and its lease's clock and timers. */
+  instance?: { id?: string; now?: () => number; timers?: Timers; ttlMs?: number };
 }
 
 /** Opens the database, runs migrations and first-start set-up, and returns the context. */
@@ -42,7 +51,21 @@ export async function createContext(
   const store = createStore(db);
   const settings = new SettingsRepo(store.kv, settingsOrDefaults);
   const signingKey = await bootstrap({ config, store, settings, log });
-  const files = await FileRoot.open({ root: config.root, dataDir: config.data, log });
+  // The lease is taken before the journal judges other instances' leftovers, and renewed from
+  // here on: building the search index below can take minutes on a big tree.
+  const instance = await openInstanceLease({
+    ...options.instance,
+    id: options.instance?.id ?? newInstanceId(),
+    instances: store.instances,
+    place: { space: await pidSpace(), runs: processRuns },
+  });
+  instance.start();
+  const files = await FileRoot.open({
+    root: config.root,
+    dataDir: config.data,
+    log,
+    journal: { instance },
+  });
   const mounts = await MountTrust.probe(files.realRoot);
   const search = new NameIndex({
     realRoot: files.realRoot,
@@ -54,10 +77,11 @@ export async function createContext(
     gate: options.searchGate,
   });
   if (options.searchIndex ?? true) await search.start();
-  return { config, store, settings, signingKey, log, files, search, mounts };
+  return { config, store, settings, signingKey, log, files, search, mounts, instance };
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.search.close();
+  await ctx.instance.close();
   await ctx.store.db.destroy();
 }

@@ -3,7 +3,6 @@ import {
   DatabaseDavLocks,
   MemoryDavLocks,
   createCoordination,
-  newInstanceId,
   type Coordination,
   type CoordinationMode,
 } from './coordination/index.ts';
@@ -128,7 +127,11 @@ export const JOBS = {
   purgeAudit: 'audit.purge',
   /** Background file jobs that ended more than FINISHED_JOBS_KEPT_MS ago (docs/jobs.md). */
   pruneFileJobs: 'files.jobs.prune',
+  /** Temp files of instances whose lease expired since this one started (docs/runtime.md). */
+  sweepTempFiles: 'files.temp.sweep',
 } as const;
+
+const SWEEP_TEMP_FILES_EVERY_MS = 10 * 60 * 1000;
 
 const PRUNE_FILE_JOBS_EVERY_MS = 60 * 60 * 1000;
 
@@ -152,7 +155,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const coordination = createCoordination({
     store: ctx.store,
     mode: coordinationMode(ctx),
-    instanceId: options.instanceId ?? newInstanceId(),
+    instanceId: options.instanceId ?? ctx.instance.id,
     log: ctx.log.child({ area: 'coordination' }),
   });
   const windowMs = ctx.config.rateLimitWindow * 1000;
@@ -298,6 +301,11 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   });
   // Users' background copy/move/delete jobs: one scheduler job per run (docs/jobs.md).
   scheduler.handle(FILE_JOB_RUN, (job, signal) => services.fileJobs.run(job, signal));
+  // A crashed instance restarted within its lease left temp files that no start removed.
+  scheduler.handle(JOBS.sweepTempFiles, async () => {
+    const removed = await ctx.files.journal.cleanUp();
+    if (removed > 0) log.info({ removed }, 'removed temp files of interrupted writes');
+  });
   scheduler.handle(JOBS.pruneFileJobs, async () => {
     const pruned = await services.fileJobs.pruneFinished((options.now ?? Date.now)());
     if (pruned > 0) log.info({ pruned }, 'pruned finished file jobs');
@@ -320,6 +328,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await scheduler.every(JOBS.reconcileQuotas, RECONCILE_QUOTAS_EVERY_MS);
       await scheduler.every(JOBS.purgeAudit, PURGE_AUDIT_EVERY_MS);
       await scheduler.every(JOBS.pruneFileJobs, PRUNE_FILE_JOBS_EVERY_MS);
+      await scheduler.every(JOBS.sweepTempFiles, SWEEP_TEMP_FILES_EVERY_MS);
       // File jobs a crash of this host interrupted run again now, not when their claim lapses.
       await services.fileJobs.recover();
       // Deletes a crash cut between the move into the trash and its row get their row.

@@ -8,7 +8,12 @@ import type { Perm, Settings, User } from '@cabinet/protocol';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/load-config.ts';
 import type { ServerConfig } from '../src/config/options.ts';
-import { closeContext, createContext, type AppContext } from '../src/context.ts';
+import {
+  closeContext,
+  createContext,
+  type AppContext,
+  type ContextOptions,
+} from '../src/context.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
 import type { Timers } from '../src/coordination/timers.ts';
 import { hashPassword } from '../src/auth/password.ts';
@@ -69,6 +74,8 @@ export interface TestServerOptions {
   auditLog?: boolean;
   /** The waits of the tree's reconciliation and relay (see RuntimeOptions.timers): fire them instead of waiting. */
   timers?: Timers;
+  /** This instance's id and its lease's clock and timers (see ContextOptions.instance). */
+  instance?: ContextOptions['instance'];
 }
 
 let userCounter = 0;
@@ -101,7 +108,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const log = options.log ?? pino({ level: config.logLevel });
   let ctx: AppContext;
   try {
-    ctx = await createContext(config, log, { searchGate: options.searchGate });
+    ctx = await createContext(config, log, {
+      searchGate: options.searchGate,
+      instance: options.instance,
+    });
   } catch (error) {
     await testDatabase?.release();
     throw error;

@@ -25,7 +25,7 @@ import type { UploadLeases } from './upload-leases.ts';
 export type CoordinationMode = 'process' | 'database';
 
 export interface CoordinationOptions {
-  store: Pick<Store, 'attempts' | 'leases' | 'jobs' | 'events'>;
+  store: Pick<Store, 'attempts' | 'leases' | 'jobs' | 'events' | 'instances'>;
   mode: CoordinationMode;
   /** Names this instance in lease rows and job claims (see `newInstanceId`). */
   instanceId: string;
@@ -116,6 +116,7 @@ export function createCoordination(options: CoordinationOptions): Coordination {
     if (mode === 'database') await store.attempts.prune(at);
     else for (const { counter } of counters.values()) await counter.prune(at);
     await store.leases.prune(at);
+    await store.instances.prune(at);
   });
 
   return {

@@ -73,8 +73,23 @@ async function newestChange(folderPath: string): Promise<number> {
   return newest;
 }
 
+/** Journal folders named after an instance id start with this (`@<id, URI-encoded>`). */
+const INSTANCE_FOLDER_PREFIX = '@';
+
+/** Who this process is among instances, and whether another one still runs (InstanceLease). */
+export interface JournalInstance {
+  readonly id: string;
+  isGone(id: string): Promise<boolean>;
+}
+
 export interface TempJournalOptions {
-  /** Tells whether a journal folder's writer is gone (default: by its pid on this host, by age elsewhere). */
+  /**
+   * This instance: its folder is named after its id, and another instance's folder is judged by
+   * that instance's lease, never by a process id. Without it (tools and tests of the file layer)
+   * folders are named and judged as before: by pid on this host, by age elsewhere.
+   */
+  instance?: JournalInstance;
+  /** Tells whether a pid-named folder's writer is gone (default: by its pid on this host, by age elsewhere). */
   ownerGone?: (owner: JournalOwner) => boolean;
   now?: () => number;
 }
@@ -85,10 +100,10 @@ export interface TempJournalOptions {
  * Cost per write: one tiny create and one unlink in the data folder (a copy records its files in
  * batches, `recordMany`).
  *
- * Each process writes into its own folder (`temp-journal/<host>~<pid>~<random>/`), because
- * instances can share one data folder: a starting instance removes only the leftovers of writers
- * that are gone — a process of this host that no longer runs, or a folder of another host untouched
- * for FOREIGN_JOURNAL_STALE_MS — never the temps of a write running next door.
+ * Each instance writes into its own folder (`temp-journal/@<instance id>/`), because instances can
+ * share one data folder: a starting instance removes only the leftovers of instances that are
+ * provably gone — whose lease expired (JournalInstance) — never the temps of a write running next
+ * door, even one of a process with the same pid and host name in another PID namespace.
  */
 export class TempJournal {
   private constructor(
@@ -101,7 +116,9 @@ export class TempJournal {
   /** Opens (creating) the journal folder and this process's folder in it. */
   static async open(dataDir: string, options: TempJournalOptions = {}): Promise<TempJournal> {
     const dir = path.join(dataDir, 'temp-journal');
-    const own = `${hostname()}~${process.pid}~${randomBytes(6).toString('hex')}`;
+    const own = options.instance
+      ? `${INSTANCE_FOLDER_PREFIX}${encodeURIComponent(options.instance.id)}`
+      : `${hostname()}~${process.pid}~${randomBytes(6).toString('hex')}`;
     await mkdir(path.join(dir, own), { recursive: true, mode: 0o700 });
     return new TempJournal(dir, own, options);
   }
@@ -214,13 +231,32 @@ export class TempJournal {
         continue;
       }
       if (!item.isDirectory() || item.name === this.own) continue;
-      const owner = ownerOf(item.name);
-      if (owner && !(await this.gone(owner, path.join(this.dir, item.name)))) continue;
+      if (!(await this.folderGone(item.name))) continue;
       const names = await readdir(path.join(this.dir, item.name)).catch(() => []);
       found.push({ folder: item.name, ids: names.map((name) => `${item.name}/${name}`) });
     }
     if (legacy.length > 0) found.push({ folder: null, ids: legacy });
     return found;
+  }
+
+  /**
+   * An instance's folder is judged by its lease; a pid-named one (of a version before instance
+   * ids, or of a tool without an instance) as before; a folder named neither way is a leftover.
+   */
+  private async folderGone(name: string): Promise<boolean> {
+    const folderPath = path.join(this.dir, name);
+    if (name.startsWith(INSTANCE_FOLDER_PREFIX)) {
+      const id = decodeURIComponent(name.slice(INSTANCE_FOLDER_PREFIX.length));
+      if (this.options.instance) return this.options.instance.isGone(id);
+      return this.idleForLong(folderPath);
+    }
+    const owner = ownerOf(name);
+    return owner === undefined || (await this.gone(owner, folderPath));
+  }
+
+  private async idleForLong(folderPath: string): Promise<boolean> {
+    const now = this.options.now?.() ?? Date.now();
+    return now - (await newestChange(folderPath)) > FOREIGN_JOURNAL_STALE_MS;
   }
 
   /**
@@ -230,8 +266,7 @@ export class TempJournal {
   private async gone(owner: JournalOwner, folderPath: string): Promise<boolean> {
     if (this.options.ownerGone) return this.options.ownerGone(owner);
     if (owner.host === hostname()) return !processRuns(owner.pid);
-    const now = this.options.now?.() ?? Date.now();
-    return now - (await newestChange(folderPath)) > FOREIGN_JOURNAL_STALE_MS;
+    return this.idleForLong(folderPath);
   }
 
   private async read(id: string): Promise<JournalEntry | undefined> {

@@ -475,6 +475,22 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0018_instances': {
+    async up(db: Kysely<unknown>) {
+      // Running instances by id, each with a lease it renews while alive: a starting instance
+      // removes the temp files of another only once that one's lease expired (docs/runtime.md).
+      await db.schema
+        .createTable('instances')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('host', 'text', (c) => c.notNull())
+        .addColumn('pid', 'integer', (c) => c.notNull())
+        // Boot id and PID namespace: where `pid` can be checked (null where it cannot).
+        .addColumn('pid_space', 'text')
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -121,6 +121,24 @@ export interface LeasesTable {
   takeover: Generated<number>;
 }
 
+/**
+ * Instances sharing the database, each holding a lease on its own id that it renews while it runs
+ * (coordination/instance-lease.ts); one whose lease expired is gone.
+ */
+export interface InstancesTable {
+  /** The instance id (`host:pid:random`): what its journal folder and temp files are named by. */
+  id: string;
+  /** For the operator: where it ran. */
+  host: string;
+  /** Its process id, meaningful only within `pid_space`. */
+  pid: number;
+  /** Boot id and PID namespace (fs/pid-space.ts), or null where /proc does not tell. */
+  pid_space: string | null;
+  started_at: number;
+  /** Milliseconds; pushed forward while the instance runs. */
+  expires_at: number;
+}
+
 /** Timed work that must run once across instances and survive restarts (the scheduler). */
 export interface ScheduledJobsTable {
   id: string;
@@ -311,6 +329,7 @@ export interface Database {
   command_runs: CommandRunsTable;
   attempts: AttemptsTable;
   leases: LeasesTable;
+  instances: InstancesTable;
   scheduled_jobs: ScheduledJobsTable;
   trash_items: TrashItemsTable;
   sites: SitesTable;

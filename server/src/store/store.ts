@@ -9,6 +9,7 @@ import { EventsRepo } from './events.repo.ts';
 import { FileJobsRepo } from './file-jobs.repo.ts';
 import { JobsRepo } from './jobs.repo.ts';
 import { KvRepo } from './kv.repo.ts';
+import { InstancesRepo } from './instances.repo.ts';
 import { LeasesRepo } from './leases.repo.ts';
 import { QuotaUsageRepo } from './quota-usage.repo.ts';
 import { SessionsRepo } from './sessions.repo.ts';
@@ -32,6 +33,8 @@ export interface Store {
   /** Coordination across instances (docs/runtime.md): attempt counts, leases, scheduled jobs. */
   attempts: AttemptsRepo;
   leases: LeasesRepo;
+  /** Running instances and their leases (docs/runtime.md). */
+  instances: InstancesRepo;
   jobs: JobsRepo;
   /** Recent user events shared by instances (the database event bus). */
   events: EventsRepo;
@@ -65,6 +68,7 @@ export function createStore(db: Db): Store {
     commandRuns: new CommandRunsRepo(db),
     attempts: new AttemptsRepo(db),
     leases: new LeasesRepo(db),
+    instances: new InstancesRepo(db),
     jobs: new JobsRepo(db),
     events: new EventsRepo(db),
     sites: new SitesRepo(db),

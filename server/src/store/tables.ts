@@ -44,6 +44,7 @@ export const STATE_TABLES = {
 export const TRANSIENT_TABLES = [
   'attempts',
   'leases',
+  'instances',
   'events',
   'dav_locks',
   /** Sign-ins in progress and one-time codes (docs/sso.md): minutes long. */
