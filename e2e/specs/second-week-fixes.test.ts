@@ -109,6 +109,22 @@ describe('the trash tells how long it keeps things', { timeout: 120_000 }, () =>
   });
 });
 
+describe('the Trash screen of a non-administrator', { timeout: 120_000 }, () => {
+  it('asks nothing only administrators may read', async () => {
+    const { user } = await userWithQuota({ 'kept.txt': 'k' }, 0);
+    const { page } = await cabinet.tokenPage({ token: user.token });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/users')) asked.push(request.url());
+    });
+    await page.goto(`${cabinet.server.url}/trash`);
+    await page.getByText('The trash is empty.').waitFor();
+    // Both lists are asked for as the screen opens: by now the user list would have been.
+    expect(asked).toEqual([]);
+    await page.getByText(/^Deleted items stay here for \d+ days?/).waitFor();
+  });
+});
+
 describe('sites and sharing', { timeout: 120_000 }, () => {
   it('"View the site" opens in a new tab, and the posts screen keeps its heading order', async () => {
     const created = await cabinet.server.fetch('/api/sites', {
