@@ -56,10 +56,12 @@ export function kindOfStatus(status: number): ApiErrorKind {
 
 /**
  * Whether a failure is the product's fault rather than the user's input: a server failure, no
- * reply, or a reply we cannot read. Only these offer "Report issue".
+ * reply, or a reply we cannot read (not a 507). Only these offer "Report issue".
  */
 export function isUnexpected(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;
+  // 507 is a refusal (over the quota, or the disk is full): the user's to act on, not a bug.
+  if (error.status === 507) return false;
   return error.kind === 'network' || error.kind === 'bad-reply' || error.status >= 500;
 }
 

@@ -59,6 +59,14 @@ describe('refusal messages', () => {
     expect(isUnexpected(new ApiError(403, '403 Forbidden'))).toBe(false);
     expect(isUnexpected(new ApiError(409, '409 Conflict'))).toBe(false);
     expect(isUnexpected(new ApiError(500, '500 Internal Server Error'))).toBe(true);
+    expect(
+      isUnexpected(
+        new ApiError(
+          507,
+          '507 Insufficient Storage (this would exceed your quota: 3 KiB of 10 KiB used)',
+        ),
+      ),
+    ).toBe(false);
     expect(isUnexpected(new ApiError(0, 'Failed to fetch', 'network'))).toBe(true);
     expect(new ApiError(0, 'Failed to fetch', 'network').message).toBe(
       'The server cannot be reached. Check your connection and try again.',

@@ -45,12 +45,15 @@ export function useTrashSettingsQuery() {
   return useQuery(settingsQuery);
 }
 
-/** Whether deletes go to the trash now (cached; asked once when not known yet). */
-export async function isTrashOn(client: QueryClient): Promise<boolean> {
+/**
+ * The trash settings as any signed-in user reads them (cached; asked once when not known yet):
+ * whether deletes go to the trash and for how long it keeps them. Null when they cannot be read.
+ */
+export async function trashSettingsOf(client: QueryClient): Promise<TrashSettings | null> {
   try {
-    return (await client.ensureQueryData(settingsQuery)).enabled;
+    return await client.ensureQueryData(settingsQuery);
   } catch {
-    return false;
+    return null;
   }
 }
 

@@ -12,3 +12,12 @@ export function formatDuration(seconds: number, locale: string): string {
     value,
   );
 }
+
+/** "1 day", "30 days", "30 Tage" in the user's language: a whole number of days, written out. */
+export function formatDays(days: number, locale: string): string {
+  return formatter(Intl.NumberFormat, locale, {
+    style: 'unit',
+    unit: 'day',
+    unitDisplay: 'long',
+  }).format(days);
+}

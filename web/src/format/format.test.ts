@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatRelativeTime } from './date-time.ts';
-import { formatDuration } from './duration.ts';
+import { formatDays, formatDuration } from './duration.ts';
 import { formatFileSize } from './file-size.ts';
 
 describe('formatFileSize', () => {
@@ -33,5 +33,13 @@ describe('formatDuration', () => {
     expect(formatDuration(42, 'en')).toBe('42 sec');
     expect(formatDuration(150, 'en')).toBe('3 min');
     expect(formatDuration(5400, 'en')).toBe('1.5 hr');
+  });
+});
+
+describe('formatDays', () => {
+  it('writes the days out, one or many, in the language', () => {
+    expect(formatDays(1, 'en')).toBe('1 day');
+    expect(formatDays(30, 'en')).toBe('30 days');
+    expect(formatDays(30, 'de')).toBe('30 Tage');
   });
 });

@@ -5,7 +5,7 @@ import { isServerAwayStatus, markUnreachable, onReconnect } from '../connection-
 import { encodePath } from '../encode-path.ts';
 import { session } from '../session-link.ts';
 import { pageConfig } from '../../config/page-config.ts';
-import { retryDelays } from './retry-delays.ts';
+import { isTransientStatus, retryDelays } from './retry-delays.ts';
 
 /** A running transfer: settles when the file is complete; cancel stops it. */
 export interface Transfer {
@@ -22,16 +22,16 @@ export interface TransferOptions {
 }
 
 /**
- * Retries what a retry can fix: no reply at all, a 5xx or 423. A 4xx is the server's answer
- * (409 is a name clash at creation, or an offset mismatch that resending would not cure).
- * Unlike tus-js-client's default this also retries while the browser says it is offline, so a
- * short network cut does not fail the upload.
+ * Retries only what a retry can fix (isTransientStatus): no reply, a proxy's 502/504, a 503 or
+ * 423 from a server that is stopping. A refusal (507 quota, 413, 403, 409, any other 4xx) is
+ * the server's answer and is shown at once. Unlike tus-js-client's default this also retries
+ * while the browser says it is offline, so a short network cut does not fail the upload.
  */
 function shouldRetry(error: DetailedError): boolean {
   const status = error.originalResponse?.getStatus() ?? 0;
   // No reply: the offline banner shows and the connection monitor starts watching for the server.
   if (status === 0) markUnreachable();
-  return status === 0 || status === 423 || status >= 500;
+  return isTransientStatus(status);
 }
 
 /**

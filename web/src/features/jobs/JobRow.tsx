@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { CircleAlert, CircleCheck, Copy, FolderInput, Trash2, X } from 'lucide-react';
 import type { FileJob, FileJobChoice } from '@cabinet/protocol';
 import { answerFileJob, cancelFileJob, retryFileJob } from '../../api/jobs/file-jobs.ts';
-import { ApiError } from '../../api/api-error.ts';
+import { refusalMessage } from '../../api/refusal-message.ts';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { formatFileSize } from '../../format/file-size.ts';
 import { isolateName } from '../../i18n/isolate-name.ts';
@@ -28,7 +28,9 @@ function JobStatus({ job }: { job: FileJob }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   if (job.state === 'failed') {
-    const reason = job.error ? new ApiError(job.error.status, job.error.message).message : '';
+    // The job keeps the bare reason (not a "507 … (reason)" body): a quota refusal names the
+    // usage and the quota, as an upload's does.
+    const reason = job.error ? refusalMessage(job.error.status, job.error.message) : '';
     return <>{t('jobs.failed', { reason })}</>;
   }
   if (job.state === 'cancelled') return <>{t('jobs.cancelled')}</>;
@@ -46,6 +48,17 @@ function JobStatus({ job }: { job: FileJob }) {
   const left = jobSecondsLeft(job);
   if (left !== null) parts.push(t('upload.timeLeft', { time: formatDuration(left, locale) }));
   return <>{parts.join(' · ')}</>;
+}
+
+/**
+ * Whether running the job again could end otherwise: not after a refusal (over the quota, the
+ * disk full, a 4xx such as a missing source or no permission), which needs the user to act first.
+ */
+function canRetry(job: FileJob): boolean {
+  if (job.state === 'cancelled') return true;
+  if (job.state !== 'failed') return false;
+  const status = job.error?.status ?? 500;
+  return status !== 507 && (status < 400 || status >= 500);
 }
 
 /** A waiting job's question: replace, skip or keep both, for this clash or all of them. */
@@ -144,7 +157,7 @@ export function JobRow({ job }: { job: FileJob }) {
         <p className="job-row__detail">{t('jobs.current', { path: isolateName(job.current) })}</p>
       )}
       {job.state === 'waiting' && job.question && <JobQuestion job={job} />}
-      {(job.state === 'failed' || job.state === 'cancelled') && (
+      {canRetry(job) && (
         <div className="job-row__answers">
           <button
             type="button"

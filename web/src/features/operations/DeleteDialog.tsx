@@ -4,7 +4,8 @@ import { Dialog } from '../../components/Dialog.tsx';
 import type { OpenDialog } from '../../stores/dialog-store.ts';
 import { notifyFailure, notifySuccess } from '../../stores/notification-store.ts';
 import { useQueryClient } from '@tanstack/react-query';
-import { isTrashOn } from '../../api/trash.ts';
+import { trashSettingsOf } from '../../api/trash.ts';
+import { formatDays } from '../../format/duration.ts';
 import { parentFolder } from '../../paths/file-paths.ts';
 import { forgetSelected, isOnScreen, reloadListings, showPath } from './operation-context.ts';
 import { NothingToActOn } from '../../components/NothingToActOn.tsx';
@@ -38,7 +39,7 @@ async function deleteAsJob(paths: string[]): Promise<{ deleted: string[]; error:
  * gives way to its folder unless the caller's `onDone` decides where to go.
  */
 export function DeleteDialog({ dialog, onClose }: { dialog: OpenDialog; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const targets = useDialogTargets(dialog).filter((item) => item.path !== '/');
   const remove = useResourceDeleteMutation();
   const queryClient = useQueryClient();
@@ -66,8 +67,15 @@ export function DeleteDialog({ dialog, onClose }: { dialog: OpenDialog; onClose:
     else if (shown) await showPath(parentFolder(shown.path), true);
     void reloadListings();
     if (error) notifyFailure(error);
-    // The wire DELETE moved them to the trash: say where they went (docs/trash.md).
-    else if (await isTrashOn(queryClient)) notifySuccess(t('trash.movedToTrash'));
+    else {
+      // The wire DELETE moved them to the trash: say where they went and for how long they stay
+      // there (docs/trash.md).
+      const trash = await trashSettingsOf(queryClient);
+      if (trash?.enabled) {
+        const days = formatDays(trash.retentionDays, i18n.language);
+        notifySuccess(t('trash.movedToTrashFor', { days }));
+      }
+    }
   };
 
   const single = targets.length === 1;

@@ -1,5 +1,5 @@
 import { LIMITS, SHARE_UNITS, type ShareUnit } from '@cabinet/protocol';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useShareCreateMutation } from '../../api/shares/share-create-mutation.ts';
 import { useShareDeleteMutation } from '../../api/shares/share-delete-mutation.ts';
 import { usePathSharesQuery } from '../../api/shares/share-queries.ts';
@@ -48,6 +48,7 @@ function ShareForm({
   const [unit, setUnit] = useState<ShareUnit>('hours');
   const [password, setPassword] = useState('');
   const [limit, setLimit] = useState('');
+  const permanentWhyId = useId();
 
   const ordered = shareOrder(links.data ?? []);
   const hasPermanent = ordered.some((share) => share.expire === 0 && !share.isRequest);
@@ -109,10 +110,19 @@ function ShareForm({
             type="button"
             className="button button--secondary"
             disabled={create.isPending || !isValidLimit || links.isPending || hasPermanent}
+            // A disabled button says why: as a tooltip, and to screen readers as its description.
+            title={hasPermanent ? t('share.permanentExists') : undefined}
+            aria-describedby={hasPermanent ? permanentWhyId : undefined}
             onClick={() => submit(true)}
           >
             {t('share.permanentLink')}
           </button>
+          {/* Outside the button, so that it describes the button without joining its name. */}
+          {hasPermanent && (
+            <span id={permanentWhyId} className="visually-hidden">
+              {t('share.permanentExists')}
+            </span>
+          )}
           <button
             type="submit"
             className="button"

@@ -38,9 +38,10 @@ export function PostItem({
   return (
     <li className="post" data-state={post.state} aria-labelledby={`post-${post.path}`}>
       <div className="post__head">
-        <h3 className="post__title" id={`post-${post.path}`} dir="auto">
+        {/* h2: the posts sit right under the screen's h1 (axe heading-order). */}
+        <h2 className="post__title" id={`post-${post.path}`} dir="auto">
           {post.title || post.slug}
-        </h3>
+        </h2>
         <span className={`post__state post__state--${post.state}`}>
           {t(`sites.state.${post.state}`)}
         </span>

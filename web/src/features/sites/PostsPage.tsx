@@ -98,7 +98,13 @@ export function PostsPage() {
         </h1>
         <div className="sites__tools">
           {site?.url && (
-            <a className="button button--secondary button--small" href={servedSiteUrl(site.url)}>
+            // The site is another place than the app: it opens beside it, as its icon says.
+            <a
+              className="button button--secondary button--small"
+              href={servedSiteUrl(site.url)}
+              target="_blank"
+              rel="noreferrer"
+            >
               <ExternalLink size={16} aria-hidden="true" />
               {t('sites.viewSite')}
             </a>

@@ -49,7 +49,12 @@ export function SitesPage() {
                 {t(`sites.generator.${site.generator}`)}
               </span>
               {site.url && (
-                <a className="site-card__served" href={servedSiteUrl(site.url)}>
+                <a
+                  className="site-card__served"
+                  href={servedSiteUrl(site.url)}
+                  target="_blank"
+                  rel="noreferrer"
+                >
                   <ExternalLink size={14} aria-hidden="true" />
                   {t('sites.viewSite')}
                 </a>

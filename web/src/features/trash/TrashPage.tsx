@@ -11,6 +11,7 @@ import {
   type TrashOwner,
 } from '../../api/trash.ts';
 import { formatDateTime } from '../../format/date-time.ts';
+import { formatDays } from '../../format/duration.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import { isolateName } from '../../i18n/isolate-name.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
@@ -42,7 +43,8 @@ export function TrashPage() {
   const [owner, setOwner] = useState<TrashOwner>(undefined);
   const query = useTrashQuery(owner);
   const settings = useTrashSettingsQuery();
-  const users = useUsersQuery();
+  // Only administrators choose whose trash to see; others would get a 403.
+  const users = useUsersQuery({ enabled: isAdmin });
   const { restore, remove, empty } = useTrashMutations();
   const [question, setQuestion] = useState<Question | null>(null);
 
@@ -97,7 +99,14 @@ export function TrashPage() {
           </button>
         )}
       </div>
-      {settings.data && !settings.data.enabled && <p className="trash__note">{t('trash.off')}</p>}
+      {settings.data &&
+        (settings.data.enabled ? (
+          <p className="trash__note">
+            {t('trash.keptFor', { days: formatDays(settings.data.retentionDays, i18n.language) })}
+          </p>
+        ) : (
+          <p className="trash__note">{t('trash.off')}</p>
+        ))}
       {isAdmin && (
         <label className="field trash__owner">
           <span className="field__label">{t('trash.whose')}</span>
