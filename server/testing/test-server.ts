@@ -69,6 +69,8 @@ export interface TestServerOptions {
   auditLog?: boolean;
   /** The waits of the tree's reconciliation and relay (see RuntimeOptions.timers): fire them instead of waiting. */
   timers?: Timers;
+  /** Awaited after each file a copy job lands (see RuntimeOptions.afterJobFile; FileJobHold). */
+  afterJobFile?: () => Promise<void>;
 }
 
 let userCounter = 0;
@@ -110,6 +112,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     now: options.now,
     auditLog: options.auditLog,
     timers: options.timers,
+    afterJobFile: options.afterJobFile,
   });
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
