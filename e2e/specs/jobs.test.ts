@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FileJobHold } from '@cabinet/server/testing';
 import { withCabinet } from '../support/cabinet.ts';
 import { UploadPanel } from '../pages/upload-panel.ts';
 import { desktopFolder } from '../support/upload-fixtures.ts';
@@ -14,21 +15,21 @@ seeded['j1/dest/'] = '';
 for (let n = 0; n < 4; n++) seeded[`j2/big/part${n}.bin`] = 'y'.repeat(1024);
 seeded['j2/dest/'] = '';
 
-const cabinet = withCabinet({ files: seeded });
+const hold = new FileJobHold();
+const cabinet = withCabinet({ files: seeded, server: { afterJobFile: hold.afterFile } });
 /** The row's title: the name is isolated for right-to-left pages (U+2068 … U+2069). */
 const TITLE = /Copy: \u2068?big\u2069?/;
 const named = (prefix: string) => new RegExp(`^${prefix} ${TITLE.source}$`);
 
 describe('the Jobs panel', () => {
   it('shows a large copy with its progress, keeps it across a reload, and cancels it', async () => {
-    const jobs = cabinet.server.runtime.services.fileJobs;
     let release!: () => void;
     let reached!: () => void;
     const held = new Promise<void>((resolve) => (reached = resolve));
     let copied = 0;
     const released = new Promise<void>((resolve) => (release = resolve));
     // Holds every file from the fifth on (several are copied at once): "mid-way" without timing.
-    jobs.afterFile = async () => {
+    hold.each = async () => {
       copied += 1;
       if (copied < 5) return;
       reached();
@@ -69,25 +70,24 @@ describe('the Jobs panel', () => {
       }
 
       // Retry finishes it; the row says so and can be closed.
-      jobs.afterFile = undefined;
+      hold.each = undefined;
       await row.getByRole('button', { name: named('Retry') }).click();
       await row.getByText(/^Done/).waitFor();
       expect((await readdir(dest)).length).toBe(FILES);
       await row.getByRole('button', { name: named('Close') }).click();
       await row.waitFor({ state: 'detached' });
     } finally {
-      jobs.afterFile = undefined;
+      hold.each = undefined;
       release?.();
     }
   });
 
   it('stacks the Jobs and upload panels on a phone, neither covering the other', async () => {
-    const jobs = cabinet.server.runtime.services.fileJobs;
     let release!: () => void;
     let reached!: () => void;
     const held = new Promise<void>((resolve) => (reached = resolve));
     const released = new Promise<void>((resolve) => (release = resolve));
-    jobs.afterFile = async () => {
+    hold.each = async () => {
       reached();
       await released;
     };
@@ -132,7 +132,7 @@ describe('the Jobs panel', () => {
       await uploads.panel.waitFor({ state: 'hidden' });
       expect(await readdir(path.join(server.root, 'j2/dest/big'))).toHaveLength(4);
     } finally {
-      jobs.afterFile = undefined;
+      hold.each = undefined;
       release?.();
     }
   });

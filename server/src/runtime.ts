@@ -103,6 +103,8 @@ export interface RuntimeOptions {
   auditLog?: boolean;
   /** The waits of the tree's periodic reconciliation and relay (default real ones; tests drive them). */
   timers?: Timers;
+  /** Awaited after each file a copy job lands (default none; tests hold a run mid-way with it). */
+  afterJobFile?: () => Promise<void>;
 }
 
 /** The parts that keep listings, search and live folders right where watches alone cannot. */
@@ -273,6 +275,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       scheduler: coordination.scheduler,
       events: coordination.events,
       instanceId: coordination.instanceId,
+      afterFile: options.afterJobFile,
     }),
   };
 

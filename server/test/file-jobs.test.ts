@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileJob, NewFileJob } from '@cabinet/protocol';
+import { FileJobHold } from '../testing/file-job-hold.ts';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { testDatabaseFor } from '../testing/test-database.ts';
 import { freePort, loginAdmin, SpawnedServers } from '../testing/spawned-server.ts';
@@ -17,6 +18,7 @@ import { runJobNow } from './helpers/run-job-now.ts';
 let server: TestServer;
 let ann: TestUser;
 let bob: TestUser;
+const hold = new FileJobHold();
 const files = filesUnder(() => server.root);
 const isJob = (id: string) => (event: StreamEvent) =>
   event.type === 'job' && (event.data as FileJob).id === id;
@@ -25,7 +27,7 @@ const isEnded = (id: string) => (event: StreamEvent) =>
   ['done', 'failed', 'cancelled', 'waiting'].includes((event.data as FileJob).state);
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ afterJobFile: hold.afterFile });
   ann = await server.createUser({ scope: '/ann' });
   bob = await server.createUser({ scope: '/bob' });
   await files.put('bob/.keep', '');
@@ -139,7 +141,7 @@ describe('a copy job', () => {
       for (const resume of holding.splice(0)) resume();
     };
     let count = 0;
-    server.runtime.services.fileJobs.afterFile = async () => {
+    hold.each = async () => {
       count += 1;
       if (count < 4 || releasing) return;
       if (count === 4) reached();
@@ -169,7 +171,7 @@ describe('a copy job', () => {
       // A second cancel finds it ended.
       expect((await post(ann, `/api/jobs/${id}/cancel`)).status).toBe(409);
 
-      server.runtime.services.fileJobs.afterFile = undefined;
+      hold.each = undefined;
       expect((await post(ann, `/api/jobs/${id}/retry`)).status).toBe(200);
       const done = await stream.next(
         (event) => isJob(id)(event) && (event.data as FileJob).state === 'done',
@@ -183,7 +185,7 @@ describe('a copy job', () => {
       );
       stream.close();
     } finally {
-      server.runtime.services.fileJobs.afterFile = undefined;
+      hold.each = undefined;
       release();
     }
   });

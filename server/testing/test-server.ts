@@ -76,6 +76,8 @@ export interface TestServerOptions {
   timers?: Timers;
   /** This instance's id and its lease's clock and timers (see ContextOptions.instance). */
   instance?: ContextOptions['instance'];
+  /** Awaited after each file a copy job lands (see RuntimeOptions.afterJobFile; FileJobHold). */
+  afterJobFile?: () => Promise<void>;
 }
 
 let userCounter = 0;
@@ -120,6 +122,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     now: options.now,
     auditLog: options.auditLog,
     timers: options.timers,
+    afterJobFile: options.afterJobFile,
   });
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {

@@ -11,6 +11,17 @@ describe('password hashes', () => {
     expect(await verifyPassword(FILEBROWSER_ADMIN, 'Admin')).toBe(false);
   });
 
+  // Made by another bcrypt (libxcrypt's crypt_blowfish, the code PHP's password_hash runs), so
+  // verification does not merely agree with the hashing half of the same library.
+  it.each([
+    '$2a$05$abcdefghijklmnopqrstuuVMJuoYvK8M0I1b5rQJi2HZUjQt/fvgC',
+    '$2b$05$abcdefghijklmnopqrstuuVMJuoYvK8M0I1b5rQJi2HZUjQt/fvgC',
+    '$2y$05$abcdefghijklmnopqrstuuVMJuoYvK8M0I1b5rQJi2HZUjQt/fvgC',
+  ])('verify %s, written by another implementation', async (hash) => {
+    expect(await verifyPassword(hash, 'old password')).toBe(true);
+    expect(await verifyPassword(hash, 'old passwore')).toBe(false);
+  });
+
   it.each(['$2a$', '$2b$', '$2y$'] as const)('verify %s bcrypt hashes', async (prefix) => {
     const hash = await bcryptHash('old password', prefix);
     expect(hash.startsWith(prefix)).toBe(true);

@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import bcrypt from 'bcrypt';
+import { verify as verifyBcrypt } from '@node-rs/bcrypt';
 
 /** Hashes a password with argon2id (salted, slow). Plain passwords are never stored or logged. */
 export function hashPassword(password: string): Promise<string> {
@@ -25,8 +25,7 @@ export function isBcryptHash(storedHash: string): boolean {
 export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
   try {
     if (isBcryptHash(storedHash)) {
-      // The native module knows `$2a$` and `$2b$` only; `$2y$` is the same algorithm.
-      return await bcrypt.compare(password, storedHash.replace(/^\$2y\$/, '$2b$'));
+      return await verifyBcrypt(password, storedHash);
     }
     return await verify(storedHash, password);
   } catch {

@@ -4,7 +4,7 @@
  * writer, for the cases the two real fixtures lack: shares, rules, several users, every auth
  * method.
  */
-import bcrypt from 'bcrypt';
+import { hash } from '@node-rs/bcrypt';
 import {
   bucket,
   writeBolt,
@@ -15,9 +15,11 @@ import {
 /** The real databases filebrowser wrote, kept in the repository (see their README). */
 export const REAL_FIXTURES = new URL('../../test/fixtures/filebrowser-db/', import.meta.url);
 
+const BCRYPT_VERSION = { $2a$: '2a', $2b$: '2b', $2y$: '2y' } as const;
+
 /** A bcrypt hash as filebrowser makes them (cost 4 keeps tests fast; the format is the same). */
-export async function bcryptHash(password: string, prefix: '$2a$' | '$2b$' | '$2y$' = '$2a$') {
-  return prefix + (await bcrypt.hash(password, 4)).slice(4);
+export function bcryptHash(password: string, prefix: keyof typeof BCRYPT_VERSION = '$2a$') {
+  return hash(password, { cost: 4, version: BCRYPT_VERSION[prefix] });
 }
 
 const id8 = (id: number) => {

@@ -47,15 +47,6 @@ export class OidcRepo {
     return JSON.parse(row.data) as unknown;
   }
 
-  /** Replaces the data of a pending request (tests use it to forge a mismatching nonce). */
-  async rewrite(id: string, data: unknown): Promise<void> {
-    await this.db
-      .updateTable('oidc_requests')
-      .set({ data: JSON.stringify(data) })
-      .where('id', '=', id)
-      .execute();
-  }
-
   /** Remembers the provider's ID token of a session opened by single sign-on. */
   async rememberSession(sessionId: string, idToken: string): Promise<void> {
     await this.db

@@ -112,6 +112,12 @@ interface Dependencies {
   scheduler: Scheduler;
   events: EventBus;
   instanceId: string;
+  /**
+   * Awaited after each file a copy job lands (several are in flight), before it starts more: where
+   * an embedder can hold or pace runs. The server passes none; tests hold a run mid-way with it
+   * (RuntimeOptions.afterJobFile) instead of racing it.
+   */
+  afterFile?: () => Promise<void>;
 }
 
 /**
@@ -123,8 +129,6 @@ interface Dependencies {
 export class FileJobsService {
   /** Runs on this instance, by job id: a cancel stops them at once. */
   private readonly running = new Map<string, AbortController>();
-  /** Awaited after each copied file (several are in flight): tests hold a run there mid-way. */
-  afterFile: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -462,7 +466,7 @@ class JobRun {
           job.filesDone += files;
           job.bytesDone += bytes;
           if (files > 0) await this.save(false);
-          await this.service.afterFile?.();
+          await this.service.parts.deps.afterFile?.();
         },
       };
       const { replaced } = await this.audited('file.replace', target, { from }, () =>
