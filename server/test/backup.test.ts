@@ -248,6 +248,18 @@ describe('cabinet backup while the server writes, and cabinet restore', () => {
     expect(await readdir(place.data)).toEqual(['old.txt']);
   });
 
+  it('refuses a database that already exists: an SQLite file there, a PostgreSQL one with tables', async () => {
+    const place = { ...(await emptyPlace('into-live-database')), database: source.config.database };
+    const restore = await cli('restore', backupDir, ...flags(place));
+    expect(restore.error?.message).toMatch(
+      source.config.database.startsWith('postgres')
+        ? /^the database already holds tables \(.*\): restore only into an empty database/
+        : /cabinet\.db already exists: restore only into a new database$/,
+    );
+    // The live server's state is untouched and it still serves its users.
+    expect((await login(source, 'admin', ADMIN_PASSWORD)).status).toBe(200);
+  });
+
   it('refuses a backup whose file does not match its checksum, and writes nothing', async () => {
     const tampered = path.join(base, 'tampered');
     await rm(tampered, { recursive: true, force: true });
