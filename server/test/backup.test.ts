@@ -340,5 +340,9 @@ describe('a backup killed midway', () => {
     expect(again.error?.message).toBe(
       `backup folder ${dir} is not empty: back up into a new or empty folder`,
     );
+    const inside = path.join(place.data, 'backups');
+    expect((await cli('backup', inside, ...flags(place))).error?.message).toBe(
+      `backup folder ${inside} is inside the data folder: put backups elsewhere`,
+    );
   });
 });

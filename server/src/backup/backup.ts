@@ -4,7 +4,7 @@ import { VERSION } from '../config/version.ts';
 import { isPostgresUrl } from '../store/engine.ts';
 import { findPgTool, pgDump, pgSchemaVersion } from '../store/pg-tools.ts';
 import { backupSqlite } from '../store/sqlite-backup.ts';
-import { planDataFolder } from './data-folder.ts';
+import { planDataFolder, relativeInside } from './data-folder.ts';
 import { BACKUP_FORMAT, describeFile, syncPath, writeManifest, type Manifest } from './manifest.ts';
 
 export interface BackupOptions {
@@ -40,6 +40,10 @@ async function emptyOrMissing(folder: string): Promise<boolean> {
  */
 export async function takeBackup(options: BackupOptions): Promise<Manifest> {
   const { data, database, target } = options;
+  if (relativeInside(data, target) !== undefined || path.resolve(data) === path.resolve(target)) {
+    // The next backup would copy this one into itself, and a restore would bring it back.
+    throw new Error(`backup folder ${target} is inside the data folder: put backups elsewhere`);
+  }
   if (!(await emptyOrMissing(target))) {
     // An earlier manifest there would vouch for files this backup had not finished writing.
     throw new Error(`backup folder ${target} is not empty: back up into a new or empty folder`);
