@@ -280,6 +280,27 @@ describe('cabinet backup while the server writes, and cabinet restore', () => {
   });
 });
 
+describe('a PostgreSQL backup without pg_dump', () => {
+  it('stops before writing anything and says where pg_dump was looked for', async () => {
+    const empty = await mkdtemp(path.join(base, 'no-tools-'));
+    const dir = path.join(base, 'never-written');
+    const run = await cli(
+      'backup',
+      dir,
+      '--data',
+      source.dataDir,
+      '--root',
+      source.root,
+      '--database',
+      'postgres://cabinet@127.0.0.1:1/cabinet',
+      '--pg-bin',
+      empty,
+    );
+    expect(run.error?.message).toBe(`no pg_dump in ${empty}`);
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
 describe('a backup killed midway', () => {
   it('leaves no manifest, and restore refuses the folder', async () => {
     const dir = path.join(base, 'killed');
