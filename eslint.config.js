@@ -174,6 +174,7 @@ export default tseslint.config(
       'server/src/cache/**',
       'server/src/web-host/**',
       'server/src/import/**',
+      'server/src/backup/**',
       'server/src/**/*.test.ts',
     ],
     rules: {
@@ -236,6 +237,10 @@ export default tseslint.config(
   // Importers read another product's files (never user files) and write through the store; the
   // CLI hands them what they need of fs and services.
   serverLayer('import', ['http', 'routes', 'services', 'fs', 'archive'], { fsAllowed: true }),
+  // Backups copy the database and the data folder's state files (never user files).
+  serverLayer('backup', ['http', 'routes', 'services', 'fs', 'archive', 'coordination'], {
+    fsAllowed: true,
+  }),
   {
     // The wire contract is shared by server and web, so it depends on neither.
     files: ['protocol/**/*.ts'],

@@ -195,7 +195,15 @@ describe('the cabinet binary', () => {
 
   it('documents every command and option in --help', async () => {
     const { stdout } = await run('node', [BIN, '--help']);
-    for (const command of ['serve', 'users', 'config', 'db', 'hash-password']) {
+    for (const command of [
+      'serve',
+      'users',
+      'config',
+      'db',
+      'hash-password',
+      'backup',
+      'restore',
+    ]) {
       expect(stdout).toContain(command);
     }
     const serve = (await run('node', [BIN, 'serve', '--help'])).stdout;

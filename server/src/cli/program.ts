@@ -3,6 +3,7 @@ import { OPTIONS } from '../config/options.ts';
 import { loadConfig, type FlagValues } from '../config/load-config.ts';
 import { VERSION } from '../config/version.ts';
 import { processIO, type CliIO } from './admin-context.ts';
+import { backupCommand, restoreCommand } from './backup.command.ts';
 import { configCommand } from './config.command.ts';
 import { dbCommand } from './db.command.ts';
 import { hashPasswordCommand } from './hash-password.command.ts';
@@ -71,5 +72,7 @@ export function buildProgram(io: CliIO = processIO): Command {
   program.addCommand(dbCommand(io));
   program.addCommand(hashPasswordCommand(io));
   program.addCommand(importCommand(io));
+  program.addCommand(backupCommand(io));
+  program.addCommand(restoreCommand(io));
   return program;
 }

@@ -73,6 +73,19 @@ function readConfigFile(file: string): Record<string, unknown> {
   }
 }
 
+/** The config file in use: --config, CABINET_CONFIG, or ./cabinet.json when present. */
+export function configFileOf(
+  configFile: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): string | undefined {
+  return (
+    configFile ??
+    env.CABINET_CONFIG ??
+    (existsSync(path.join(cwd, 'cabinet.json')) ? path.join(cwd, 'cabinet.json') : undefined)
+  );
+}
+
 /**
  * Builds the server configuration. Precedence: flags, then CABINET_* environment variables, then
  * the config file (--config, CABINET_CONFIG, or ./cabinet.json when present), then defaults.
@@ -83,10 +96,7 @@ export function loadConfig(
   configFile?: string,
   cwd = process.cwd(),
 ): ServerConfig {
-  const file =
-    configFile ??
-    env.CABINET_CONFIG ??
-    (existsSync(path.join(cwd, 'cabinet.json')) ? path.join(cwd, 'cabinet.json') : undefined);
+  const file = configFileOf(configFile, env, cwd);
   const fromFile = file ? readConfigFile(path.resolve(cwd, file)) : {};
   const config: Record<string, unknown> = {};
   for (const spec of OPTIONS) {
