@@ -114,6 +114,11 @@ const STRING_OVERHEAD = 24;
 export class ListingCache {
   private readonly slots = new Map<string, Slot>();
   private readonly fills = new Map<string, Fill>();
+  /**
+   * Held folders below each path (by ancestor): a change of a path with none below it costs no
+   * scan of every held folder.
+   */
+  private readonly below = new Map<string, number>();
   /** Folders read elsewhere that may be kept from what was read (`follow`, `keep`). */
   private readonly followed = new Set<Followed>();
   private used = 0;
@@ -147,6 +152,7 @@ export class ListingCache {
 
   clear(): void {
     this.slots.clear();
+    this.below.clear();
     for (const fill of this.fills.values()) fill.stale = true;
     this.fills.clear();
     for (const followed of this.followed) followed.stale = true;
@@ -341,6 +347,7 @@ export class ListingCache {
     if (slot.bytes > this.capacity / 2) return; // one folder never takes most of the cache
     const old = this.slots.get(key);
     if (old) this.used -= old.bytes;
+    else this.count(key, 1);
     this.slots.delete(key);
     this.slots.set(key, slot);
     this.used += slot.bytes;
@@ -351,6 +358,7 @@ export class ListingCache {
     for (const [key, slot] of this.slots) {
       if (this.used <= this.capacity) return;
       this.slots.delete(key);
+      this.count(key, -1);
       this.used -= slot.bytes;
     }
   }
@@ -365,14 +373,30 @@ export class ListingCache {
     this.drop(parent);
     this.drop(path.dirname(parent));
     const prefix = real === path.sep ? real : real + path.sep;
-    for (const key of this.slots.keys()) if (key.startsWith(prefix)) this.drop(key);
+    if (this.below.has(real)) {
+      for (const key of this.slots.keys()) if (key.startsWith(prefix)) this.drop(key);
+    }
     for (const key of this.fills.keys()) if (key.startsWith(prefix)) this.drop(key);
+    for (const followed of this.followed) {
+      if (followed.key.startsWith(prefix)) followed.stale = true;
+    }
+  }
+
+  /** Counts a folder taken in (1) or let go (-1) under each of its ancestors. */
+  private count(key: string, by: 1 | -1): void {
+    for (let at = path.dirname(key); ; at = path.dirname(at)) {
+      const held = (this.below.get(at) ?? 0) + by;
+      if (held > 0) this.below.set(at, held);
+      else this.below.delete(at);
+      if (at === path.dirname(at)) return;
+    }
   }
 
   private drop(key: string): void {
     const slot = this.slots.get(key);
     if (slot) {
       this.slots.delete(key);
+      this.count(key, -1);
       this.used -= slot.bytes;
     }
     const fill = this.fills.get(key);
