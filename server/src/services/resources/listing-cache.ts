@@ -11,6 +11,7 @@ import {
   type FolderStamp,
 } from '../../fs/folder-stamp.ts';
 import { typeCode } from './listed-types.ts';
+import { patchFolder } from './listing-patch.ts';
 import { sortOrder } from './sort-items.ts';
 
 /**
@@ -31,6 +32,16 @@ export interface CachedFolder {
    * in this folder, so they are stat'ed again at every listing.
    */
   readonly linked: Uint32Array;
+  /**
+   * Children the watches reported changed since the folder was read (written in place, chmod, a
+   * child folder's content): stat'ed again before the folder is served (`patchFolder`).
+   */
+  readonly dirty: Set<string>;
+  /**
+   * Stamped within a clock tick of its last change (`FolderStamp.racy`): an equal stamp does not
+   * prove its names unchanged, so they are read again before it is served.
+   */
+  readonly recheck: boolean;
   /** Names in code-unit order. */
   readonly names: readonly string[];
   readonly isDir: Uint8Array;
@@ -186,8 +197,15 @@ export class ListingCache {
     if (!stamp || !this.source.isWatched(dir.real, stamp)) return null;
     const key = dir.real;
     let slot = this.slots.get(key);
-    if (slot && !sameStamp(slot.stamp, stamp)) {
-      // Changed since it was read, whether or not an event said so: read again.
+    if (slot && !('uncacheable' in slot)) {
+      const same = sameStamp(slot.stamp, stamp);
+      if (!same || slot.recheck || slot.dirty.size > 0) {
+        // Changed since it was read (whether or not an event said so), or some children did:
+        // brought up to date from one directory read and the stats of what changed.
+        const patched = await this.patch(dir, slot, stamp, options.orderFor);
+        return patched && (await this.linksUnchanged(patched)) ? patched : null;
+      }
+    } else if (slot && !sameStamp(slot.stamp, stamp)) {
       this.drop(key);
       slot = undefined;
     }
@@ -213,8 +231,7 @@ export class ListingCache {
               ? Promise.resolve(uncacheable(key, stamp))
               : readFolder(fs, dir, stamp, maxCount),
           stamp,
-          // A folder changed a moment ago may change again unseen by its stamp: served, not kept.
-          stale: stamp.racy,
+          stale: false,
         };
         fill = started;
         this.fills.set(key, started);
@@ -248,6 +265,41 @@ export class ListingCache {
    */
   stamp(dir: Resolved): Promise<FolderStamp | null> {
     return folderStamp(dir.real);
+  }
+
+  /**
+   * Brings a cached folder whose stamp changed (or whose children were reported changed) up to
+   * date (`patchFolder`) and keeps the result unless a change was reported meanwhile; null when
+   * the folder must be read whole.
+   */
+  private async patch(
+    dir: Resolved,
+    old: CachedFolder,
+    stamp: FolderStamp,
+    orderFor?: Sorting,
+  ): Promise<CachedFolder | null> {
+    // Changes reported from now on make the result stale; those before are in `dirty`.
+    const followed: Followed = { key: old.key, stamp, stale: false };
+    this.followed.add(followed);
+    const dirty = new Set(old.dirty);
+    const maxCount = Math.floor(this.capacity / 2 / MIN_CHILD_BYTES);
+    let patched: CachedFolder | null = null;
+    try {
+      patched = await patchFolder(dir, old, stamp, dirty, maxCount);
+    } finally {
+      this.followed.delete(followed);
+    }
+    if (!patched) {
+      if (this.slots.get(old.key) === old) this.drop(old.key);
+      return null;
+    }
+    if (!followed.stale && this.source.isWatched(old.key, stamp)) {
+      if (this.slots.get(old.key) === old || !this.slots.has(old.key)) {
+        this.store(old.key, patched);
+        if (orderFor && this.slots.get(old.key) === patched) this.order(patched, orderFor);
+      }
+    }
+    return patched;
   }
 
   /** Whether a cached folder's hard-linked files still have the numbers it holds (else dropped). */
@@ -289,7 +341,7 @@ export class ListingCache {
    * a change reported meanwhile makes it stale, and one not reported changes the stamp.
    */
   follow(dir: Resolved, stamp: FolderStamp | null): Followed | null {
-    if (this.capacity <= 0 || !stamp || stamp.racy) return null;
+    if (this.capacity <= 0 || !stamp) return null;
     if (!this.source.isWatched(dir.real, stamp) || this.slots.has(dir.real)) return null;
     const followed: Followed = { key: dir.real, stamp, stale: false };
     this.followed.add(followed);
@@ -370,8 +422,8 @@ export class ListingCache {
   private changed(real: string): void {
     const parent = path.dirname(real);
     this.drop(real);
-    this.drop(parent);
-    this.drop(path.dirname(parent));
+    this.touched(parent, path.basename(real));
+    this.touched(path.dirname(parent), path.basename(parent));
     const prefix = real === path.sep ? real : real + path.sep;
     if (this.below.has(real)) {
       for (const key of this.slots.keys()) if (key.startsWith(prefix)) this.drop(key);
@@ -380,6 +432,25 @@ export class ListingCache {
     for (const followed of this.followed) {
       if (followed.key.startsWith(prefix)) followed.stale = true;
     }
+  }
+
+  /**
+   * A child of a folder changed: a cached folder notes it (stat'ed again before it is served, as
+   * are names added or removed); a read of the folder under way is not kept.
+   */
+  private touched(key: string, child: string): void {
+    const slot = this.slots.get(key);
+    if (slot && !('uncacheable' in slot)) {
+      slot.dirty.add(child);
+      // Past a quarter of its children, reading the folder whole costs about the same.
+      if (slot.dirty.size > 64 && slot.dirty.size > slot.names.length / 4) this.drop(key);
+      const fill = this.fills.get(key);
+      if (fill) {
+        fill.stale = true;
+        this.fills.delete(key);
+      }
+      for (const followed of this.followed) if (followed.key === key) followed.stale = true;
+    } else this.drop(key);
   }
 
   /** Counts a folder taken in (1) or let go (-1) under each of its ancestors. */
@@ -455,9 +526,6 @@ export function build(
   const modeList: number[] = [];
   const typeList: number[] = [];
   const linked: number[] = [];
-  let videos = false;
-  let subtitles = false;
-  let nameBytes = 0;
   for (const { children, order } of parts) {
     for (let k = 0; k < order.length; k++) {
       const i = order[k]!;
@@ -466,33 +534,82 @@ export function build(
       if ((mode & S_IFMT) === S_IFLNK) return null;
       const name = children.name(i);
       const dir = children.isDir(i);
-      if (!dir && children.nlink(i) > 1 && linked.push(names.length) > MAX_LINKED) return null;
-      if (offersSubtitles(name, dir)) subtitles = true;
-      // Links never get here, nor videos with subtitles.
-      const type = dir ? '' : detectType(name, children.stat(i), children.head(i));
-      if (type === 'video') videos = true;
+      if (!dir && children.nlink(i) > 1) linked.push(names.length);
       names.push(name);
-      nameBytes += STRING_OVERHEAD + name.length * 2;
       isDirs.push(dir ? 1 : 0);
       sizeList.push(children.size(i));
       mtimeList.push(children.mtimeMs(i));
       modeList.push(mode);
+      const type = dir ? '' : detectType(name, children.stat(i), children.head(i));
       typeList.push(typeCode.get(type)!);
     }
   }
-  if (videos && subtitles) return null;
-  const count = names.length;
-  return {
-    key,
-    stamp,
-    linked: Uint32Array.from(linked),
-    names,
+  const columns = {
     isDir: Uint8Array.from(isDirs),
     sizes: Float64Array.from(sizeList),
     mtimes: Float64Array.from(mtimeList),
     modes: Uint32Array.from(modeList),
     types: Uint8Array.from(typeList),
+  };
+  return folderFromColumns(key, stamp, names, columns, linked);
+}
+
+type Columns = Pick<CachedFolder, 'isDir' | 'sizes' | 'mtimes' | 'modes' | 'types'>;
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A CachedFolder of the given children's columns, put in code-unit order of their names (what
+ * `patchFolder` merges by) if they are not; null for a video beside subtitles or too many
+ * hard-linked files (`linked`: indices of the files with other links).
+ */
+export function folderFromColumns(
+  key: string,
+  stamp: FolderStamp,
+  names: string[],
+  columns: Columns,
+  linked: number[],
+): CachedFolder | null {
+  if (linked.length > MAX_LINKED) return null;
+  const count = names.length;
+  let sorted = true;
+  for (let i = 1; i < count && sorted; i++) sorted = names[i - 1]! < names[i]!;
+  if (!sorted) {
+    const order = Array.from({ length: count }, (_, i) => i).sort((a, b) =>
+      byCodeUnits(names[a]!, names[b]!),
+    );
+    const position = new Uint32Array(count);
+    order.forEach((from, to) => (position[from] = to));
+    names = order.map((i) => names[i]!);
+    columns = {
+      isDir: Uint8Array.from(order, (i) => columns.isDir[i]!),
+      sizes: Float64Array.from(order, (i) => columns.sizes[i]!),
+      mtimes: Float64Array.from(order, (i) => columns.mtimes[i]!),
+      modes: Uint32Array.from(order, (i) => columns.modes[i]!),
+      types: Uint8Array.from(order, (i) => columns.types[i]!),
+    };
+    linked = linked.map((i) => position[i]!).sort((a, b) => a - b);
+  }
+  const video = typeCode.get('video');
+  let videos = false;
+  let subtitles = false;
+  let nameBytes = 0;
+  for (let i = 0; i < count; i++) {
+    const name = names[i]!;
+    nameBytes += STRING_OVERHEAD + name.length * 2;
+    if (columns.types[i] === video) videos = true;
+    if (offersSubtitles(name, columns.isDir[i] === 1)) subtitles = true;
+  }
+  if (videos && subtitles) return null;
+  return {
+    key,
+    stamp,
+    linked: Uint32Array.from(linked),
+    names,
+    ...columns,
     orders: new Map(),
+    dirty: new Set(),
+    recheck: stamp.racy,
     bytes: 256 + nameBytes + count * (1 + 8 + 8 + 4 + 1) + linked.length * 4,
   };
 }
