@@ -11,7 +11,7 @@ import {
   type FolderStamp,
 } from '../../fs/folder-stamp.ts';
 import { typeCode } from './listed-types.ts';
-import { patchFolder } from './listing-patch.ts';
+import { patchFolder, type Patched } from './listing-patch.ts';
 import { sortOrder } from './sort-items.ts';
 
 /**
@@ -283,15 +283,23 @@ export class ListingCache {
     this.followed.add(followed);
     const dirty = new Set(old.dirty);
     const maxCount = Math.floor(this.capacity / 2 / MIN_CHILD_BYTES);
-    let patched: CachedFolder | null = null;
+    let result: Patched | null = null;
     try {
-      patched = await patchFolder(dir, old, stamp, dirty, maxCount);
+      result = await patchFolder(dir, old, stamp, dirty, maxCount);
     } finally {
       this.followed.delete(followed);
     }
-    if (!patched) {
+    if (!result) {
       if (this.slots.get(old.key) === old) this.drop(old.key);
       return null;
+    }
+    const patched = result.folder;
+    for (const [key, order] of old.orders) {
+      const carried = carriedOrder(order, result, key);
+      if (carried) {
+        patched.orders.set(key, carried);
+        patched.bytes += carried.byteLength;
+      }
     }
     if (!followed.stale && this.source.isWatched(old.key, stamp)) {
       if (this.slots.get(old.key) === old || !this.slots.has(old.key)) {
@@ -477,6 +485,47 @@ export class ListingCache {
     }
     for (const followed of this.followed) if (followed.key === key) followed.stale = true;
   }
+}
+
+/** Most children stat'ed in a patch whose places in a kept order are found one by one. */
+const MAX_INSERTED = 32;
+
+/**
+ * A name order of the old folder carried over to the patched one: the kept children in their old
+ * order, the few stat'ed now put in their places by binary search, instead of sorting every
+ * child again (tens of milliseconds for 100,000). Only name orders: a child's place there depends
+ * on its name and whether it is a folder, neither of which changes while it is kept. Null when
+ * it must be sorted anew.
+ */
+function carriedOrder(old: Uint32Array, patched: Patched, key: string): Uint32Array | null {
+  const [by, asc] = key.split(':');
+  if (by !== 'name' || patched.inserted.length > MAX_INSERTED) return null;
+  const { folder, oldToNew, inserted } = patched;
+  const sorting: Sorting = { by: 'name', asc: asc === 'true' };
+  const fields = {
+    name: (i: number) => folder.names[i]!,
+    isDir: (i: number) => folder.isDir[i] === 1,
+    size: (i: number) => folder.sizes[i]!,
+    modifiedMs: (i: number) => folder.mtimes[i]!,
+  };
+  // The same comparison as a full sort's (distinct names never tie).
+  const before = (a: number, b: number) => sortOrder([a, b], sorting, fields)[0] === a;
+  const order: number[] = [];
+  for (let k = 0; k < old.length; k++) {
+    const moved = oldToNew[old[k]!]!;
+    if (moved >= 0) order.push(moved);
+  }
+  for (const child of inserted) {
+    let low = 0;
+    let high = order.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (before(order[middle]!, child)) low = middle + 1;
+      else high = middle;
+    }
+    order.splice(low, 0, child);
+  }
+  return order.length === folder.names.length ? Uint32Array.from(order) : null;
 }
 
 /** Fewest bytes a cached child takes (numbers, order and a short name). */

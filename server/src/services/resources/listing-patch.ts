@@ -22,7 +22,7 @@ export async function patchFolder(
   stamp: FolderStamp,
   dirty: ReadonlySet<string>,
   maxCount: number,
-): Promise<CachedFolder | null> {
+): Promise<Patched | null> {
   let names: string[];
   try {
     names = (await readTypedNames(dir.real)).names().filter((name) => !isTempName(name));
@@ -85,5 +85,28 @@ export async function patchFolder(
     types[r] = from.types[at]!;
     if ((from === old ? linkedBefore : freshLinked).has(at)) linked.push(r);
   }
-  return folderFromColumns(old.key, stamp, kept, { isDir, sizes, mtimes, modes, types }, linked);
+  const folder = folderFromColumns(
+    old.key,
+    stamp,
+    kept,
+    { isDir, sizes, mtimes, modes, types },
+    linked,
+  );
+  if (!folder) return null;
+  const oldToNew = new Int32Array(old.names.length).fill(-1);
+  const inserted: number[] = [];
+  for (let r = 0; r < count; r++) {
+    const { from, at } = rows[r]!;
+    if (from === old) oldToNew[at] = r;
+    else inserted.push(r);
+  }
+  return { folder, oldToNew, inserted };
+}
+
+/** A patched folder, with where each old child went (-1: gone or stat'ed again) and the new ones. */
+export interface Patched {
+  readonly folder: CachedFolder;
+  readonly oldToNew: Int32Array;
+  /** Children of `folder` stat'ed now (added, or reported changed). */
+  readonly inserted: readonly number[];
 }
