@@ -110,15 +110,16 @@ const STRING_OVERHEAD = 24;
  * a fresh read:
  *
  * - At every request the folder is stat'ed once (`FolderStamp`: device, inode, mtime and ctime in
- *   ns) and the cached folder is served only if that stamp equals the one taken before it was
- *   read: a name added, removed or renamed in it by anyone, a folder replaced at its path or an
- *   ancestor moved so that another folder stands there, all show at once, without any event. A
- *   folder stamped within a clock tick of its last change is never kept (`racy`).
+ *   ns) and the cached folder is served as it is only if that stamp equals the one taken before
+ *   it was read: a name added, removed or renamed in it by anyone, a folder replaced at its path or
+ *   an ancestor moved so that another folder stands there, all show at once, without any event.
+ *   Otherwise it is brought up to date from one directory read (`patchFolder`). A folder stamped
+ *   within a clock tick of its last change is kept marked `recheck`: its names are read again.
  * - What does not change the folder's own stamp (a file written in place, chmod, a touch, a child
- *   folder's mtime) is reported by watches: only folders watched on their very inode are kept,
- *   and an entry is dropped when the watcher (or ScopedFs) reports a change of the folder, of
- *   anything below it, of one of its children or of a grandchild. Files with other hard links are
- *   stat'ed again at each listing (a write through another link raises no event here).
+ *   folder's mtime) is reported by watches: only folders watched on their very inode are kept; a
+ *   change reported of the folder or anything below it drops it, one of a child or grandchild
+ *   marks that child `dirty` (stat'ed again before the folder is served). Files with other hard
+ *   links are stat'ed again at each listing (a write through another link raises no event here).
  *
  * Everything is dropped on a resync. A read that a change overlapped is served but not kept.
  */

@@ -123,7 +123,8 @@ export async function readListing(
     const parts = followed ? items.read() : null;
     if (followed) cache.keep(followed, parts, sorting);
     items.forget();
-    // Else the folder is read for the cache now, unless it changed a moment ago (not kept then).
+    // Else the folder is read for the cache now, unless it changed a moment ago (then it would be
+    // read again at once by the next listing's patch).
     if (!parts && stamp && !stamp.racy) {
       void cache.folder(fs, dir, {
         waitForFill: false,
