@@ -78,6 +78,23 @@ describe('listings after changes seen by stamp and inode', () => {
     expect(names(await list('/C/D/'))).toEqual(['new.txt', 'one.txt']);
   });
 
+  it('shows a file written in place while its folder was moved away and back by another program', async () => {
+    await put('E/F/log.txt', 'one');
+    await watched(server, 'E/F');
+    const size = async (folder: string) =>
+      (await list(folder)).items!.find((item) => item.name === 'log.txt')?.size;
+    expect(await size('/E/F/')).toBe(3);
+    await rename(at('E'), at('W'));
+    await watched(server, 'W/F');
+    await writeFile(at('W/F/log.txt'), 'one two'); // in place: the folder's stamp stays
+    await eventually(
+      () => size('/W/F/'),
+      (bytes) => bytes === 7,
+    );
+    await rename(at('W'), at('E'));
+    expect(await size('/E/F/')).toBe(7);
+  });
+
   const replacements: [string, (real: string) => Promise<void>][] = [
     [
       'rm -rf X && mkdir X',

@@ -14,7 +14,8 @@ export interface FolderStamp {
   /**
    * The stamp may not tell a later change from this state: it was taken so soon after the
    * folder's last change that another change could get the same timestamps (file systems stamp
-   * with a clock that ticks every few milliseconds, "racy git"). Such a folder is never kept.
+   * with a clock that ticks every few milliseconds, "racy git"). A cache keeps such a folder only
+   * to read its names again before it serves it.
    */
   readonly racy: boolean;
 }

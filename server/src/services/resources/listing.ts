@@ -119,8 +119,8 @@ export async function readListing(
     const parts = followed ? items.read() : null;
     if (followed) cache.keep(followed, parts, sorting);
     items.forget();
-    // Else the folder is read for the cache now, unless it changed a moment ago (not kept then).
-    if (!parts && stamp && !stamp.racy) {
+    // Else the folder is read for the cache now, once: later changes are patched into it.
+    if (!parts && stamp) {
       void cache.folder(fs, dir, {
         waitForFill: false,
         orderFor: sorting,
