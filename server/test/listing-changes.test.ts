@@ -12,6 +12,7 @@ import { openReady, type StreamEvent } from './helpers/event-stream.ts';
 import { eventually, until } from './helpers/eventually.ts';
 import { filesUnder, json } from './helpers/resources.ts';
 import { watched } from './helpers/watched.ts';
+import { searchedPaths } from './helpers/search.ts';
 
 const names = (body: Resource) => body.items!.map((item) => item.name);
 
@@ -21,18 +22,6 @@ function listings(server: () => TestServer) {
     expect(res.status).toBe(200);
     return json(res);
   };
-}
-
-/** Paths a search finds (NDJSON hits). */
-async function found(server: TestServer, query: string): Promise<string[]> {
-  const res = await server.fetch(`/api/search/?query=${encodeURIComponent(query)}`, {
-    token: server.admin.token,
-  });
-  expect(res.status).toBe(200);
-  return (await res.text())
-    .split('\n')
-    .filter((row) => row.trim() !== '')
-    .map((row) => (JSON.parse(row) as { path: string }).path);
 }
 
 describe('listings after changes seen by stamp and inode', () => {
@@ -126,7 +115,7 @@ describe('listings after changes seen by stamp and inode', () => {
       for (let i = 0; i < 5; i++) await put(`${folder}/ghost${index}-${i}.txt`, 'old');
       await watched(server, folder);
       expect(names(await list(`/${folder}`))).toHaveLength(5);
-      await until(async () => (await found(server, `ghost${index}`)).length === 5);
+      await until(async () => (await searchedPaths(server, `ghost${index}`)).length === 5);
 
       await replace(at(folder));
       await writeFile(at(`${folder}/fresh${index}.txt`), 'new');
@@ -136,9 +125,9 @@ describe('listings after changes seen by stamp and inode', () => {
       // Search forgets the old folder's names and finds the new one once the watch reported.
       // (The old folder's files may live on elsewhere, as in X.old: not under X.)
       const under = (hits: string[]) => hits.filter((hit) => hit.startsWith(`${folder}/`));
-      await until(async () => under(await found(server, `ghost${index}`)).length === 0);
+      await until(async () => under(await searchedPaths(server, `ghost${index}`)).length === 0);
       await until(async () =>
-        (await found(server, `fresh${index}`)).includes(`${folder}/fresh${index}.txt`),
+        (await searchedPaths(server, `fresh${index}`)).includes(`${folder}/fresh${index}.txt`),
       );
 
       // The new folder is watched on its own inode: its changes still reach live folders.

@@ -16,6 +16,7 @@ import { testEngine } from '../testing/test-database.ts';
 import { until } from './helpers/eventually.ts';
 import { openReady, type StreamEvent } from './helpers/event-stream.ts';
 import { rawRequest } from './helpers/raw-http.ts';
+import { searchedPaths } from './helpers/search.ts';
 
 const run = promisify(execFile);
 const onPostgres = testEngine() === 'postgres';
@@ -74,17 +75,6 @@ async function upload(server: TestServer, file: string, body = 'x'): Promise<voi
   expect(res.status).toBe(200);
 }
 
-async function found(server: TestServer, query: string): Promise<string[]> {
-  const res = await server.fetch(`/api/search/?query=${encodeURIComponent(query)}`, {
-    token: token(),
-  });
-  expect(res.status).toBe(200);
-  return (await res.text())
-    .split('\n')
-    .filter((row) => row.trim() !== '')
-    .map((row) => (JSON.parse(row) as { path: string }).path);
-}
-
 describe(`two instances on ${onPostgres ? 'two hosts (PostgreSQL)' : 'one host (SQLite)'}`, () => {
   it('list a file written through the other at once, after listing the folder before', async () => {
     const made = await a.fetch('/api/resources/work/', { method: 'POST', token: token() });
@@ -102,7 +92,9 @@ describe(`two instances on ${onPostgres ? 'two hosts (PostgreSQL)' : 'one host (
 
   it('find a file uploaded through the other without a reconciliation', async () => {
     await upload(a, '/work/quokka-report.txt');
-    await until(async () => (await found(b, 'quokka')).includes('work/quokka-report.txt'));
+    await until(async () =>
+      (await searchedPaths(b, 'quokka', token())).includes('work/quokka-report.txt'),
+    );
   });
 
   it('tell the other instance’s live folders of a change', async () => {

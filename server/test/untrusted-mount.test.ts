@@ -11,6 +11,7 @@ import type { Timers } from '../src/coordination/timers.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { until } from './helpers/eventually.ts';
 import { captureLog } from './helpers/log-capture.ts';
+import { searchedPaths } from './helpers/search.ts';
 
 const run = promisify(execFile);
 const FUSE = expect.stringMatching(/^fuse/) as unknown as string;
@@ -81,17 +82,6 @@ async function names(folder: string): Promise<string[]> {
   return body.items.map((item) => item.name).sort();
 }
 
-async function found(query: string): Promise<string[]> {
-  const res = await server.fetch(`/api/search/?query=${encodeURIComponent(query)}`, {
-    token: server.admin.token,
-  });
-  expect(res.status).toBe(200);
-  return (await res.text())
-    .split('\n')
-    .filter((row) => row.trim() !== '')
-    .map((row) => (JSON.parse(row) as { path: string }).path);
-}
-
 describe('a root on a FUSE mount shared with another "host"', () => {
   it('is reported untrusted in the health details and the log', async () => {
     const res = await server.fetch('/api/health');
@@ -127,9 +117,11 @@ describe('a root on a FUSE mount shared with another "host"', () => {
   it('finds a file written through the other mount after the next reconciliation', async () => {
     await writeFile(path.join(mountB, 'docs', 'zebra-notes.txt'), 'z');
     // No watch of this mount reports it: until the reconciliation runs, search cannot know.
-    expect(await found('zebra-notes')).toEqual([]);
+    expect(await searchedPaths(server, 'zebra-notes')).toEqual([]);
     expect(clock.fire()).toBeGreaterThan(0);
-    await until(async () => (await found('zebra-notes')).includes('docs/zebra-notes.txt'));
+    await until(async () =>
+      (await searchedPaths(server, 'zebra-notes')).includes('docs/zebra-notes.txt'),
+    );
   });
 });
 

@@ -22,10 +22,10 @@ export function trustedWatches(
 ): ListingCacheSource {
   const trusted = (real: string) => (relay?.connected ?? true) && mounts.trusted(real);
   return {
-    isWatched: (real) => trusted(real) && index.isWatched(real),
+    isWatched: (real, folder) => trusted(real) && index.isWatched(real, folder),
     onPathChanged: (listener) => index.onPathChanged(listener),
     onResync: (listener) => index.onResync(listener),
-    childrenOf: (real) => (trusted(real) ? index.childrenOf(real) : null),
+    childrenOf: (real, folder) => (trusted(real) ? index.childrenOf(real, folder) : null),
   };
 }
 
