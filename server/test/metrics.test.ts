@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { login } from './helpers/auth.ts';
 import { eventually } from './helpers/eventually.ts';
 import { createUpload, patchChunk, randomContent } from './helpers/tus.ts';
+import { watched } from './helpers/watched.ts';
 
 const TOKEN = 'scrape-token-0123456789abcdef';
 
@@ -146,6 +147,48 @@ describe('GET /metrics', () => {
     ]) {
       expect(page).toContain(`# TYPE ${name} `);
     }
+  });
+
+  it('counts listings of a watched folder read, then answered by the listing cache', async () => {
+    const server = await start({ config: { metrics: true } });
+    await mkdir(path.join(server.root, 'docs'));
+    await writeFile(path.join(server.root, 'docs', 'a.txt'), 'a');
+    await watched(server, '/docs');
+    const listed = async () => {
+      const res = await server.fetch('/api/resources/docs/', { token: server.admin.token });
+      expect(res.status).toBe(200);
+      return (await scrape(server)).text();
+    };
+    const first = await listed();
+    const misses = sample(first, 'cabinet_listing_cache_misses_total');
+    expect(misses).toBeGreaterThanOrEqual(1);
+    // The fill the first listing started is kept in the background; the next ones are served from it.
+    const later = await eventually(
+      listed,
+      (page) => sample(page, 'cabinet_listing_cache_hits_total') >= 1,
+    );
+    expect(sample(later, 'cabinet_listing_cache_bytes')).toBeGreaterThan(0);
+    expect(sample(later, 'cabinet_search_index_entries')).toBeGreaterThanOrEqual(2);
+    expect(later).toMatch(/^cabinet_search_index_age_seconds \d/m);
+  });
+
+  it('counts background file jobs by state', async () => {
+    const server = await start({ config: { metrics: true } });
+    await mkdir(path.join(server.root, 'src'));
+    await writeFile(path.join(server.root, 'src', 'a.txt'), 'a');
+    const res = await server.fetch('/api/jobs', {
+      method: 'POST',
+      token: server.admin.token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'copy', items: [{ from: '/src', to: '/dst' }] }),
+    });
+    expect(res.status).toBe(202);
+    const page = await eventually(
+      async () => (await scrape(server)).text(),
+      (text) => sample(text, 'cabinet_file_jobs', { state: 'done' }) === 1,
+    );
+    expect(sample(page, 'cabinet_file_jobs', { state: 'queued' })).toBe(0);
+    expect(page).toMatch(/^cabinet_file_jobs\{state="waiting"\} 0$/m);
   });
 
   it("passes promtool's check of the exposition format", async () => {

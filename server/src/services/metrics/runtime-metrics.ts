@@ -1,3 +1,4 @@
+import { FILE_JOB_STATES } from '@cabinet/protocol';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** What the runtime hands the metrics: each read when Prometheus scrapes, never polled. */
@@ -23,9 +24,6 @@ const NOT_COUNTERS = [
   'nodejs_active_requests_total',
   'nodejs_active_resources_total',
 ];
-
-/** Job states the gauge always shows, so a state with no job reads 0 rather than vanishing. */
-const JOB_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'];
 
 /**
  * One registry per runtime (never prom-client's global one): two servers in one process (the
@@ -136,7 +134,8 @@ export class RuntimeMetrics {
       async collect() {
         const counts = await sources.jobsByState();
         this.reset();
-        for (const state of new Set([...JOB_STATES, ...Object.keys(counts)])) {
+        // Every state, so one with no job reads 0 rather than vanishing from the graphs.
+        for (const state of new Set<string>([...FILE_JOB_STATES, ...Object.keys(counts)])) {
           this.set({ state }, counts[state] ?? 0);
         }
       },
