@@ -39,7 +39,9 @@ export class RuntimeMetrics {
     const registers = [this.registry];
     const now = sources.now ?? Date.now;
     // Unprefixed (process_resident_memory_bytes, nodejs_eventloop_lag_seconds): the names every
-    // Node.js dashboard already reads.
+    // Node.js dashboard already reads. The event-loop delay monitor and the GC observer this starts
+    // live as long as the process (prom-client offers no stop): one per runtime, and a runtime is
+    // built once per process outside the tests.
     collectDefaultMetrics({ register: this.registry });
     // Gauges named like counters, which `promtool check metrics` rejects; their per-type
     // siblings (nodejs_active_handles, …) stay and sum to the same figure.
