@@ -117,6 +117,15 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     else if (!request.raw.complete) void reply.header('connection', 'close');
     return payload;
   });
+  const { metrics } = runtime;
+  if (metrics) {
+    // Labelled by the matched route pattern, never the raw URL: one series per route, however
+    // many files are asked for. Requests no route matched share one label.
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      metrics.observeRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

@@ -37,6 +37,7 @@ import { realTimers, type Timers } from './coordination/timers.ts';
 import { listenPostgres, notifyPostgres } from './store/notices.ts';
 import { ChangeRelay } from './services/tree/change-relay.ts';
 import { trustedWatches, UntrustedReconcile } from './services/tree/watch-trust.ts';
+import { RuntimeMetrics } from './services/metrics/runtime-metrics.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
 export interface Services {
@@ -83,6 +84,8 @@ export interface Runtime {
   readonly listingCache: ListingCache;
   /** Where folder watches can be trusted, and how the rest is kept right (docs/search.md). */
   readonly tree: TreeTrust;
+  /** The figures of GET /metrics, in this runtime's own registry; null without `--metrics`. */
+  readonly metrics: RuntimeMetrics | null;
   /** Sweeps what expired while the server was down, then starts the timed work. */
   start(): Promise<void>;
   /** Stops uploads in flight so a shutdown does not wait for slow clients. */
@@ -314,12 +317,28 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     if (pruned > 0) log.info({ pruned }, 'pruned finished file jobs');
   });
 
+  const metrics = ctx.config.metrics
+    ? new RuntimeMetrics({
+        listingCache,
+        searchIndex: () => {
+          const table = ctx.search.current;
+          return table ? { entries: table.live, builtAt: ctx.search.builtAt } : null;
+        },
+        mounts: () => ctx.mounts.reports,
+        jobsByState: () => ctx.store.fileJobs.countByState(),
+        eventStreamClients: () => services.events.size,
+        uploadBytes: () => tus.bytesWritten,
+        failedSignIns: () => auth.failedSignIns,
+      })
+    : null;
+
   return {
     ctx,
     services,
     coordination,
     listingCache,
     tree: { reconcile, relay },
+    metrics,
     async start() {
       // Before the first request, so a restarted server starts clean; each session is claimed by
       // a conditional delete, so instances starting together never both remove one.

@@ -104,6 +104,14 @@ export interface ServerConfig {
   oidcScopeClaim: string;
   /** The provider's name on the login page's button; empty: the issuer's host name. */
   oidcButtonLabel: string;
+  /** Serve `GET /metrics` in Prometheus text format (docs/metrics.md). */
+  metrics: boolean;
+  /** Bearer token that opens /metrics from any address; empty: trusted addresses only. */
+  metricsToken: string;
+  /**
+   * Addresses and CIDR ranges (and the word `loopback`) that may read /metrics without the token.
+   */
+  metricsAllow: string[];
 }
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -521,5 +529,32 @@ export const OPTIONS: readonly OptionSpec[] = [
     type: 'string',
     default: '',
     description: 'Provider name on the login button "Sign in with …" (default: the issuer host)',
+  },
+  {
+    key: 'metrics',
+    flag: 'metrics',
+    env: 'CABINET_METRICS',
+    type: 'boolean',
+    default: false,
+    description:
+      'Serve GET /metrics in Prometheus text format (trusted addresses or --metrics-token)',
+  },
+  {
+    key: 'metricsToken',
+    flag: 'metrics-token',
+    env: 'CABINET_METRICS_TOKEN',
+    type: 'string',
+    default: '',
+    description:
+      'Bearer token that opens /metrics from any address (empty: trusted addresses only)',
+  },
+  {
+    key: 'metricsAllow',
+    flag: 'metrics-allow',
+    env: 'CABINET_METRICS_ALLOW',
+    type: 'list',
+    default: 'loopback',
+    description:
+      'Addresses or CIDR ranges (comma-separated; `loopback` for 127.0.0.0/8 and ::1) that may read /metrics without the token',
   },
 ];

@@ -27,6 +27,7 @@ import { oidcRoutes } from './oidc.routes.ts';
 import { auditRoutes } from './audit.routes.ts';
 import { fileJobsRoutes } from './file-jobs.routes.ts';
 import { memoryRoutes } from './memory.routes.ts';
+import { metricsRoutes } from './metrics.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -34,7 +35,13 @@ export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<vo
  * Route areas outside /api, registered at the root (after base-URL stripping).
  * Each module registers its own routes and guards.
  */
-export const ROOT_ROUTES: RouteModule[] = [healthRoutes, webHostRoutes, siteServeRoutes, davRoutes];
+export const ROOT_ROUTES: RouteModule[] = [
+  healthRoutes,
+  metricsRoutes,
+  webHostRoutes,
+  siteServeRoutes,
+  davRoutes,
+];
 
 /** Route areas under /api. Each module registers its own routes and guards. */
 export const API_ROUTES: RouteModule[] = [

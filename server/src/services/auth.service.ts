@@ -46,6 +46,9 @@ export interface SessionClient {
 
 /** Signing in and out: the configured method, the attempt limits, tokens and their sessions. */
 export class AuthService {
+  /** Logins refused or failed since the start (the figures of /metrics). */
+  failedSignIns = 0;
+
   constructor(
     private readonly ctx: AppContext,
     private readonly users: UsersService,
@@ -161,6 +164,7 @@ export class AuthService {
       return token;
     } catch (error) {
       const failure = loginFailure(error);
+      this.failedSignIns++;
       this.audit?.record({
         action: 'login',
         outcome: failure.outcome,

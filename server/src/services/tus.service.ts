@@ -30,6 +30,8 @@ const TOUCH_EVERY_MS = 60_000;
  */
 export class TusService {
   private readonly expiryMs: number;
+  /** Bytes uploads wrote to their staging files since the start (the figures of /metrics). */
+  bytesWritten = 0;
 
   /**
    * `hooks`: before_upload runs at creation (before anything is written), after_upload at
@@ -312,8 +314,10 @@ export class TusService {
       case 'tooLarge':
         throw new AppendRejected(413, outcome.offset, true);
       case 'interrupted':
+        this.bytesWritten += outcome.offset - offset;
         return { offset: outcome.offset, replaced: null };
       case 'written': {
+        this.bytesWritten += outcome.offset - offset;
         const full = outcome.offset === session.length;
         return {
           offset: outcome.offset,

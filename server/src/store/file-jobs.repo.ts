@@ -185,6 +185,16 @@ export class FileJobsRepo {
     return rows.map(toRecord);
   }
 
+  /** How many jobs are in each state (the figures of /metrics). */
+  async countByState(): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('file_jobs')
+      .select(['state', (eb) => eb.fn.countAll<number | string | bigint>().as('count')])
+      .groupBy('state')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.state, Number(row.count)]));
+  }
+
   /** Jobs in one of `states` (the start-up check for runs a crash interrupted). */
   async inStates(states: readonly string[]): Promise<FileJobRecord[]> {
     const rows = await this.db

@@ -143,6 +143,9 @@ export class NameIndex {
     return TableChildren.of(table, id);
   }
 
+  /** When the current table was last built from the disk (ms); null before the first build. */
+  builtAt: number | null = null;
+
   /** The table searches read, or null while the first build runs (searches then walk). */
   get current(): NameTable | null {
     return this.table;
@@ -266,6 +269,7 @@ export class NameIndex {
     table.trim();
     const first = this.table === null;
     this.table = table;
+    this.builtAt = Date.now();
     this.following = this.watching;
     this.options.log.info(
       {

@@ -135,6 +135,12 @@ export class ListingCache {
   private readonly followed = new Set<Followed>();
   private used = 0;
   private readonly unsubscribe: (() => void)[];
+  /**
+   * Lookups of watched folders answered from what was held (patched ones too), and those that had
+   * to read the folder whole (the figures of /metrics).
+   */
+  hits = 0;
+  misses = 0;
 
   constructor(
     private readonly source: ListingCacheSource,
@@ -204,6 +210,8 @@ export class ListingCache {
         // Changed since it was read (whether or not an event said so), or some children did:
         // brought up to date from one directory read and the stats of what changed.
         const patched = await this.patch(dir, slot, stamp, options.orderFor);
+        if (patched) this.hits++;
+        else this.misses++;
         return patched && (await this.linksUnchanged(patched)) ? patched : null;
       }
     } else if (slot && !sameStamp(slot.stamp, stamp)) {
@@ -211,10 +219,12 @@ export class ListingCache {
       slot = undefined;
     }
     if (slot) {
+      this.hits++;
       // Most recently used last.
       this.slots.delete(key);
       this.slots.set(key, slot);
     } else {
+      this.misses++;
       let fill = this.fills.get(key);
       if (fill && !sameStamp(fill.stamp, stamp)) {
         // The folder changed since that read began: it is not for this request.
