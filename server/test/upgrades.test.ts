@@ -384,6 +384,14 @@ describe('a version older than the database', () => {
         timeout: 120_000,
       }),
     ).rejects.toMatchObject(refused);
+    // Several workers: the primary refuses before starting any, rather than replacing them for ever.
+    await expect(
+      run(
+        'node',
+        [BIN, 'serve', ...store, '--address', '127.0.0.1', '--port', '0', '--workers', '2'],
+        { timeout: 120_000 },
+      ),
+    ).rejects.toMatchObject(refused);
 
     // Nothing was changed: the current migrations are all still there, the newer one too.
     const after = await connectDatabase(handle.database);

@@ -50,28 +50,40 @@ export async function connectDatabase(database: string, options: OpenOptions = {
   return isPostgresUrl(database) ? await openPostgres(database) : openSqlite(database);
 }
 
-/**
- * Runs the migrations the database has not had yet. A database that holds a migration this code
- * does not know was upgraded by a newer version: this version would misread (or write wrongly)
- * what the newer schema holds, and migrations only ever go forward, so it refuses to run on it.
- */
+/** Runs the migrations the database has not had yet, refusing a database a newer version migrated. */
 export async function migrateDatabase(db: Db): Promise<void> {
-  const refuseNewer = async () => {
-    const unknown = await unknownMigrations(db);
-    if (unknown.length > 0) {
-      throw new Error(
-        `the database was upgraded by a newer version of Cabinet: it holds migration ` +
-          `"${unknown[0]}", which this version does not know. Run the newer version ` +
-          `(or restore a backup taken before the upgrade); an older version never runs on it.`,
-      );
-    }
-  };
-  await refuseNewer();
+  await refuseNewerDatabase(db);
   const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
     // A newer instance may have migrated between the check and the migration's lock.
-    await refuseNewer();
+    await refuseNewerDatabase(db);
     throw new Error(`database migration failed: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * Throws when the database holds a migration this code does not know: a newer version migrated
+ * it, and this one would misread (or write wrongly) what the newer schema holds. Migrations only
+ * ever go forward, so there is no running this version on it.
+ */
+export async function refuseNewerDatabase(db: Db): Promise<void> {
+  const unknown = await unknownMigrations(db);
+  if (unknown.length > 0) {
+    throw new Error(
+      `the database was upgraded by a newer version of Cabinet: it holds migration ` +
+        `"${unknown[0]}", which this version does not know. Run the newer version ` +
+        `(or restore a backup taken before the upgrade); an older version never runs on it.`,
+    );
+  }
+}
+
+/** refuseNewerDatabase on the database `database` names, opened for the check only. */
+export async function checkDatabaseVersion(database: string): Promise<void> {
+  const db = await connectDatabase(database);
+  try {
+    await refuseNewerDatabase(db);
+  } finally {
+    await db.destroy();
   }
 }
 
