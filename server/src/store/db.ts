@@ -87,7 +87,7 @@ export async function checkDatabaseVersion(database: string): Promise<void> {
   }
 }
 
-/** Migrations recorded in the database that this code does not have, in the order they ran. */
+/** Migrations recorded in the database that this code does not have, by name. */
 export async function unknownMigrations(db: Db): Promise<string[]> {
   const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
   if (!tables.some((table) => table.name === DEFAULT_MIGRATION_TABLE)) return [];
