@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { ServerConfig } from '../config/options.ts';
 import { createLogger } from '../logger.ts';
+import { checkDatabaseVersion } from '../store/db.ts';
 import { RestartBackoff } from './restart-backoff.ts';
 
 /**
@@ -72,6 +73,9 @@ export async function runPrimary(config: ServerConfig): Promise<void> {
     for (const worker of live) worker.process.kill('SIGHUP');
   });
 
+  // Workers refused by a database a newer version migrated would be replaced for ever: the
+  // primary refuses it itself, once, before starting any.
+  await checkDatabaseVersion(config.database);
   await fork();
   await Promise.all(Array.from({ length: config.workers - 1 }, () => fork()));
   log.info(`${live.size} server workers share the port`);

@@ -1,10 +1,17 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  DEFAULT_MIGRATION_TABLE,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl } from './engine.ts';
-import { migrationProvider } from './migrations.ts';
+import { migrationNames, migrationProvider } from './migrations.ts';
 import type { Database } from './schema.ts';
 
 export { engineOf, isPostgresUrl, type Engine } from './engine.ts';
@@ -25,17 +32,70 @@ export interface OpenOptions {
  * created when missing unless `mustExist`.
  */
 export async function openDatabase(database: string, options: OpenOptions = {}): Promise<Db> {
+  const db = await connectDatabase(database, options);
+  try {
+    await migrateDatabase(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}
+
+/** Opens the database without touching its schema (see openDatabase). */
+export async function connectDatabase(database: string, options: OpenOptions = {}): Promise<Db> {
   if (options.mustExist && !isPostgresUrl(database) && !existsSync(database)) {
     throw new Error(`no SQLite database at ${database}`);
   }
-  const db = isPostgresUrl(database) ? await openPostgres(database) : openSqlite(database);
-  const migrator = new Migrator({ db, provider: migrationProvider });
-  const { error } = await migrator.migrateToLatest();
+  return isPostgresUrl(database) ? await openPostgres(database) : openSqlite(database);
+}
+
+/** Runs the migrations the database has not had yet, refusing a database a newer version migrated. */
+export async function migrateDatabase(db: Db): Promise<void> {
+  await refuseNewerDatabase(db);
+  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
-    await db.destroy();
+    // A newer instance may have migrated between the check and the migration's lock.
+    await refuseNewerDatabase(db);
     throw new Error(`database migration failed: ${(error as Error).message}`, { cause: error });
   }
-  return db;
+}
+
+/**
+ * Throws when the database holds a migration this code does not know: a newer version migrated
+ * it, and this one would misread (or write wrongly) what the newer schema holds. Migrations only
+ * ever go forward, so there is no running this version on it.
+ */
+export async function refuseNewerDatabase(db: Db): Promise<void> {
+  const unknown = await unknownMigrations(db);
+  if (unknown.length > 0) {
+    throw new Error(
+      `the database was upgraded by a newer version of Cabinet: it holds migration ` +
+        `"${unknown[0]}", which this version does not know. Run the newer version ` +
+        `(or restore a backup taken before the upgrade); an older version never runs on it.`,
+    );
+  }
+}
+
+/** refuseNewerDatabase on the database `database` names, opened for the check only. */
+export async function checkDatabaseVersion(database: string): Promise<void> {
+  const db = await connectDatabase(database);
+  try {
+    await refuseNewerDatabase(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Migrations recorded in the database that this code does not have, by name. */
+export async function unknownMigrations(db: Db): Promise<string[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((table) => table.name === DEFAULT_MIGRATION_TABLE)) return [];
+  const known = new Set(migrationNames());
+  const rows = await sql<{ name: string }>`select name from ${sql.table(
+    DEFAULT_MIGRATION_TABLE,
+  )} order by name`.execute(db);
+  return rows.rows.map((row) => row.name).filter((name) => !known.has(name));
 }
 
 function openSqlite(file: string): Db {

@@ -493,6 +493,11 @@ const migrations: Record<string, Migration> = {
   },
 };
 
+/** The names of every migration this code has, in the order they run (the schema versions). */
+export function migrationNames(): string[] {
+  return Object.keys(migrations).sort();
+}
+
 export const migrationProvider: MigrationProvider = {
   getMigrations: () => Promise.resolve(migrations),
 };
