@@ -4,8 +4,11 @@ import path from 'node:path';
 import type { Post, PostActionResult, PostPreview, SiteBuild, UserSite } from '@cabinet/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
+import { eventually } from './helpers/eventually.ts';
 
 let server: TestServer;
+/** How far the sites' clock runs ahead of the real one (the scheduler keeps real time). */
+let clockAhead = 0;
 let ann: TestUser;
 let reader: TestUser;
 
@@ -55,7 +58,7 @@ async function newPost(s: TestServer, title: string, site = 'blog'): Promise<Pos
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ now: () => Date.now() + clockAhead });
   await mkdir(path.join(server.root, 'users', 'ann'), { recursive: true });
   ann = await server.createUser({ scope: '/users/ann', perm: { create: true, modify: true } });
   reader = await server.createUser({ scope: '/users/ann', perm: { create: true, modify: false } });
@@ -216,7 +219,11 @@ describe('sites: posts', () => {
 
     const served = await fetch(`${server.url}/sites/blog/posts/going-live/`);
     expect(served.status).toBe(200);
-    expect(sandboxed(served)).toBe(true);
+    // A served site's own policy: an opaque origin (no allow-same-origin) loading its own files.
+    const policy = served.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/^sandbox allow-scripts[^;]*;/);
+    expect(policy).not.toContain('allow-same-origin');
+    expect(policy).toContain(`style-src ${server.url}/sites/blog/ 'unsafe-inline'`);
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await fetch(`${server.url}/sites/blog/nothing-here`)).status).toBe(404);
     expect((await fetch(`${server.url}/sites/nosuch/`)).status).toBe(404);
@@ -270,6 +277,93 @@ describe('sites: scheduling', () => {
       scheduledAt: null,
       failure: null,
     });
+  });
+
+  it('publishes a scheduled post now when Publish is pressed, and its job cannot undo it', async () => {
+    const post = await newPost(server, 'Ahead');
+    const at = new Date(Date.now() + 10 * 60_000).toISOString();
+    const scheduled = await call<PostActionResult>(
+      server,
+      ann.token,
+      'POST',
+      '/api/sites/blog/schedule',
+      {
+        path: post.path,
+        at,
+      },
+    );
+    expect(scheduled.body.post.state).toBe('scheduled');
+    const published = await call<PostActionResult>(
+      server,
+      ann.token,
+      'POST',
+      '/api/sites/blog/publish',
+      {
+        path: post.path,
+      },
+    );
+    expect(published.body.post).toMatchObject({ state: 'published', scheduledAt: null });
+    expect(published.body.build?.changed.added).toContain('posts/ahead/index.html');
+    expect((await fetch(`${server.url}/sites/blog/posts/ahead/`)).status).toBe(200);
+    const scheduler = server.runtime.coordination.scheduler;
+    const jobs = await scheduler.list('site.publish');
+    expect(jobs.filter((job) => (job.payload as { path: string }).path === post.path)).toEqual([]);
+
+    // Past the time it had been scheduled for, a publication job for it (one another instance
+    // still held, say) rebuilds without taking the post off.
+    clockAhead = 11 * 60_000;
+    try {
+      const id = await scheduler.schedule('site.publish', Date.now() - 1, {
+        site: 'blog',
+        path: post.path,
+      });
+      await scheduler.runDue();
+      await eventually(
+        async () => (await scheduler.list('site.publish')).some((job) => job.id === id),
+        (pending) => !pending,
+      );
+      const posts = await call<Post[]>(server, ann.token, 'GET', '/api/sites/blog/posts');
+      expect(posts.body.find((p) => p.path === post.path)).toMatchObject({
+        state: 'published',
+        scheduledAt: null,
+        failure: null,
+      });
+      expect((await fetch(`${server.url}/sites/blog/posts/ahead/`)).status).toBe(200);
+    } finally {
+      clockAhead = 0;
+    }
+  });
+
+  it("honours Hugo's publishDate and expiryDate, and Publish clears an expiry passed", async () => {
+    const posts = path.join(blog(), 'content', 'posts');
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const earlier = new Date(Date.now() - 3_600_000).toISOString();
+    const dated = (title: string, extra: string) =>
+      `---\ntitle: ${title}\ndate: ${earlier}\ndraft: false\n${extra}\n---\n\nBody\n`;
+    await writeFile(path.join(posts, 'later.md'), dated('Later', `publishDate: ${later}`));
+    await writeFile(path.join(posts, 'gone.md'), dated('Gone', `expiryDate: ${earlier}`));
+    const build = await call<SiteBuild>(server, ann.token, 'POST', '/api/sites/blog/build');
+    expect(build.body.ok).toBe(true);
+    expect((await fetch(`${server.url}/sites/blog/posts/later/`)).status).toBe(404);
+    expect((await fetch(`${server.url}/sites/blog/posts/gone/`)).status).toBe(404);
+    const listed = await call<Post[]>(server, ann.token, 'GET', '/api/sites/blog/posts');
+    expect(listed.body.find((p) => p.path === 'posts/later.md')?.state).toBe('scheduled');
+    expect(listed.body.find((p) => p.path === 'posts/gone.md')?.state).toBe('draft');
+
+    const published = await call<PostActionResult>(
+      server,
+      ann.token,
+      'POST',
+      '/api/sites/blog/publish',
+      {
+        path: 'posts/gone.md',
+      },
+    );
+    expect(published.body.post.state).toBe('published');
+    expect(await readFile(path.join(posts, 'gone.md'), 'utf8')).not.toContain('expiryDate');
+    expect((await fetch(`${server.url}/sites/blog/posts/gone/`)).status).toBe(200);
+    // The date the post already had stays: it was due.
+    expect(published.body.post.date).toBe(earlier);
   });
 
   it('refuses a time in the past or without an offset', async () => {

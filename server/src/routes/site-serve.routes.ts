@@ -3,14 +3,16 @@ import * as z from 'zod/mini';
 import type { Runtime } from '../runtime.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendFile } from '../http/file-reply.ts';
+import { servedSiteCsp, servedSitePrefix } from '../http/site-csp.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 
 const ServeParams = z.object({ name: z.string(), '*': z.string() });
 
 /**
  * `/sites/<name>/…`: a site's output folder, read-only and without sign-in, when its
- * administrator turned serving on (docs/sites.md). Files carry the download headers (sandbox CSP,
- * nosniff); a folder answers with its index.html. The web app's own screen lives at
+ * administrator turned serving on (docs/sites.md). Files carry a served site's policy (a sandbox
+ * with an opaque origin that loads the site's own files, http/site-csp.ts) and nosniff; a folder
+ * answers with its index.html. The web app's own screen lives at
  * `/publishing/…`, so this prefix never shadows it.
  */
 export async function siteServeRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
@@ -23,8 +25,10 @@ export async function siteServeRoutes(scope: FastifyInstance, runtime: Runtime):
     '/sites/:name/*',
     { exposeHeadRoute: false, schema: { params: ServeParams } },
     async (request, reply) => {
-      const file = await sites.publicFile(request.params.name, request.params['*']);
-      return sendFile(request, reply, file, clientGone(reply));
+      const { name } = request.params;
+      const file = await sites.publicFile(name, request.params['*']);
+      const prefix = servedSitePrefix(request, `${runtime.ctx.config.baseURL}/sites/${name}/`);
+      return sendFile(request, reply, file, clientGone(reply), servedSiteCsp(prefix));
     },
   );
 }

@@ -30,6 +30,7 @@ import { fillArchetype } from './sites/archetype-fill.ts';
 import { pageFile, renderBuiltin } from './sites/builtin-generator.ts';
 import { parseFrontMatter, setFields } from './sites/front-matter.ts';
 import { runHugo } from './sites/hugo-runner.ts';
+import { goLiveFields, postTimes, visibility } from './sites/post-dates.ts';
 import {
   buildSite,
   contentPosts,
@@ -174,7 +175,11 @@ export class SitesService {
   /** Writes the starter's files that do not exist yet (never replacing one). */
   private async writeStarter(site: SiteRecord): Promise<void> {
     const fs = await this.siteFs(site, { create: true });
-    for (const [rel, text] of starterFiles(site.generator as 'builtin' | 'hugo', site.title)) {
+    for (const [rel, text] of starterFiles(
+      site.generator as 'builtin' | 'hugo',
+      site.title,
+      servedBase(this.ctx, site.name),
+    )) {
       const target = await fs.resolve(`/${rel}`);
       if (target.stat || target.isSymlink) continue;
       await fs.writeFile(target, text);
@@ -369,11 +374,12 @@ export class SitesService {
     const access = await this.access(user, name);
     const rel = postPath(raw);
     const text = await this.readPost(access, rel);
-    const current = parseFrontMatter(text).data['date'];
-    const keepDate = typeof current === 'string' && !Number.isNaN(Date.parse(current));
-    const date = keepDate ? current : new Date(this.now()).toISOString();
-    await this.writePost(access, rel, setFields(text, { draft: false, date }));
+    // A date still ahead (a scheduled post) becomes now: Publish means on the site now, and the
+    // pending job is cancelled so it cannot act on the post later.
+    const now = new Date(this.now()).toISOString();
+    const fields = goLiveFields(parseFrontMatter(text).data, now, true);
     await this.scheduler.cancel(publishKey(name, rel));
+    await this.writePost(access, rel, setFields(text, fields));
     await this.ctx.store.sites.clearFailure(name, rel);
     const build = await this.rebuild(access.site, user);
     return { post: await this.postOf(access, rel), build };
@@ -399,7 +405,8 @@ export class SitesService {
     const at = parseInstant(request.at);
     if (at <= this.now()) throw errors.badRequest('at is not in the future');
     const text = await this.readPost(access, rel);
-    await this.writePost(access, rel, setFields(text, { draft: false, date: request.at }));
+    const fields = goLiveFields(parseFrontMatter(text).data, request.at, false);
+    await this.writePost(access, rel, setFields(text, fields));
     await this.ctx.store.sites.clearFailure(name, rel);
     const payload: PublishPayload = { site: name, path: rel };
     await this.scheduler.schedule(SITE_JOBS.publish, at, payload, { key: publishKey(name, rel) });
@@ -599,10 +606,9 @@ export class SitesService {
     } catch {
       // A post whose front matter does not parse is listed as a draft by its file name.
     }
-    const rawDate = data['date'];
-    const date = typeof rawDate === 'string' && !Number.isNaN(Date.parse(rawDate)) ? rawDate : null;
-    const draft = data['draft'] === true || Object.keys(data).length === 0;
-    const future = date !== null && Date.parse(date) > this.now();
+    const times = postTimes(data);
+    const draft = times.draft || Object.keys(data).length === 0;
+    const shown = draft ? 'draft' : visibility(times, this.now());
     const scheduled = pending.get(rel);
     return {
       path: rel,
@@ -610,9 +616,10 @@ export class SitesService {
       section,
       slug,
       title: typeof data['title'] === 'string' ? data['title'] : slug,
-      date,
+      date: times.date,
       draft,
-      state: draft ? 'draft' : future ? 'scheduled' : 'published',
+      // An expired post (Hugo's expiryDate passed) is off the site, as a draft is.
+      state: shown === 'expired' ? 'draft' : shown,
       scheduledAt: scheduled === undefined ? null : new Date(scheduled).toISOString(),
       failure: failures.get(rel) ?? null,
     };
