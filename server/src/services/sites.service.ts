@@ -343,11 +343,23 @@ export class SitesService {
     return { url: `/api/sites/${name}/preview/${scratch.id}/${page}` };
   }
 
-  /** A file of one of the user's previews of this site; 404 for anything else. */
-  async previewFile(user: SessionUser, name: string, id: string, rel: string): Promise<FileToSend> {
-    await this.access(user, name);
+  /**
+   * A file of a preview of this site, by its ticket (the preview's random id) while the preview
+   * lasts; with a signed-in user, only their own previews of a site they may use. 404 otherwise.
+   */
+  async previewFile(
+    user: SessionUser | undefined,
+    name: string,
+    id: string,
+    rel: string,
+  ): Promise<FileToSend> {
+    if (user) await this.access(user, name);
     const meta = await this.previews.meta(id);
-    if (!meta || meta.site !== name || meta.userId !== user.id) throw errors.notFound();
+    if (!meta || meta.site !== name || meta.createdAt < this.now() - PREVIEW_TTL_MS) {
+      throw errors.notFound();
+    }
+    if (user && meta.userId !== user.id) throw errors.notFound();
+    if (!user && !(await this.ctx.store.sites.get(name))) throw errors.notFound();
     const found = await this.previews.find(id, rel);
     if (!found) throw errors.notFound();
     return {
