@@ -256,6 +256,35 @@ describe('sites: posts', () => {
     expect(existsSync(path.join(out, 'posts', 'going-live'))).toBe(false);
   });
 
+  it('a served site never built says so on a page, not a bare 404', async () => {
+    const created = await call(server, server.admin.token, 'POST', '/api/sites', {
+      name: 'fresh',
+      title: 'Fresh <start>',
+      folder: '/users/ann/fresh',
+      serve: true,
+      starter: true,
+    });
+    expect(created.status).toBe(201);
+    const page = await fetch(`${server.url}/sites/fresh/`);
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain('Fresh &#60;start&#62; has not been built yet');
+    expect(html).toContain('Publish a post');
+    const built = await call<SiteBuild>(
+      server,
+      server.admin.token,
+      'POST',
+      '/api/sites/fresh/build',
+    );
+    expect(built.body.ok).toBe(true);
+    expect((await fetch(`${server.url}/sites/fresh/`)).status).toBe(200);
+    expect(await (await fetch(`${server.url}/sites/fresh/nothing-here`)).text()).not.toContain(
+      'not been built',
+    );
+    await call(server, server.admin.token, 'DELETE', '/api/sites/fresh');
+  });
+
   it('builds on demand and records the run like a command run', async () => {
     const build = await call<SiteBuild>(server, ann.token, 'POST', '/api/sites/blog/build');
     expect(build.body.ok).toBe(true);

@@ -494,6 +494,19 @@ export class SitesService {
     };
   }
 
+  /**
+   * A served site that has no output yet (never built, or its output folder removed): "View the
+   * site" then shows a page saying so instead of a bare 404. The site's title, or undefined when
+   * it has output or is not served.
+   */
+  async unbuiltTitle(name: string): Promise<string | undefined> {
+    const site = await this.ctx.store.sites.get(name);
+    if (!site || !site.serve) return undefined;
+    const fs = await this.siteFs(site).catch(() => undefined);
+    const output = await fs?.stat(`/${site.output}`).catch(() => undefined);
+    return output ? undefined : site.title;
+  }
+
   // --- helpers ---------------------------------------------------------------------------------
 
   private async get(name: string): Promise<SiteRecord> {
