@@ -158,6 +158,31 @@ describe('sites: Hugo', () => {
     }
   });
 
+  it('agrees with Hugo on publishDate and expiryDate, and Publish on a scheduled post publishes it', async () => {
+    const site = path.join(server.root, 'users', 'ann', 'docs');
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const earlier = new Date(Date.now() - 3_600_000).toISOString();
+    const dated = (title: string, extra: string) =>
+      `---\ntitle: ${title}\ndate: ${earlier}\ndraft: false\n${extra}\n---\n\nBody\n`;
+    const posts = path.join(site, 'content', 'posts');
+    await writeFile(path.join(posts, 'later.md'), dated('Later', `publishDate: ${later}`));
+    await writeFile(path.join(posts, 'gone.md'), dated('Gone', `expiryDate: ${earlier}`));
+    const build = await call<{ ok: boolean }>(ann.token, 'POST', '/api/sites/docs/build');
+    expect(build.body.ok).toBe(true);
+    expect(existsSync(path.join(site, 'public', 'posts', 'later'))).toBe(false);
+    expect(existsSync(path.join(site, 'public', 'posts', 'gone'))).toBe(false);
+    const listed = await call<Post[]>(ann.token, 'GET', '/api/sites/docs/posts');
+    expect(listed.body.find((p) => p.path === 'posts/later.md')?.state).toBe('scheduled');
+    expect(listed.body.find((p) => p.path === 'posts/gone.md')?.state).toBe('draft');
+
+    const published = await call<PostActionResult>(ann.token, 'POST', '/api/sites/docs/publish', {
+      path: 'posts/later.md',
+    });
+    expect(published.body.post.state).toBe('published');
+    expect(published.body.build?.changed.added).toContain('posts/later/index.html');
+    expect((await fetch(`${server.url}/sites/docs/posts/later/`)).status).toBe(200);
+  });
+
   it('reports a Hugo failure with its log and leaves the output as it was', async () => {
     const site = path.join(server.root, 'users', 'ann', 'docs');
     const { writeFile } = await import('node:fs/promises');
