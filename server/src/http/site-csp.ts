@@ -5,16 +5,16 @@ import type { FastifyRequest } from 'fastify';
  * sites"). `sandbox` without `allow-same-origin` gives the page an opaque origin: its scripts run
  * but cannot read Cabinet's cookies or storage (the token), and its requests are cross-site, so
  * they carry no session. Its own files load from the site's URL prefix, named explicitly: under a
- * sandbox `'self'` is the opaque origin by the letter of CSP 3 (browsers differ,
+ * sandbox `'self'` is the opaque origin by the letter of CSP 3 (browsers take the URL's origin:
  * w3c/webappsec-csp#260), and a path keeps the site from loading the app's own URLs (`/api/…`)
- * as scripts or styles. Popups may leave the sandbox so a link opened in a new tab works.
+ * as scripts or styles. Inline scripts and styles run: in the opaque origin they can do no more
+ * than the site's own files. Popups may leave the sandbox so a link opened in a new tab works.
  */
-export function servedSiteCsp(prefixUrl: string): string {
-  const own = prefixUrl;
+export function servedSiteCsp(own: string): string {
   return [
     'sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox',
     "default-src 'none'",
-    `script-src ${own}`,
+    `script-src ${own} 'unsafe-inline'`,
     `style-src ${own} 'unsafe-inline'`,
     `img-src ${own} data:`,
     `font-src ${own} data:`,
