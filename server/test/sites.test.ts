@@ -390,7 +390,11 @@ describe('sites: scheduling', () => {
     expect((await fetch(`${server.url}/sites/blog/posts/later/`)).status).toBe(404);
     expect((await fetch(`${server.url}/sites/blog/posts/gone/`)).status).toBe(404);
     const listed = await call<Post[]>(server, ann.token, 'GET', '/api/sites/blog/posts');
-    expect(listed.body.find((p) => p.path === 'posts/later.md')?.state).toBe('scheduled');
+    // A date written by hand is scheduled like one set with Schedule: a rebuild is due then.
+    expect(listed.body.find((p) => p.path === 'posts/later.md')).toMatchObject({
+      state: 'scheduled',
+      scheduledAt: new Date(later).toISOString(),
+    });
     expect(listed.body.find((p) => p.path === 'posts/gone.md')?.state).toBe('draft');
 
     const published = await call<PostActionResult>(
@@ -407,6 +411,33 @@ describe('sites: scheduling', () => {
     expect((await fetch(`${server.url}/sites/blog/posts/gone/`)).status).toBe(200);
     // The date the post already had stays: it was due.
     expect(published.body.post.date).toBe(earlier);
+
+    // A post removed takes its pending rebuild with it (at the next build).
+    await rm(path.join(posts, 'later.md'));
+    await call(server, ann.token, 'POST', '/api/sites/blog/build');
+    const jobs = await server.runtime.coordination.scheduler.list('site.publish');
+    expect(jobs.map((job) => (job.payload as { path: string }).path)).not.toContain(
+      'posts/later.md',
+    );
+  });
+
+  it('publishes a post whose publishDate, written by hand, comes a second later', async () => {
+    const at = new Date(Date.now() + 1000).toISOString();
+    await writeFile(
+      path.join(blog(), 'content', 'posts', 'by-hand.md'),
+      `---\ntitle: By hand\ndraft: false\npublishDate: ${at}\n---\n\nBody\n`,
+    );
+    expect(
+      (await call<SiteBuild>(server, ann.token, 'POST', '/api/sites/blog/build')).body.ok,
+    ).toBe(true);
+    const page = path.join(blog(), 'public', 'posts', 'by-hand', 'index.html');
+    expect(existsSync(page)).toBe(false);
+    await untilPublished(server, page);
+    const posts = await call<Post[]>(server, ann.token, 'GET', '/api/sites/blog/posts');
+    expect(posts.body.find((p) => p.path === 'posts/by-hand.md')).toMatchObject({
+      state: 'published',
+      scheduledAt: null,
+    });
   });
 
   it('refuses a time in the past or without an offset', async () => {

@@ -582,7 +582,43 @@ export class SitesService {
   private async rebuild(site: SiteRecord, user: { id: number; username: string }) {
     const fs = await this.siteFs(site);
     const actor = { userId: user.id, username: user.username };
-    return buildSite(this.ctx, site, fs, actor, this.now(), this.quota);
+    const build = await buildSite(this.ctx, site, fs, actor, this.now(), this.quota);
+    await this.syncDateJobs(site, fs);
+    return build;
+  }
+
+  /**
+   * Dates written by hand (a future `date` or `publishDate`, an `expiryDate`) take effect like
+   * Schedule's: each post's next such time gets its rebuild job, and a job whose post no longer
+   * wants it (removed, a draft, its date moved) is cancelled. Jobs already due are left to run.
+   */
+  private async syncDateJobs(site: SiteRecord, fs: ScopedFs): Promise<void> {
+    const now = this.now();
+    const wanted = new Map<string, number>();
+    for (const rel of await contentPosts(fs)) {
+      let times;
+      try {
+        times = postTimes(parseFrontMatter(await siteSource(fs).post(rel)).data);
+      } catch {
+        continue; // a post that does not parse is a draft
+      }
+      if (times.draft) continue;
+      const next = [times.publishAt, times.expiresAt]
+        .filter((at): at is number => at !== null && at > now)
+        .sort((a, b) => a - b)[0];
+      if (next !== undefined) wanted.set(rel, next);
+    }
+    const pending = await this.pendingSchedules(site.name);
+    for (const [rel, at] of pending) {
+      if (!wanted.has(rel) && at > now) await this.scheduler.cancel(publishKey(site.name, rel));
+    }
+    for (const [rel, at] of wanted) {
+      if (pending.get(rel) === at) continue;
+      const payload: PublishPayload = { site: site.name, path: rel };
+      await this.scheduler.schedule(SITE_JOBS.publish, at, payload, {
+        key: publishKey(site.name, rel),
+      });
+    }
   }
 
   private async pendingSchedules(name: string): Promise<Map<string, number>> {
@@ -645,7 +681,9 @@ export class SitesService {
       draft,
       // An expired post (Hugo's expiryDate passed) is off the site, as a draft is.
       state: shown === 'expired' ? 'draft' : shown,
-      scheduledAt: scheduled === undefined ? null : new Date(scheduled).toISOString(),
+      // A post's pending job may be its expiry's: only a post still to come is "scheduled for".
+      scheduledAt:
+        scheduled === undefined || shown !== 'scheduled' ? null : new Date(scheduled).toISOString(),
       failure: failures.get(rel) ?? null,
     };
   }
