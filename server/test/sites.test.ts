@@ -175,6 +175,12 @@ describe('sites: posts', () => {
       `style-src ${server.url}${preview.body.url.replace(/posts\/.*$/, '')} `,
     );
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    // A revalidation keeps the one policy (a second, the API's, would block the site's styles).
+    const again = await fetch(`${server.url}${preview.body.url}`, {
+      headers: { 'if-none-match': page.headers.get('etag') ?? '' },
+    });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('content-security-policy')).toBe(policy);
     const html = await page.text();
     expect(html).toContain('<h1>Unsaved &lt;b&gt;title&lt;/b&gt;</h1>');
     expect(html).toContain('<p><em>Fresh</em> text</p>');

@@ -37,7 +37,6 @@ export async function sendFile(
    */
   csp: string = DOWNLOAD_CSP,
 ): Promise<FastifyReply> {
-  const apiHeaders = csp === DOWNLOAD_CSP;
   const etag = fileEtag(file.size, file.mtime);
   const lastModified = file.mtime.toUTCString();
   void reply
@@ -69,10 +68,10 @@ export async function sendFile(
     if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1) {
       const { start, end } = ranges[0]!;
       void reply.header('content-range', `bytes ${start}-${end}/${file.size}`);
-      return sendBody(reply, 206, file, start, end - start + 1, signal, apiHeaders);
+      return sendBody(reply, 206, file, start, end - start + 1, signal);
     }
   }
-  return sendBody(reply, 200, file, 0, file.size, signal, apiHeaders);
+  return sendBody(reply, 200, file, 0, file.size, signal);
 }
 
 /** Read buffers per download: one is read while another is sent. */
@@ -91,30 +90,24 @@ async function sendBody(
   start: number,
   length: number,
   signal: AbortSignal,
-  apiHeaders: boolean,
 ): Promise<FastifyReply> {
   const content = await file.open();
   void reply.header('content-length', length);
-  await writeResponse(
-    reply,
-    status,
-    async (output) => {
-      try {
-        const pool = new ChunkPool(BODY_BUFFERS, Math.max(1, Math.min(BODY_BUFFER_BYTES, length)));
-        const copy = { pool, signal, sinkReleasesOnCallback: true };
-        const { copied: sent } = await copyFileRange(content, start, length, output, copy);
-        // A file that shrank since its stat cannot fill the announced length: cut the connection
-        // so the client sees a short download instead of waiting for the rest.
-        if (sent < length) output.destroy();
-        else output.end();
-      } catch {
-        output.destroy(); // the client went away, or the read failed mid-body
-      } finally {
-        await content.close();
-      }
-    },
-    apiHeaders,
-  );
+  await writeResponse(reply, status, async (output) => {
+    try {
+      const pool = new ChunkPool(BODY_BUFFERS, Math.max(1, Math.min(BODY_BUFFER_BYTES, length)));
+      const copy = { pool, signal, sinkReleasesOnCallback: true };
+      const { copied: sent } = await copyFileRange(content, start, length, output, copy);
+      // A file that shrank since its stat cannot fill the announced length: cut the connection
+      // so the client sees a short download instead of waiting for the rest.
+      if (sent < length) output.destroy();
+      else output.end();
+    } catch {
+      output.destroy(); // the client went away, or the read failed mid-body
+    } finally {
+      await content.close();
+    }
+  });
   return reply;
 }
 
@@ -127,10 +120,8 @@ export async function writeResponse(
   reply: FastifyReply,
   status: number,
   write: (output: Writable) => Promise<void>,
-  /** False for a served site's files: they carry their own policy only. */
-  apiHeaders = true,
 ): Promise<void> {
-  if (apiHeaders) applyApiHeaders(reply);
+  applyApiHeaders(reply);
   reply.hijack();
   reply.raw.writeHead(status, reply.getHeaders() as OutgoingHttpHeaders);
   await write(reply.raw);

@@ -1,5 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 
+const SITE_SANDBOX = 'sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox';
+
+/** Whether a reply's policy is a served site's (which no second policy may narrow). */
+export function isServedSiteCsp(csp: unknown): boolean {
+  return typeof csp === 'string' && csp.startsWith(`${SITE_SANDBOX};`);
+}
+
 /**
  * The policy of a served site's pages and files (`/sites/<name>/…`, docs/security.md "Served
  * sites"). `sandbox` without `allow-same-origin` gives the page an opaque origin: its scripts run
@@ -12,7 +19,7 @@ import type { FastifyRequest } from 'fastify';
  */
 export function servedSiteCsp(own: string): string {
   return [
-    'sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox',
+    SITE_SANDBOX,
     "default-src 'none'",
     `script-src ${own} 'unsafe-inline'`,
     `style-src ${own} 'unsafe-inline'`,
