@@ -265,7 +265,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     commands: new CommandsService(ctx, audit),
     search: new SearchService(ctx),
     events: new EventStreams(ctx, coordination.events, sessions, { now: options.now }),
-    sites: new SitesService(ctx, coordination.scheduler, Date.now, quota),
+    sites: new SitesService(ctx, coordination.scheduler, options.now ?? Date.now, quota),
     trash,
     appPasswords,
     dav: new DavService(ctx, resources, davLocks),

@@ -98,6 +98,91 @@ describe('sites: Hugo', () => {
     expect(runs[0]!.line).toMatch(/^site docs: hugo --destination/);
   });
 
+  it('serves the site with its own stylesheet and every link under /sites/docs/', async () => {
+    const site = path.join(server.root, 'users', 'ann', 'docs');
+    // The starter names the served prefix; the build passes it too, so an edited config is beaten.
+    expect(await readFile(path.join(site, 'hugo.toml'), 'utf8')).toContain(
+      'baseURL = "/sites/docs/"',
+    );
+    await writeFile(
+      path.join(site, 'hugo.toml'),
+      'baseURL = "https://elsewhere.example/"\ntitle = "Docs"\n',
+    );
+    await mkdir(path.join(site, 'static'), { recursive: true });
+    await writeFile(path.join(site, 'static', 'style.css'), 'body { color: rebeccapurple }\n');
+    const baseof = path.join(site, 'layouts', '_default', 'baseof.html');
+    const layout = await readFile(baseof, 'utf8');
+    await writeFile(
+      baseof,
+      layout.replace(
+        '</head>',
+        '<link rel="stylesheet" href="{{ "style.css" | relURL }}">\n</head>',
+      ),
+    );
+    const updated = await call(server.admin.token, 'PUT', '/api/sites/docs', { serve: true });
+    expect(updated.status).toBe(200);
+    const post = await call<Post>(ann.token, 'POST', '/api/sites/docs/posts', { title: 'Linked' });
+    const published = await call<PostActionResult>(ann.token, 'POST', '/api/sites/docs/publish', {
+      path: post.body.path,
+    });
+    expect(published.body.build?.ok).toBe(true);
+
+    const index = await fetch(`${server.url}/sites/docs/`);
+    expect(index.status).toBe(200);
+    const links = [...(await index.text()).matchAll(/href="([^"]*)"/g)].map((m) => m[1]!);
+    expect(links).toContain('/sites/docs/style.css');
+    expect(links).toContain('/sites/docs/posts/linked/');
+    expect(links.every((link) => link.startsWith('/sites/docs/'))).toBe(true);
+    const page = await fetch(`${server.url}/sites/docs/posts/linked/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('href="/sites/docs/"');
+    expect((await fetch(`${server.url}/sites/docs/style.css`)).status).toBe(200);
+
+    // One policy, the site's: its own prefix for styles, images, fonts and scripts, no other
+    // origin, and an opaque origin (no allow-same-origin) so nothing on it reads the app's
+    // cookies or storage.
+    const policy = page.headers.get('content-security-policy') ?? '';
+    expect(policy).not.toContain(',');
+    const directives = new Map(
+      policy.split(/;\s*/).map((d) => [d.split(' ')[0]!, d.split(' ').slice(1)] as const),
+    );
+    expect(directives.get('sandbox')).toContain('allow-scripts');
+    expect(directives.get('sandbox')).not.toContain('allow-same-origin');
+    expect(directives.get('default-src')).toEqual(["'none'"]);
+    for (const directive of ['style-src', 'img-src', 'font-src', 'script-src']) {
+      const sources = directives.get(directive) ?? [];
+      expect(sources).toContain(`${server.url}/sites/docs/`);
+      expect(sources.filter((source) => /^(https?:|\*|'self')/.test(source))).toEqual([
+        `${server.url}/sites/docs/`,
+      ]);
+    }
+  });
+
+  it('agrees with Hugo on publishDate and expiryDate, and Publish on a scheduled post publishes it', async () => {
+    const site = path.join(server.root, 'users', 'ann', 'docs');
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const earlier = new Date(Date.now() - 3_600_000).toISOString();
+    const dated = (title: string, extra: string) =>
+      `---\ntitle: ${title}\ndate: ${earlier}\ndraft: false\n${extra}\n---\n\nBody\n`;
+    const posts = path.join(site, 'content', 'posts');
+    await writeFile(path.join(posts, 'later.md'), dated('Later', `publishDate: ${later}`));
+    await writeFile(path.join(posts, 'gone.md'), dated('Gone', `expiryDate: ${earlier}`));
+    const build = await call<{ ok: boolean }>(ann.token, 'POST', '/api/sites/docs/build');
+    expect(build.body.ok).toBe(true);
+    expect(existsSync(path.join(site, 'public', 'posts', 'later'))).toBe(false);
+    expect(existsSync(path.join(site, 'public', 'posts', 'gone'))).toBe(false);
+    const listed = await call<Post[]>(ann.token, 'GET', '/api/sites/docs/posts');
+    expect(listed.body.find((p) => p.path === 'posts/later.md')?.state).toBe('scheduled');
+    expect(listed.body.find((p) => p.path === 'posts/gone.md')?.state).toBe('draft');
+
+    const published = await call<PostActionResult>(ann.token, 'POST', '/api/sites/docs/publish', {
+      path: 'posts/later.md',
+    });
+    expect(published.body.post.state).toBe('published');
+    expect(published.body.build?.changed.added).toContain('posts/later/index.html');
+    expect((await fetch(`${server.url}/sites/docs/posts/later/`)).status).toBe(200);
+  });
+
   it('reports a Hugo failure with its log and leaves the output as it was', async () => {
     const site = path.join(server.root, 'users', 'ann', 'docs');
     const { writeFile } = await import('node:fs/promises');

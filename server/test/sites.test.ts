@@ -4,8 +4,11 @@ import path from 'node:path';
 import type { Post, PostActionResult, PostPreview, SiteBuild, UserSite } from '@cabinet/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
+import { eventually } from './helpers/eventually.ts';
 
 let server: TestServer;
+/** How far the sites' clock runs ahead of the real one (the scheduler keeps real time). */
+let clockAhead = 0;
 let ann: TestUser;
 let reader: TestUser;
 
@@ -34,12 +37,6 @@ async function call<T>(
   return { status: response.status, body: parsed as T };
 }
 
-/** One of the reply's policies sandboxes it without scripts (every policy sent is enforced). */
-function sandboxed(response: Response): boolean {
-  const policies = (response.headers.get('content-security-policy') ?? '').split(/,\s*/);
-  return policies.some((policy) => policy.startsWith('sandbox;') && !policy.includes('script'));
-}
-
 /** Runs due jobs until the condition holds (the job is due 1 s after it was scheduled). */
 /**
  * How far ahead a test schedules a post it waits for: far enough that the request reaches the
@@ -62,7 +59,7 @@ async function newPost(s: TestServer, title: string, site = 'blog'): Promise<Pos
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ now: () => Date.now() + clockAhead });
   await mkdir(path.join(server.root, 'users', 'ann'), { recursive: true });
   ann = await server.createUser({ scope: '/users/ann', perm: { create: true, modify: true } });
   reader = await server.createUser({ scope: '/users/ann', perm: { create: true, modify: false } });
@@ -165,7 +162,7 @@ describe('sites: posts', () => {
     expect(write.status).toBe(403);
   });
 
-  it('previews a draft in a sandboxed, token-guarded page', async () => {
+  it('previews a draft in a sandboxed page reached by its ticket, links and feed included', async () => {
     const post = await newPost(server, 'Preview me');
     const preview = await call<PostPreview>(server, ann.token, 'POST', '/api/sites/blog/preview', {
       path: post.path,
@@ -177,13 +174,39 @@ describe('sites: posts', () => {
     );
     const page = await server.fetch(`${preview.body.url}?auth=${ann.token}`);
     expect(page.status).toBe(200);
-    expect(sandboxed(page)).toBe(true);
-    expect(page.headers.get('content-security-policy')).not.toContain('allow-');
+    // The site's own policy, scoped to this preview: an opaque origin loading only its files.
+    const policy = page.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/^sandbox allow-scripts[^;]*;/);
+    expect(policy).not.toContain('allow-same-origin');
+    expect(policy).toContain(
+      `style-src ${server.url}${preview.body.url.replace(/posts\/.*$/, '')} `,
+    );
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    // A revalidation keeps the one policy (a second, the API's, would block the site's styles).
+    const again = await fetch(`${server.url}${preview.body.url}`, {
+      headers: { 'if-none-match': page.headers.get('etag') ?? '' },
+    });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('content-security-policy')).toBe(policy);
     const html = await page.text();
     expect(html).toContain('<h1>Unsaved &lt;b&gt;title&lt;/b&gt;</h1>');
     expect(html).toContain('<p><em>Fresh</em> text</p>');
-    expect((await server.fetch(preview.body.url)).status).toBe(401);
+    // What the page links to answers without a token (a sandboxed page sends none): the index
+    // and the feed of the preview, by the ticket in their path.
+    const home = preview.body.url.replace(/posts\/preview-me\/$/, '');
+    expect(html).toContain(`href="${home}"`);
+    expect((await fetch(`${server.url}${home}`)).status).toBe(200);
+    expect((await fetch(`${server.url}${home}atom.xml`)).status).toBe(200);
+    expect((await fetch(`${server.url}${preview.body.url}`)).status).toBe(200);
+    const forged = preview.body.url.replace(/preview\/[a-f0-9]{32}/, `preview/${'0'.repeat(32)}`);
+    expect((await fetch(`${server.url}${forged}`)).status).toBe(404);
+    // A preview past its hour is gone, swept or not.
+    clockAhead = 61 * 60_000;
+    try {
+      expect((await fetch(`${server.url}${preview.body.url}`)).status).toBe(404);
+    } finally {
+      clockAhead = 0;
+    }
     const other = await server.createUser({
       scope: '/users/ann',
       perm: { create: true, modify: true },
@@ -223,7 +246,11 @@ describe('sites: posts', () => {
 
     const served = await fetch(`${server.url}/sites/blog/posts/going-live/`);
     expect(served.status).toBe(200);
-    expect(sandboxed(served)).toBe(true);
+    // A served site's own policy: an opaque origin (no allow-same-origin) loading its own files.
+    const policy = served.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/^sandbox allow-scripts[^;]*;/);
+    expect(policy).not.toContain('allow-same-origin');
+    expect(policy).toContain(`style-src ${server.url}/sites/blog/ 'unsafe-inline'`);
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await fetch(`${server.url}/sites/blog/nothing-here`)).status).toBe(404);
     expect((await fetch(`${server.url}/sites/nosuch/`)).status).toBe(404);
@@ -240,6 +267,35 @@ describe('sites: posts', () => {
     expect(unpublished.body.post.state).toBe('draft');
     expect(unpublished.body.build?.changed.removed).toContain('posts/going-live/index.html');
     expect(existsSync(path.join(out, 'posts', 'going-live'))).toBe(false);
+  });
+
+  it('a served site never built says so on a page, not a bare 404', async () => {
+    const created = await call(server, server.admin.token, 'POST', '/api/sites', {
+      name: 'fresh',
+      title: 'Fresh <start>',
+      folder: '/users/ann/fresh',
+      serve: true,
+      starter: true,
+    });
+    expect(created.status).toBe(201);
+    const page = await fetch(`${server.url}/sites/fresh/`);
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain('Fresh &#60;start&#62; has not been built yet');
+    expect(html).toContain('Publish a post');
+    const built = await call<SiteBuild>(
+      server,
+      server.admin.token,
+      'POST',
+      '/api/sites/fresh/build',
+    );
+    expect(built.body.ok).toBe(true);
+    expect((await fetch(`${server.url}/sites/fresh/`)).status).toBe(200);
+    expect(await (await fetch(`${server.url}/sites/fresh/nothing-here`)).text()).not.toContain(
+      'not been built',
+    );
+    await call(server, server.admin.token, 'DELETE', '/api/sites/fresh');
   });
 
   it('builds on demand and records the run like a command run', async () => {
@@ -276,6 +332,124 @@ describe('sites: scheduling', () => {
       state: 'published',
       scheduledAt: null,
       failure: null,
+    });
+  });
+
+  it('publishes a scheduled post now when Publish is pressed, and its job cannot undo it', async () => {
+    const post = await newPost(server, 'Ahead');
+    const at = new Date(Date.now() + 10 * 60_000).toISOString();
+    const scheduled = await call<PostActionResult>(
+      server,
+      ann.token,
+      'POST',
+      '/api/sites/blog/schedule',
+      {
+        path: post.path,
+        at,
+      },
+    );
+    expect(scheduled.body.post.state).toBe('scheduled');
+    const published = await call<PostActionResult>(
+      server,
+      ann.token,
+      'POST',
+      '/api/sites/blog/publish',
+      {
+        path: post.path,
+      },
+    );
+    expect(published.body.post).toMatchObject({ state: 'published', scheduledAt: null });
+    expect(published.body.build?.changed.added).toContain('posts/ahead/index.html');
+    expect((await fetch(`${server.url}/sites/blog/posts/ahead/`)).status).toBe(200);
+    const scheduler = server.runtime.coordination.scheduler;
+    const jobs = await scheduler.list('site.publish');
+    expect(jobs.filter((job) => (job.payload as { path: string }).path === post.path)).toEqual([]);
+
+    // Past the time it had been scheduled for, a publication job for it (one another instance
+    // still held, say) rebuilds without taking the post off.
+    clockAhead = 11 * 60_000;
+    try {
+      const id = await scheduler.schedule('site.publish', Date.now() - 1, {
+        site: 'blog',
+        path: post.path,
+      });
+      await scheduler.runDue();
+      await eventually(
+        async () => (await scheduler.list('site.publish')).some((job) => job.id === id),
+        (pending) => !pending,
+      );
+      const posts = await call<Post[]>(server, ann.token, 'GET', '/api/sites/blog/posts');
+      expect(posts.body.find((p) => p.path === post.path)).toMatchObject({
+        state: 'published',
+        scheduledAt: null,
+        failure: null,
+      });
+      expect((await fetch(`${server.url}/sites/blog/posts/ahead/`)).status).toBe(200);
+    } finally {
+      clockAhead = 0;
+    }
+  });
+
+  it("honours Hugo's publishDate and expiryDate, and Publish clears an expiry passed", async () => {
+    const posts = path.join(blog(), 'content', 'posts');
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const earlier = new Date(Date.now() - 3_600_000).toISOString();
+    const dated = (title: string, extra: string) =>
+      `---\ntitle: ${title}\ndate: ${earlier}\ndraft: false\n${extra}\n---\n\nBody\n`;
+    await writeFile(path.join(posts, 'later.md'), dated('Later', `publishDate: ${later}`));
+    await writeFile(path.join(posts, 'gone.md'), dated('Gone', `expiryDate: ${earlier}`));
+    const build = await call<SiteBuild>(server, ann.token, 'POST', '/api/sites/blog/build');
+    expect(build.body.ok).toBe(true);
+    expect((await fetch(`${server.url}/sites/blog/posts/later/`)).status).toBe(404);
+    expect((await fetch(`${server.url}/sites/blog/posts/gone/`)).status).toBe(404);
+    const listed = await call<Post[]>(server, ann.token, 'GET', '/api/sites/blog/posts');
+    // A date written by hand is scheduled like one set with Schedule: a rebuild is due then.
+    expect(listed.body.find((p) => p.path === 'posts/later.md')).toMatchObject({
+      state: 'scheduled',
+      scheduledAt: new Date(later).toISOString(),
+    });
+    expect(listed.body.find((p) => p.path === 'posts/gone.md')?.state).toBe('draft');
+
+    const published = await call<PostActionResult>(
+      server,
+      ann.token,
+      'POST',
+      '/api/sites/blog/publish',
+      {
+        path: 'posts/gone.md',
+      },
+    );
+    expect(published.body.post.state).toBe('published');
+    expect(await readFile(path.join(posts, 'gone.md'), 'utf8')).not.toContain('expiryDate');
+    expect((await fetch(`${server.url}/sites/blog/posts/gone/`)).status).toBe(200);
+    // The date the post already had stays: it was due.
+    expect(published.body.post.date).toBe(earlier);
+
+    // A post removed takes its pending rebuild with it (at the next build).
+    await rm(path.join(posts, 'later.md'));
+    await call(server, ann.token, 'POST', '/api/sites/blog/build');
+    const jobs = await server.runtime.coordination.scheduler.list('site.publish');
+    expect(jobs.map((job) => (job.payload as { path: string }).path)).not.toContain(
+      'posts/later.md',
+    );
+  });
+
+  it('publishes a post whose publishDate, written by hand, comes a second later', async () => {
+    const at = new Date(Date.now() + 1000).toISOString();
+    await writeFile(
+      path.join(blog(), 'content', 'posts', 'by-hand.md'),
+      `---\ntitle: By hand\ndraft: false\npublishDate: ${at}\n---\n\nBody\n`,
+    );
+    expect(
+      (await call<SiteBuild>(server, ann.token, 'POST', '/api/sites/blog/build')).body.ok,
+    ).toBe(true);
+    const page = path.join(blog(), 'public', 'posts', 'by-hand', 'index.html');
+    expect(existsSync(page)).toBe(false);
+    await untilPublished(server, page);
+    const posts = await call<Post[]>(server, ann.token, 'GET', '/api/sites/blog/posts');
+    expect(posts.body.find((p) => p.path === 'posts/by-hand.md')).toMatchObject({
+      state: 'published',
+      scheduledAt: null,
     });
   });
 

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { isServedSiteCsp } from './site-csp.ts';
 
 const API_CSP = "default-src 'self'; style-src 'unsafe-inline';";
 
@@ -10,7 +11,10 @@ const API_CSP = "default-src 'self'; style-src 'unsafe-inline';";
 export function applyApiHeaders(reply: FastifyReply): void {
   const csp = reply.getHeader('content-security-policy');
   if (csp === undefined) reply.header('content-security-policy', API_CSP);
-  else if (!String(csp).includes(API_CSP)) {
+  else if (isServedSiteCsp(csp)) {
+    // A served site's or site preview's policy stands alone: the API's would forbid its own
+    // stylesheets and scripts (http/site-csp.ts).
+  } else if (!String(csp).includes(API_CSP)) {
     reply.header('content-security-policy', [API_CSP, ...[csp].flat().map(String)]);
   }
   if (!reply.hasHeader('cache-control')) {

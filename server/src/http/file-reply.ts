@@ -31,13 +31,18 @@ export async function sendFile(
   reply: FastifyReply,
   file: FileToSend,
   signal: AbortSignal,
+  /**
+   * The policy instead of DOWNLOAD_CSP: a served site's (http/site-csp.ts), sent alone, without
+   * the API's policy, which would forbid the site's own stylesheets and scripts.
+   */
+  csp: string = DOWNLOAD_CSP,
 ): Promise<FastifyReply> {
   const etag = fileEtag(file.size, file.mtime);
   const lastModified = file.mtime.toUTCString();
   void reply
     .header('content-type', file.contentType)
     .header('content-disposition', file.disposition)
-    .header('content-security-policy', DOWNLOAD_CSP)
+    .header('content-security-policy', csp)
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'private')
     .header('etag', etag)

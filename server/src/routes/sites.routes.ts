@@ -11,10 +11,17 @@ import {
 } from '@cabinet/protocol';
 import type { Runtime } from '../runtime.ts';
 import { AppError, describeZodError } from '../errors.ts';
-import { currentUser, requireAdmin, requireUser } from '../http/authenticate.ts';
+import {
+  authenticateRequest,
+  currentUser,
+  requireAdmin,
+  requireUser,
+} from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { handleError } from '../http/error-handler.ts';
 import { sendFile } from '../http/file-reply.ts';
+import { servedSiteCsp, servedSitePrefix } from '../http/site-csp.ts';
+import { tokenFromRequest } from '../http/token-source.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { SiteError } from '../services/sites.service.ts';
 
@@ -99,19 +106,33 @@ export async function sitesRoutes(scope: FastifyInstance, runtime: Runtime): Pro
     { preHandler: user, schema: { params: NameParams, body: PostPreviewRequest } },
     (request) => sites.preview(currentUser(request), request.params.name, request.body),
   );
-  // An iframe sends no X-Auth header: the token comes in `auth`, as for raw downloads, and the
-  // reply carries the download CSP (`sandbox`), so nothing of a post runs in Cabinet's origin.
+  // A preview's files are reached by its ticket, the random id in the path: the page is sandboxed
+  // (an opaque origin), so its links, stylesheets and images carry neither header, query token nor
+  // cookie. A token that comes along (the `auth` query of the first page) must be the owner's.
   app.get(
     '/sites/:name/preview/:id/*',
     {
-      preHandler: requireUser(services.sessions, { queryToken: true }),
+      preHandler: async (request, reply) => {
+        if (tokenFromRequest(request, { queryToken: true }) !== undefined) {
+          await authenticateRequest(services.sessions, request, reply, { queryToken: true });
+        }
+      },
       exposeHeadRoute: false,
       schema: { params: PreviewParams },
     },
     async (request, reply) => {
       const { name, id } = request.params;
-      const file = await sites.previewFile(currentUser(request), name, id, request.params['*']);
-      return sendFile(request, reply, file, clientGone(reply));
+      const file = await sites.previewFile(
+        request.user ?? undefined,
+        name,
+        id,
+        request.params['*'],
+      );
+      const prefix = servedSitePrefix(
+        request,
+        `${runtime.ctx.config.baseURL}/api/sites/${name}/preview/${id}/`,
+      );
+      return sendFile(request, reply, file, clientGone(reply), servedSiteCsp(prefix));
     },
   );
   app.post(

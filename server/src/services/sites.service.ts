@@ -30,6 +30,7 @@ import { fillArchetype } from './sites/archetype-fill.ts';
 import { pageFile, renderBuiltin } from './sites/builtin-generator.ts';
 import { parseFrontMatter, setFields } from './sites/front-matter.ts';
 import { runHugo } from './sites/hugo-runner.ts';
+import { goLiveFields, postTimes, visibility } from './sites/post-dates.ts';
 import {
   buildSite,
   contentPosts,
@@ -174,7 +175,11 @@ export class SitesService {
   /** Writes the starter's files that do not exist yet (never replacing one). */
   private async writeStarter(site: SiteRecord): Promise<void> {
     const fs = await this.siteFs(site, { create: true });
-    for (const [rel, text] of starterFiles(site.generator as 'builtin' | 'hugo', site.title)) {
+    for (const [rel, text] of starterFiles(
+      site.generator as 'builtin' | 'hugo',
+      site.title,
+      servedBase(this.ctx, site.name),
+    )) {
       const target = await fs.resolve(`/${rel}`);
       if (target.stat || target.isSymlink) continue;
       await fs.writeFile(target, text);
@@ -338,11 +343,23 @@ export class SitesService {
     return { url: `/api/sites/${name}/preview/${scratch.id}/${page}` };
   }
 
-  /** A file of one of the user's previews of this site; 404 for anything else. */
-  async previewFile(user: SessionUser, name: string, id: string, rel: string): Promise<FileToSend> {
-    await this.access(user, name);
+  /**
+   * A file of a preview of this site, by its ticket (the preview's random id) while the preview
+   * lasts; with a signed-in user, only their own previews of a site they may use. 404 otherwise.
+   */
+  async previewFile(
+    user: SessionUser | undefined,
+    name: string,
+    id: string,
+    rel: string,
+  ): Promise<FileToSend> {
+    if (user) await this.access(user, name);
     const meta = await this.previews.meta(id);
-    if (!meta || meta.site !== name || meta.userId !== user.id) throw errors.notFound();
+    if (!meta || meta.site !== name || meta.createdAt < this.now() - PREVIEW_TTL_MS) {
+      throw errors.notFound();
+    }
+    if (user && meta.userId !== user.id) throw errors.notFound();
+    if (!user && !(await this.ctx.store.sites.get(name))) throw errors.notFound();
     const found = await this.previews.find(id, rel);
     if (!found) throw errors.notFound();
     return {
@@ -369,11 +386,12 @@ export class SitesService {
     const access = await this.access(user, name);
     const rel = postPath(raw);
     const text = await this.readPost(access, rel);
-    const current = parseFrontMatter(text).data['date'];
-    const keepDate = typeof current === 'string' && !Number.isNaN(Date.parse(current));
-    const date = keepDate ? current : new Date(this.now()).toISOString();
-    await this.writePost(access, rel, setFields(text, { draft: false, date }));
+    // A date still ahead (a scheduled post) becomes now: Publish means on the site now, and the
+    // pending job is cancelled so it cannot act on the post later.
+    const now = new Date(this.now()).toISOString();
+    const fields = goLiveFields(parseFrontMatter(text).data, now, true);
     await this.scheduler.cancel(publishKey(name, rel));
+    await this.writePost(access, rel, setFields(text, fields));
     await this.ctx.store.sites.clearFailure(name, rel);
     const build = await this.rebuild(access.site, user);
     return { post: await this.postOf(access, rel), build };
@@ -399,7 +417,8 @@ export class SitesService {
     const at = parseInstant(request.at);
     if (at <= this.now()) throw errors.badRequest('at is not in the future');
     const text = await this.readPost(access, rel);
-    await this.writePost(access, rel, setFields(text, { draft: false, date: request.at }));
+    const fields = goLiveFields(parseFrontMatter(text).data, request.at, false);
+    await this.writePost(access, rel, setFields(text, fields));
     await this.ctx.store.sites.clearFailure(name, rel);
     const payload: PublishPayload = { site: name, path: rel };
     await this.scheduler.schedule(SITE_JOBS.publish, at, payload, { key: publishKey(name, rel) });
@@ -473,6 +492,19 @@ export class SitesService {
       disposition: contentDisposition('inline', file.name),
       open: () => fs.openFile(file),
     };
+  }
+
+  /**
+   * A served site that has no output yet (never built, or its output folder removed): "View the
+   * site" then shows a page saying so instead of a bare 404. The site's title, or undefined when
+   * it has output or is not served.
+   */
+  async unbuiltTitle(name: string): Promise<string | undefined> {
+    const site = await this.ctx.store.sites.get(name);
+    if (!site || !site.serve) return undefined;
+    const fs = await this.siteFs(site).catch(() => undefined);
+    const output = await fs?.stat(`/${site.output}`).catch(() => undefined);
+    return output ? undefined : site.title;
   }
 
   // --- helpers ---------------------------------------------------------------------------------
@@ -550,7 +582,43 @@ export class SitesService {
   private async rebuild(site: SiteRecord, user: { id: number; username: string }) {
     const fs = await this.siteFs(site);
     const actor = { userId: user.id, username: user.username };
-    return buildSite(this.ctx, site, fs, actor, this.now(), this.quota);
+    const build = await buildSite(this.ctx, site, fs, actor, this.now(), this.quota);
+    await this.syncDateJobs(site, fs);
+    return build;
+  }
+
+  /**
+   * Dates written by hand (a future `date` or `publishDate`, an `expiryDate`) take effect like
+   * Schedule's: each post's next such time gets its rebuild job, and a job whose post no longer
+   * wants it (removed, a draft, its date moved) is cancelled. Jobs already due are left to run.
+   */
+  private async syncDateJobs(site: SiteRecord, fs: ScopedFs): Promise<void> {
+    const now = this.now();
+    const wanted = new Map<string, number>();
+    for (const rel of await contentPosts(fs)) {
+      let times;
+      try {
+        times = postTimes(parseFrontMatter(await siteSource(fs).post(rel)).data);
+      } catch {
+        continue; // a post that does not parse is a draft
+      }
+      if (times.draft) continue;
+      const next = [times.publishAt, times.expiresAt]
+        .filter((at): at is number => at !== null && at > now)
+        .sort((a, b) => a - b)[0];
+      if (next !== undefined) wanted.set(rel, next);
+    }
+    const pending = await this.pendingSchedules(site.name);
+    for (const [rel, at] of pending) {
+      if (!wanted.has(rel) && at > now) await this.scheduler.cancel(publishKey(site.name, rel));
+    }
+    for (const [rel, at] of wanted) {
+      if (pending.get(rel) === at) continue;
+      const payload: PublishPayload = { site: site.name, path: rel };
+      await this.scheduler.schedule(SITE_JOBS.publish, at, payload, {
+        key: publishKey(site.name, rel),
+      });
+    }
   }
 
   private async pendingSchedules(name: string): Promise<Map<string, number>> {
@@ -599,10 +667,9 @@ export class SitesService {
     } catch {
       // A post whose front matter does not parse is listed as a draft by its file name.
     }
-    const rawDate = data['date'];
-    const date = typeof rawDate === 'string' && !Number.isNaN(Date.parse(rawDate)) ? rawDate : null;
-    const draft = data['draft'] === true || Object.keys(data).length === 0;
-    const future = date !== null && Date.parse(date) > this.now();
+    const times = postTimes(data);
+    const draft = times.draft || Object.keys(data).length === 0;
+    const shown = draft ? 'draft' : visibility(times, this.now());
     const scheduled = pending.get(rel);
     return {
       path: rel,
@@ -610,10 +677,13 @@ export class SitesService {
       section,
       slug,
       title: typeof data['title'] === 'string' ? data['title'] : slug,
-      date,
+      date: times.date,
       draft,
-      state: draft ? 'draft' : future ? 'scheduled' : 'published',
-      scheduledAt: scheduled === undefined ? null : new Date(scheduled).toISOString(),
+      // An expired post (Hugo's expiryDate passed) is off the site, as a draft is.
+      state: shown === 'expired' ? 'draft' : shown,
+      // A post's pending job may be its expiry's: only a post still to come is "scheduled for".
+      scheduledAt:
+        scheduled === undefined || shown !== 'scheduled' ? null : new Date(scheduled).toISOString(),
       failure: failures.get(rel) ?? null,
     };
   }

@@ -1,6 +1,7 @@
 import { Liquid } from 'liquidjs';
 import { Marked } from 'marked';
 import { parseFrontMatter } from './front-matter.ts';
+import { postTimes, visibility } from './post-dates.ts';
 import { splitPostPath } from './site-paths.ts';
 
 /** What the built-in generator reads of a site; every read stays inside the site folder. */
@@ -82,9 +83,10 @@ export async function renderBuiltin(
     const matter = parseFrontMatter(text);
     const { slug, section } = splitPostPath(path);
     const date = dateOf(matter.data['date']);
-    const draft = matter.data['draft'] === true;
-    const future = date !== '' && Date.parse(date) > build.now;
-    if (!build.includeUnpublished && (draft || future)) continue;
+    const times = postTimes(matter.data);
+    const draft = times.draft;
+    // Hugo's rules: drafts, posts whose publishDate (or date) is ahead and expired ones are left out.
+    if (!build.includeUnpublished && visibility(times, build.now) !== 'published') continue;
     pages.push({
       title: typeof matter.data['title'] === 'string' ? matter.data['title'] : slug,
       date,

@@ -68,7 +68,8 @@ export function setFields(text: string, fields: Record<string, unknown>): string
     const data = parseToml(head) as Record<string, unknown>;
     for (const [key, value] of Object.entries(fields)) {
       if (value === undefined) delete data[key];
-      else data[key] = key === 'date' && typeof value === 'string' ? new TomlDate(value) : value;
+      else
+        data[key] = /date$/i.test(key) && typeof value === 'string' ? new TomlDate(value) : value;
     }
     return `+++\n${stringifyToml(data).trimEnd()}\n+++\n${body}`;
   }

@@ -88,7 +88,9 @@ export async function buildSite(
     if (site.generator === 'hugo') {
       const tempDir = await fs.mkdir(temp);
       const root = await fs.resolve('/');
+      // The served prefix beats the site's own baseURL, so every link stays under /sites/<name>/.
       const args = ['--destination', tempDir.real, '--noBuildLock', '--quiet'];
+      args.push('--baseURL', servedBase(ctx, site.name));
       line = ['hugo', ...args.map((a) => (a === tempDir.real ? `${site.output}(new)` : a))].join(
         ' ',
       );

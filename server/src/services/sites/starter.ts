@@ -53,7 +53,7 @@ const BUILTIN_FILES: Record<string, string> = {
 };
 
 const HUGO_FILES: Record<string, string> = {
-  'hugo.toml': `baseURL = "/"
+  'hugo.toml': `baseURL = "{{BASE}}"
 title = "{{TITLE}}"
 disableKinds = ["taxonomy", "term"]
 `,
@@ -94,12 +94,20 @@ disableKinds = ["taxonomy", "term"]
 `,
 };
 
-/** The starter's files, relative to the site folder. */
-export function starterFiles(generator: SiteGenerator, title: string): Map<string, string> {
+/**
+ * The starter's files, relative to the site folder. `baseURL` is where the site is served
+ * (`<base-url>/sites/<name>/`), so the links of a Hugo site built by hand stay on it too.
+ */
+export function starterFiles(
+  generator: SiteGenerator,
+  title: string,
+  baseURL: string,
+): Map<string, string> {
   const files = generator === 'hugo' ? HUGO_FILES : BUILTIN_FILES;
   const out = new Map<string, string>([['archetypes/default.md', ARCHETYPE]]);
+  const quoted = (value: string) => value.replace(/["\\]/g, '\\$&');
   for (const [name, text] of Object.entries(files)) {
-    out.set(name, text.replace('{{TITLE}}', title.replace(/["\\]/g, '\\$&')));
+    out.set(name, text.replace('{{TITLE}}', quoted(title)).replace('{{BASE}}', quoted(baseURL)));
   }
   return out;
 }
