@@ -45,6 +45,12 @@ export const AuditEntry = z.object({
   action: z.enum(AUDIT_ACTIONS),
   /** What was acted on: a path, `user:<id>`, `share:<hash>`, or ''. */
   target: z.string(),
+  /**
+   * The target's human name when the entry was written: the user's name for `user:<id>`, the
+   * deleted item's path for `trash:<id>`, the app password's name, the shared path; '' for a path
+   * target (it names itself) and for entries written before names were kept.
+   */
+  targetName: z.string(),
   /** The client address (after trusted proxies), '' for work the server did on its own. */
   address: z.string(),
   outcome: z.enum(AUDIT_OUTCOMES),
@@ -104,6 +110,7 @@ export const AUDIT_CSV_COLUMNS = [
   'username',
   'action',
   'target',
+  'target_name',
   'address',
   'outcome',
   'details',
