@@ -110,8 +110,9 @@ export const AUDIT_CSV_COLUMNS = [
   'username',
   'action',
   'target',
-  'target_name',
   'address',
   'outcome',
   'details',
+  // Last, so the columns of exports made before names were kept stay where they were.
+  'target_name',
 ] as const;

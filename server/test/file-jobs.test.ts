@@ -250,7 +250,7 @@ describe('conflicts', () => {
     stream.close();
   });
 
-  it('counts what it skipped and replaced, and takes an item\'s own answer first', async () => {
+  it("counts what it skipped and replaced, and takes an item's own answer first", async () => {
     for (const n of ['p', 'q', 'r', 's']) await files.put(`ann/k/${n}.txt`, `new ${n}`);
     for (const n of ['p', 'q', 'r']) await files.put(`ann/k2/${n}.txt`, `old ${n}`);
     const stream = await openReady(server.url, { token: ann.token });

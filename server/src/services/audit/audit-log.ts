@@ -157,10 +157,10 @@ export class AuditLog {
             entry.username,
             entry.action,
             entry.target,
-            entry.targetName,
             entry.address,
             entry.outcome,
             JSON.stringify(entry.details),
+            entry.targetName,
           ]);
         }
         if (page.length < selection.limit) return;
