@@ -269,7 +269,7 @@ describe('conflicts', () => {
     expect(files.read('ann/k2/q.txt')).toBe('old q');
     expect(files.read('ann/k2/s.txt')).toBe('new s');
     // A reloaded page reads the same counts from the database.
-    expect(await jobOf(ann, id)).toMatchObject({ skipped: 2, replaced: 1 });
+    expect(await jobOf(ann, id)).toMatchObject({ skipped: 2, replaced: 1, filesTotal: 2 });
     stream.close();
   });
 });

@@ -435,6 +435,9 @@ class JobRun {
           job.filesTotal = Math.max(0, (job.filesTotal ?? 0) - size.files);
           job.bytesTotal = Math.max(0, (job.bytesTotal ?? 0) - size.bytes);
           job.itemsSkipped += 1;
+          // The totals leave the skipped item out, in the database too: a job whose items were
+          // all skipped ends "0 of 0", not "0 of 3".
+          await this.save(true, { filesTotal: job.filesTotal, bytesTotal: job.bytesTotal });
           await this.finishItem();
           return 'done';
         }

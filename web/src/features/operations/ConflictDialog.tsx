@@ -59,7 +59,7 @@ export function ConflictDialog(props: {
         </>
       }
     >
-      <p>
+      <p className="operation__conflict">
         {clashCount === 1
           ? t('ops.conflictOne', { name })
           : t('ops.conflictMany', { name, n: clashCount })}
