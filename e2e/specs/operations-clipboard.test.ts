@@ -49,7 +49,7 @@ describe('clipboard', () => {
     expect(await ops.files.entryNames()).toEqual(['moving.txt']);
   });
 
-  it('asks replace-or-rename when a pasted name exists, and Cancel pastes nothing', async () => {
+  it('asks replace, skip or keep both when a pasted name exists, and Cancel pastes nothing', async () => {
     await cabinet.seed({ 'p4/from/dup.txt': 'new', 'p4/to/dup.txt': 'old' });
     const ops = await cabinet.open('p4/from/');
     await ops.select('dup.txt');
@@ -63,7 +63,7 @@ describe('clipboard', () => {
     await ops.replaceRename.waitFor({ state: 'detached' });
     expect(await ops.files.entryNames()).toEqual(['dup.txt']);
     await ops.page.keyboard.press('ControlOrMeta+v');
-    await ops.button(ops.replaceRename, 'Rename').click();
+    await ops.button(ops.replaceRename, 'Keep both').click();
     await expect.poll(() => sorted(ops.files.entryNames())).toEqual(['dup(1).txt', 'dup.txt']);
   });
 });

@@ -93,14 +93,14 @@ describe('move', () => {
     expect(await readFile(onDisk('m3/dest/same.txt'), 'utf8')).toBe('moved');
   });
 
-  it('on a clash, Rename gives the moved entry the name "name(1).ext"', async () => {
+  it('on a clash, Keep both gives the moved entry the name "name(1).ext"', async () => {
     await cabinet.seed({ 'm4/same.txt': 'moved', 'm4/dest/same.txt': 'was there' });
     const ops = await cabinet.open('m4/');
     await ops.select('same.txt');
     await ops.action('Move').click();
     await ops.folderOption(ops.moveDialog, 'dest').click();
     await ops.button(ops.moveDialog, 'Move').click();
-    await ops.button(ops.replaceRename, 'Rename').click();
+    await ops.button(ops.replaceRename, 'Keep both').click();
     await ops.page.waitForURL(`${cabinet.server.url}/files/m4/dest/`);
     await expect
       .poll(async () => (await ops.files.entryNames()).sort())

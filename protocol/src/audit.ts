@@ -45,6 +45,12 @@ export const AuditEntry = z.object({
   action: z.enum(AUDIT_ACTIONS),
   /** What was acted on: a path, `user:<id>`, `share:<hash>`, or ''. */
   target: z.string(),
+  /**
+   * The target's human name when the entry was written: the user's name for `user:<id>`, the
+   * deleted item's path for `trash:<id>`, the app password's name, the shared path; '' for a path
+   * target (it names itself) and for entries written before names were kept.
+   */
+  targetName: z.string(),
   /** The client address (after trusted proxies), '' for work the server did on its own. */
   address: z.string(),
   outcome: z.enum(AUDIT_OUTCOMES),
@@ -107,4 +113,6 @@ export const AUDIT_CSV_COLUMNS = [
   'address',
   'outcome',
   'details',
+  // Last, so the columns of exports made before names were kept stay where they were.
+  'target_name',
 ] as const;

@@ -41,6 +41,8 @@ export const FileJobItem = z.object({
   from: JobPath,
   /** The destination path (copy and move; not used by delete). */
   to: z.optional(JobPath),
+  /** This item's answer should its destination exist, before the job's `onConflict`. */
+  onConflict: z.optional(z.enum(FILE_JOB_CONFLICTS)),
 });
 export type FileJobItem = z.infer<typeof FileJobItem>;
 
@@ -75,6 +77,9 @@ export const FileJob = z.object({
   /** Files under the items (a folder counts its files), once measured; 0 before. */
   filesTotal: z.number(),
   filesDone: z.number(),
+  /** Items whose destination existed: left alone (skip), or replaced by the item. */
+  skipped: z.number(),
+  replaced: z.number(),
   bytesTotal: z.number(),
   bytesDone: z.number(),
   /** Bytes per second of the current (or last) run. */

@@ -123,6 +123,69 @@ describe('the audit log records', () => {
     expect((await latest('user.delete')).details).toEqual({ username: 'bob' });
   });
 
+  it('the names of its targets as they were, kept after the target is gone', async () => {
+    const created = await createAsAdmin(server, newUser({ username: 'carol' }));
+    const id = Number(created.headers.get('location')!.split('/').pop());
+    expect(await latest('user.create')).toMatchObject({
+      target: `user:${id}`,
+      targetName: 'carol',
+    });
+    const deleted = await send(server, 'DELETE', `/api/users/${id}`, server.admin.token, {
+      current_password: ADMIN_PASSWORD,
+    });
+    expect(deleted.status).toBe(200);
+    expect(await latest('user.delete')).toMatchObject({
+      target: `user:${id}`,
+      targetName: 'carol',
+    });
+    // The create entry still says whom it created.
+    expect((await latest('user.create')).targetName).toBe('carol');
+
+    const password = await createAppPassword(server, alice.token, { name: 'Phone backup' });
+    const revoked = await server.fetch(`/api/app-passwords/${password.id}`, {
+      method: 'DELETE',
+      token: alice.token,
+    });
+    expect(revoked.status).toBe(200);
+    expect(await latest('app-password.revoke')).toMatchObject({ targetName: 'Phone backup' });
+    expect(await latest('app-password.create')).toMatchObject({ targetName: 'Phone backup' });
+
+    const csv = await (
+      await server.fetch('/api/audit.csv?action=app-password.revoke', { token: server.admin.token })
+    ).text();
+    expect(csv.split('\r\n')[1]).toMatch(/,Phone backup$/);
+  });
+
+  it('a restore that asked about a clash only once it is answered, never as failed', async () => {
+    const folder = path.join(server.root, 'users/alice');
+    await writeFile(path.join(folder, 'clash.txt'), 'first');
+    const gone = await server.fetch('/api/resources/clash.txt', {
+      method: 'DELETE',
+      token: alice.token,
+    });
+    expect(gone.status).toBe(204);
+    await writeFile(path.join(folder, 'clash.txt'), 'second');
+    const items = (await (
+      await server.fetch('/api/trash', { token: alice.token })
+    ).json()) as TrashItem[];
+    const item = items.find((i) => i.path === '/clash.txt')!;
+    const restore = (body?: unknown) =>
+      server.fetch(`/api/trash/${item.id}/restore`, {
+        method: 'POST',
+        token: alice.token,
+        ...(body
+          ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
+          : {}),
+      });
+    expect((await restore()).status).toBe(409);
+    expect((await restore({ onConflict: 'keep-both' })).status).toBe(200);
+    const entries = (await auditPage('?action=trash.restore&limit=500')).entries.filter(
+      (entry) => entry.target === `trash:${item.id}`,
+    );
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ outcome: 'ok', targetName: '/clash.txt' });
+  });
+
   it('a refused user update (not an administrator) as refused', async () => {
     const response = await send(server, 'PUT', `/api/users/1`, alice.token, {
       what: 'user',
@@ -333,13 +396,15 @@ describe('GET /api/audit.csv', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="audit.csv"');
     const lines = (await csv.text()).split('\r\n');
-    expect(lines[0]).toBe('time,user_id,username,action,target,address,outcome,details');
+    expect(lines[0]).toBe(
+      'time,user_id,username,action,target,address,outcome,details,target_name',
+    );
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
     const cells = lines[1]!.split(',');
     expect(cells[1]).toBe('0');
     expect(lines[1]).toContain(`,"'=HYPERLINK(""x"",1),y",login,,192.0.2.7,refused,`);
-    expect(lines[1]!.endsWith('"{""reason"":""unknown user""}"')).toBe(true);
+    expect(lines[1]!.endsWith('"{""reason"":""unknown user""}",')).toBe(true);
   });
 
   it('guards cells starting with + - @ too', async () => {

@@ -249,6 +249,29 @@ describe('conflicts', () => {
     expect(files.read('ann/r3/x.txt')).toBe('new x');
     stream.close();
   });
+
+  it("counts what it skipped and replaced, and takes an item's own answer first", async () => {
+    for (const n of ['p', 'q', 'r', 's']) await files.put(`ann/k/${n}.txt`, `new ${n}`);
+    for (const n of ['p', 'q', 'r']) await files.put(`ann/k2/${n}.txt`, `old ${n}`);
+    const stream = await openReady(server.url, { token: ann.token });
+    // p is replaced by its own answer; the job's "skip" leaves q and r; s had no clash.
+    const id = await startJob(ann, {
+      kind: 'copy',
+      items: [
+        { from: '/k/p.txt', to: '/k2/p.txt', onConflict: 'replace' },
+        ...['q', 'r', 's'].map((n) => ({ from: `/k/${n}.txt`, to: `/k2/${n}.txt` })),
+      ],
+      onConflict: 'skip',
+    });
+    const done = await stream.next(isEnded(id));
+    expect(done.data).toMatchObject({ state: 'done', skipped: 2, replaced: 1, filesDone: 2 });
+    expect(files.read('ann/k2/p.txt')).toBe('new p');
+    expect(files.read('ann/k2/q.txt')).toBe('old q');
+    expect(files.read('ann/k2/s.txt')).toBe('new s');
+    // A reloaded page reads the same counts from the database.
+    expect(await jobOf(ann, id)).toMatchObject({ skipped: 2, replaced: 1, filesTotal: 2 });
+    stream.close();
+  });
 });
 
 describe('refusals', () => {

@@ -7,6 +7,11 @@ import type { AuditLog } from '../services/audit/audit-log.ts';
 export interface PendingAudit {
   action: AuditAction;
   target: string;
+  /**
+   * The target's human name, set by a route that removes its target (asked before it acts);
+   * otherwise it is looked up once the reply is sent.
+   */
+  targetName?: string;
   /** Filled in by the route when it knows more (changed fields, into the trash or not). */
   details: Record<string, unknown>;
   /** Who acted, for routes that sign in on their own (WebDAV's Basic); else the session's user. */
@@ -51,6 +56,7 @@ export function useAuditLog(app: FastifyInstance, log: AuditLog): void {
     if (!pending) return;
     const outcome = outcomeOf(reply.statusCode);
     const reason = request.auditReason;
+    const targetName = pending.targetName ?? (await log.nameOf(pending.target));
     log.record({
       action: pending.action,
       outcome,
@@ -58,6 +64,7 @@ export function useAuditLog(app: FastifyInstance, log: AuditLog): void {
         pending.actor ?? (request.user && { id: request.user.id, username: request.user.username }),
       address: request.ip,
       target: pending.target,
+      targetName,
       details:
         outcome === 'ok'
           ? pending.details

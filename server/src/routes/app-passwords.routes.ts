@@ -39,7 +39,8 @@ export async function appPasswordsRoutes(scope: FastifyInstance, runtime: Runtim
     '/app-passwords/:id',
     { preHandler: guard, schema: { params: AppPasswordParams } },
     async (request, reply) => {
-      audit(request, 'app-password.revoke', `app-password:${request.params.id}`);
+      const audited = audit(request, 'app-password.revoke', `app-password:${request.params.id}`);
+      audited.targetName = await services.audit.nameOf(audited.target);
       await appPasswords.revoke(currentUser(request), request.params.id);
       return sendStatus(reply, 200);
     },

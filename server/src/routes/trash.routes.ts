@@ -66,6 +66,7 @@ export async function trashRoutes(scope: FastifyInstance, runtime: Runtime): Pro
   app.post('/trash/:id/restore', byId, async (request, reply) => {
     // An empty body (no content type) means no choice yet: restore unless the place is taken.
     const audited = audit(request, 'trash.restore', `trash:${request.params.id}`);
+    audited.targetName = await services.audit.nameOf(audited.target);
     const body = TrashRestoreBody.safeParse(request.body ?? {});
     if (!body.success) throw errors.badRequest('invalid restore request');
     const outcome = await service.restore(
@@ -75,6 +76,9 @@ export async function trashRoutes(scope: FastifyInstance, runtime: Runtime): Pro
       request.ip,
     );
     if (outcome.kind === 'conflict') {
+      // Only a question (replace or keep both?): nothing happened yet, so nothing is recorded;
+      // the answer's request is the entry.
+      request.audited = null;
       return reply.code(409).send({ code: RESTORE_CONFLICT });
     }
     audited.details.path = outcome.path;
@@ -83,7 +87,8 @@ export async function trashRoutes(scope: FastifyInstance, runtime: Runtime): Pro
   });
 
   app.delete('/trash/:id', byId, async (request, reply) => {
-    audit(request, 'trash.delete', `trash:${request.params.id}`);
+    const audited = audit(request, 'trash.delete', `trash:${request.params.id}`);
+    audited.targetName = await services.audit.nameOf(audited.target);
     await service.remove(currentUser(request), request.params.id, request.ip);
     return reply.code(204).send();
   });

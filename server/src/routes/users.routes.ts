@@ -44,6 +44,7 @@ export async function usersRoutes(scope: FastifyInstance, runtime: Runtime): Pro
   app.delete('/users/:id', byId, async (request, reply) => {
     const id = parseUserId(request.params.id);
     const audited = audit(request, 'user.delete', `user:${id}`);
+    audited.targetName = await services.audit.nameOf(audited.target);
     audited.details.username = await users.deleteFromRequest(
       currentUser(request),
       id,

@@ -10,6 +10,8 @@ export interface AuditRecord {
   username: string;
   action: string;
   target: string;
+  /** The target's human name when the entry was written ('' when it has none). */
+  targetName: string;
   address: string;
   outcome: string;
   details: Record<string, unknown>;
@@ -28,7 +30,7 @@ export interface AuditSelection {
   limit: number;
 }
 
-/** Rows written in one statement at most (PostgreSQL's parameter limit is 65535; 9 per row). */
+/** Rows written in one statement at most (PostgreSQL's parameter limit is 65535; 10 per row). */
 const INSERT_CHUNK = 500;
 
 /** The only code that reads and writes the audit log. */
@@ -47,6 +49,7 @@ export class AuditRepo {
             username: recordableText(r.username),
             action: r.action,
             target: recordableText(r.target),
+            target_name: recordableText(r.targetName),
             address: r.address,
             outcome: r.outcome,
             details: recordableText(JSON.stringify(r.details)),
@@ -78,6 +81,7 @@ export class AuditRepo {
       username: row.username,
       action: row.action,
       target: row.target,
+      targetName: row.target_name,
       address: row.address,
       outcome: row.outcome,
       details: JSON.parse(row.details) as Record<string, unknown>,

@@ -9,7 +9,7 @@ export interface FileJobRecord {
   kind: string;
   state: string;
   onConflict: string;
-  items: Array<{ from: string; to?: string }>;
+  items: Array<{ from: string; to?: string; onConflict?: string }>;
   itemCount: number;
   itemIndex: number;
   itemTarget: string | null;
@@ -31,6 +31,9 @@ export interface FileJobRecord {
   finishedAt: number | null;
   /** The client address the job was asked from ('' when unknown). */
   address: string;
+  /** Items a conflict answer skipped, and items that replaced what was at their destination. */
+  itemsSkipped: number;
+  itemsReplaced: number;
 }
 
 /** The fields a run changes as it goes. */
@@ -55,6 +58,8 @@ export type FileJobProgress = Partial<
     | 'errorMessage'
     | 'runner'
     | 'finishedAt'
+    | 'itemsSkipped'
+    | 'itemsReplaced'
   >
 > & { updatedAt: number };
 
@@ -88,6 +93,8 @@ function toRecord(row: Selectable<FileJobsTable>): FileJobRecord {
     updatedAt: Number(row.updated_at),
     finishedAt: nullableNumber(row.finished_at),
     address: row.address,
+    itemsSkipped: Number(row.items_skipped),
+    itemsReplaced: Number(row.items_replaced),
   };
 }
 
@@ -111,6 +118,8 @@ function toColumns(change: FileJobProgress): Updateable<FileJobsTable> {
   if (change.errorMessage !== undefined) columns.error_message = change.errorMessage;
   if (change.runner !== undefined) columns.runner = change.runner;
   if (change.finishedAt !== undefined) columns.finished_at = change.finishedAt;
+  if (change.itemsSkipped !== undefined) columns.items_skipped = change.itemsSkipped;
+  if (change.itemsReplaced !== undefined) columns.items_replaced = change.itemsReplaced;
   return columns;
 }
 

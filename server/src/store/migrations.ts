@@ -491,6 +491,25 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0019_audit_names_job_counts': {
+    async up(db: Kysely<unknown>) {
+      // The human name of an audited target as it was when the entry was written (a user's name,
+      // a trashed item's path): the entry still reads right once the target is renamed or gone.
+      await db.schema
+        .alterTable('audit_log')
+        .addColumn('target_name', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+      // How many of a job's items a conflict answer skipped or replaced, for its closing line.
+      await db.schema
+        .alterTable('file_jobs')
+        .addColumn('items_skipped', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('file_jobs')
+        .addColumn('items_replaced', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };
 
 /** The names of every migration this code has, in the order they run (the schema versions). */

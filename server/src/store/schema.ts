@@ -318,6 +318,9 @@ export interface FileJobsTable {
   finished_at: number | null;
   /** The client address that asked for the job: its deletes are audited from there. */
   address: string;
+  /** Items whose destination existed and that a conflict answer skipped, or replaced. */
+  items_skipped: Generated<number>;
+  items_replaced: Generated<number>;
 }
 
 export interface Database {
@@ -418,6 +421,8 @@ export interface AuditLogTable {
   username: string;
   action: string;
   target: string;
+  /** The target's human name when the entry was written ('' when it has none). */
+  target_name: Generated<string>;
   address: string;
   outcome: string;
   /** JSON object. */

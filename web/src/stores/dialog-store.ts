@@ -15,6 +15,7 @@ export type DialogName =
   | 'download'
   | 'replace'
   | 'replace-rename'
+  | 'conflict'
   | 'share'
   | 'upload'
   | 'success'
@@ -36,6 +37,12 @@ export interface DialogOptions {
   onDone?: (newPath?: string) => void;
   /** Answer of a question dialog (replace, replace-rename): called with the user's choice. */
   onAnswer?: (answer: 'replace' | 'rename' | 'cancel') => void;
+  /** The clash question of a move or copy: the first clashing name and how many clash. */
+  conflict?: { firstName: string; clashCount: number };
+  /** Answer of the clash question of a move or copy; null is Cancel. */
+  onConflictAnswer?: (
+    answer: { choice: 'replace' | 'skip' | 'keep-both'; applyToAll: boolean } | null,
+  ) => void;
   /** False when the user may not replace (no modify permission): the clash prompt hides Replace. */
   offersReplace?: boolean;
 }

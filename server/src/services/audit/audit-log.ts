@@ -14,6 +14,7 @@ import { errors } from '../../errors.ts';
 import type { AuditRecord } from '../../store/audit.repo.ts';
 import { selectionOf } from './audit-filters.ts';
 import { csvRow } from './csv.ts';
+import { targetNameOf } from './target-names.ts';
 
 /** Who acted: a signed-in user, or (id 0) the name tried on a failed login, or nobody. */
 export interface AuditActor {
@@ -29,6 +30,8 @@ export interface AuditEvent {
   /** The client address after trusted proxies (`request.ip`); '' for the server's own work. */
   address?: string;
   target?: string;
+  /** The target's human name as it is now (a user's name for `user:2`); see nameOf. */
+  targetName?: string;
   /** Never a password or secret value: names of what changed, reasons, counts. */
   details?: Record<string, unknown>;
 }
@@ -82,6 +85,7 @@ export class AuditLog {
       username: event.actor?.username ?? '',
       action: event.action,
       target: event.target ?? '',
+      targetName: event.targetName ?? '',
       address: event.address ?? '',
       outcome: event.outcome,
       details: event.details ?? {},
@@ -105,6 +109,14 @@ export class AuditLog {
       }
     });
     return this.writing;
+  }
+
+  /**
+   * The human name of a target such as `user:2` or `trash:<id>` (a path names itself: ''). Routes
+   * that remove their target ask before acting; the others are named after the reply.
+   */
+  nameOf(target: string): Promise<string> {
+    return targetNameOf(this.ctx.store, target);
   }
 
   /** Called by the runtime's stop: nothing queued is lost on a clean shutdown. */
@@ -148,6 +160,7 @@ export class AuditLog {
             entry.address,
             entry.outcome,
             JSON.stringify(entry.details),
+            entry.targetName,
           ]);
         }
         if (page.length < selection.limit) return;
@@ -186,6 +199,7 @@ function toEntry(row: AuditRecord & { id: number }): AuditEntry {
     username: row.username,
     action: row.action as AuditAction,
     target: row.target,
+    targetName: row.targetName,
     address: row.address,
     outcome: row.outcome as AuditOutcome,
     details: row.details,

@@ -50,6 +50,12 @@ class Stopped extends Error {
   }
 }
 
+/** The first item, for a job row's title (its conflict answer is the job's business). */
+function firstItem(record: FileJobRecord): FileJob['first'] {
+  const first = record.items[0];
+  return first ? { from: first.from, ...(first.to ? { to: first.to } : {}) } : { from: '/' };
+}
+
 export function toFileJob(record: FileJobRecord): FileJob {
   return {
     id: record.id,
@@ -57,9 +63,11 @@ export function toFileJob(record: FileJobRecord): FileJob {
     state: record.state as FileJobState,
     onConflict: record.onConflict as FileJobConflict,
     itemCount: record.itemCount,
-    first: record.items[0] ?? { from: '/' },
+    first: firstItem(record),
     filesTotal: Math.max(record.filesTotal ?? 0, record.filesDone),
     filesDone: record.filesDone,
+    skipped: record.itemsSkipped,
+    replaced: record.itemsReplaced,
     bytesTotal: Math.max(record.bytesTotal ?? 0, record.bytesDone),
     bytesDone: record.bytesDone,
     rate: record.rate,
@@ -165,7 +173,9 @@ export class FileJobsService {
     }
     const id = randomUUID();
     const items = body.items.map((item) =>
-      body.kind === 'delete' ? { from: item.from } : { from: item.from, to: item.to },
+      body.kind === 'delete'
+        ? { from: item.from }
+        : { from: item.from, to: item.to, ...(item.onConflict && { onConflict: item.onConflict }) },
     );
     await this.repo.insert({
       id,
@@ -412,8 +422,8 @@ class JobRun {
         source.path.toLowerCase() === destination.path.toLowerCase();
       target = destination.path;
       if ((destination.stat || destination.isSymlink) && !caseOnly) {
-        const choice = (job.answer ??
-          (job.onConflict === 'ask' ? null : job.onConflict)) as FileJobChoice | null;
+        const given = item.onConflict ?? job.onConflict;
+        const choice = (job.answer ?? (given === 'ask' ? null : given)) as FileJobChoice | null;
         if (choice === null) {
           job.state = 'waiting';
           job.question = destination.path;
@@ -424,6 +434,10 @@ class JobRun {
           const size = await fs.treeSize(item.from, this.signal);
           job.filesTotal = Math.max(0, (job.filesTotal ?? 0) - size.files);
           job.bytesTotal = Math.max(0, (job.bytesTotal ?? 0) - size.bytes);
+          job.itemsSkipped += 1;
+          // The totals leave the skipped item out, in the database too: a job whose items were
+          // all skipped ends "0 of 0", not "0 of 3".
+          await this.save(true, { filesTotal: job.filesTotal, bytesTotal: job.bytesTotal });
           await this.finishItem();
           return 'done';
         }
@@ -556,6 +570,8 @@ class JobRun {
 
   private async finishItem(): Promise<void> {
     const job = this.job;
+    // The override is set only by a "replace" answer to an existing destination.
+    if (job.itemOverride) job.itemsReplaced += 1;
     job.itemIndex += 1;
     job.itemTarget = null;
     job.itemOverride = false;
@@ -601,6 +617,8 @@ class JobRun {
       answer: job.answer,
       filesDone: job.filesDone,
       bytesDone: job.bytesDone,
+      itemsSkipped: job.itemsSkipped,
+      itemsReplaced: job.itemsReplaced,
       rate: job.rate,
       current: job.current,
       ...extra,
@@ -634,6 +652,8 @@ class JobRun {
         fileIndex: job.fileIndex,
         filesDone: job.filesDone,
         bytesDone: job.bytesDone,
+        itemsSkipped: job.itemsSkipped,
+        itemsReplaced: job.itemsReplaced,
         updatedAt: now(),
       },
       this.runner,
@@ -657,6 +677,8 @@ class JobRun {
         finishedAt: at,
         filesDone: this.job.filesDone,
         bytesDone: this.job.bytesDone,
+        itemsSkipped: this.job.itemsSkipped,
+        itemsReplaced: this.job.itemsReplaced,
         fileIndex: this.job.fileIndex,
         updatedAt: at,
       },

@@ -11,7 +11,7 @@ import { formatDateTime } from '../../format/date-time.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { notifyFailure } from '../../stores/notification-store.ts';
 import { AuditRetention } from './AuditRetention.tsx';
-import { auditReasonKey, dayEnd, dayStart } from './audit-format.ts';
+import { auditActionKey, auditReasonKey, dayEnd, dayStart } from './audit-format.ts';
 import './audit.css';
 
 interface FilterForm {
@@ -212,9 +212,11 @@ function AuditRow({ entry, locale }: { entry: AuditEntry; locale: string }) {
       <td data-label={t('audit.user')}>
         {entry.username ? <bdi>{entry.username}</bdi> : <span>{t('audit.nobody')}</span>}
       </td>
-      <td data-label={t('audit.action')}>{t(`audit.actions.${entry.action}`)}</td>
+      <td data-label={t('audit.action')}>{t(auditActionKey(entry.action, entry.outcome))}</td>
       <td data-label={t('audit.target')}>
-        <bdi className="audit__target">{entry.target}</bdi>
+        <bdi className="audit__target" title={entry.targetName ? entry.target : undefined}>
+          {entry.targetName || entry.target}
+        </bdi>
       </td>
       <td data-label={t('audit.address')}>
         <bdi>{entry.address}</bdi>

@@ -1,5 +1,6 @@
 import type { OpenDialog } from '../../stores/dialog-store.ts';
 import {
+  ConflictDialog,
   DeleteDialog,
   DownloadDialog,
   InfoDialog,
@@ -69,6 +70,19 @@ export function DialogView({ dialog, onClose }: { dialog: OpenDialog; onClose: (
           message={dialog.message}
           onAnswer={(answer) => {
             dialog.onAnswer?.(answer);
+            close();
+          }}
+        />
+      );
+    case 'conflict':
+      return (
+        <ConflictDialog
+          key={dialogKey(dialog)}
+          firstName={dialog.conflict?.firstName ?? ''}
+          clashCount={dialog.conflict?.clashCount ?? 1}
+          offersReplace={dialog.offersReplace ?? true}
+          onAnswer={(answer) => {
+            dialog.onConflictAnswer?.(answer);
             close();
           }}
         />

@@ -43,7 +43,12 @@ function JobStatus({ job }: { job: FileJob }) {
       total: formatFileSize(job.bytesTotal, locale),
     }),
   ];
-  if (job.state === 'done') return <>{`${t('jobs.done')} · ${parts.join(' · ')}`}</>;
+  if (job.state === 'done') {
+    // What the conflict answers did, so "0 of 0 files" after skipping everything reads right.
+    if (job.skipped > 0) parts.push(t('jobs.skipped', { n: job.skipped }));
+    if (job.replaced > 0) parts.push(t('jobs.replaced', { n: job.replaced }));
+    return <>{`${t('jobs.done')} · ${parts.join(' · ')}`}</>;
+  }
   if (job.rate > 0) parts.push(t('upload.speed', { speed: formatFileSize(job.rate, locale) }));
   const left = jobSecondsLeft(job);
   if (left !== null) parts.push(t('upload.timeLeft', { time: formatDuration(left, locale) }));
@@ -61,7 +66,10 @@ function canRetry(job: FileJob): boolean {
   return status !== 507 && (status < 400 || status >= 500);
 }
 
-/** A waiting job's question: replace, skip or keep both, for this clash or all of them. */
+/**
+ * A waiting job's question: replace (red, as it destroys what is there), skip or keep both, for
+ * this clash or all of them.
+ */
 function JobQuestion({ job }: { job: FileJob }) {
   const { t } = useTranslation();
   const [applyToAll, setApplyToAll] = useState(false);
@@ -72,7 +80,11 @@ function JobQuestion({ job }: { job: FileJob }) {
     <div className="job-row__question" role="group" aria-label={t('jobs.waiting')}>
       <p>{t('jobs.question', { name: isolateName(job.question?.path ?? '') })}</p>
       <div className="job-row__answers">
-        <button type="button" className="button button--small" onClick={() => answer('replace')}>
+        <button
+          type="button"
+          className="button button--small button--danger"
+          onClick={() => answer('replace')}
+        >
           {t('jobs.replace')}
         </button>
         <button

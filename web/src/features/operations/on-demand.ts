@@ -3,6 +3,7 @@
 // Import this only from code that is itself loaded on demand: a static import from the first
 // screen would pull all of it into the initial bundle.
 export { askReplace, type ReplaceAnswer } from './ask-replace.ts';
+export { ConflictDialog } from './ConflictDialog.tsx';
 export { DeleteDialog } from './DeleteDialog.tsx';
 export { DownloadDialog } from './DownloadDialog.tsx';
 export { InfoDialog } from './InfoDialog.tsx';

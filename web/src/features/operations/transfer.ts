@@ -1,10 +1,9 @@
-import i18next from 'i18next';
 import { transferResource } from '../../api/resources/resource-transfer.ts';
 import { useClipboardStore, type ClipboardItem } from '../../stores/clipboard-store.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { notifyFailure } from '../../stores/notification-store.ts';
 import { isSamePath, parentFolder } from '../../paths/file-paths.ts';
-import { askReplace } from './ask-replace.ts';
+import { askConflict, type ConflictAnswer } from './ask-conflict.ts';
 import { startFileJob } from '../../api/jobs/file-jobs.ts';
 import { ApiError } from '../../api/api-error.ts';
 import { waitForJob } from '../jobs/index.ts';
@@ -52,7 +51,7 @@ export async function transferItems(
 ): Promise<TransferOutcome> {
   const folder = asFolder(destination);
   const staysPut = (item: ClipboardItem) => isSamePath(parentFolder(item.from), folder);
-  const moving = action === 'move' ? items.filter((item) => !staysPut(item)) : items;
+  let moving = action === 'move' ? items.filter((item) => !staysPut(item)) : items;
   if (moving.length === 0) return 'done';
 
   let taken: Set<string>;
@@ -66,22 +65,25 @@ export async function transferItems(
   }
   closePicker();
   const clashes = moving.filter((item) => !staysPut(item) && taken.has(item.name));
-  let answer: 'replace' | 'rename' | null = null;
+  let answer: ConflictAnswer | null = null;
   if (clashes.length > 0) {
-    const message =
-      clashes.length === 1
-        ? i18next.t('ops.clashOne', { name: clashes[0]!.name })
-        : i18next.t('ops.clashMany', { count: clashes.length });
-    const reply = await askReplace('replace-rename', message);
-    if (reply === 'cancel') return 'cancelled';
-    answer = reply;
+    answer = await askConflict(clashes[0]!.name, clashes.length);
+    if (answer === null) return 'cancelled';
   }
 
   // Copies into their own folder need a free name each: one PATCH per entry, as before. Every
   // other move or copy runs as a background job, followed in the Jobs panel (docs/jobs.md).
   if (!moving.some(staysPut)) {
-    return transferAsJob(action, moving, folder, answer, options);
+    return transferAsJob(action, moving, folder, answer, clashes[0], options);
   }
+  // Here the answer is for every clash: the entries that stay put are copies with free names.
+  if (answer?.choice === 'skip') {
+    const skipped = new Set(clashes);
+    moving = moving.filter((item) => !skipped.has(item));
+    if (moving.length === 0) return 'done';
+  }
+  const replace = answer?.choice === 'replace';
+  const keepBoth = answer?.choice === 'keep-both';
   const progress = trackTransfer(action, moving.length, folder);
   const results = await Promise.allSettled(
     moving.map((item) =>
@@ -89,8 +91,8 @@ export async function transferItems(
         action: action === 'move' ? 'rename' : 'copy',
         from: item.from,
         to: `${folder}${item.name}`,
-        override: answer === 'replace' && !staysPut(item),
-        rename: answer === 'rename' || staysPut(item),
+        override: replace && !staysPut(item),
+        rename: keepBoth || staysPut(item),
       }).finally(() => progress.step()),
     ),
   );
@@ -115,20 +117,30 @@ export async function transferItems(
   return 'done';
 }
 
-/** A move or copy as one background job; resolves when it ended (or asks a question). */
+/**
+ * A move or copy as one background job; resolves when it ended (or asks a question). An answer
+ * for all clashes is the job's; an answer for the first clash only is that item's, and the job
+ * asks about the others in the Jobs panel.
+ */
 async function transferAsJob(
   action: 'copy' | 'move',
   moving: ClipboardItem[],
   folder: string,
-  answer: 'replace' | 'rename' | null,
+  answer: ConflictAnswer | null,
+  firstClash: ClipboardItem | undefined,
   options: TransferOptions,
 ): Promise<TransferOutcome> {
   let job;
   try {
+    const forAll = answer !== null && answer.applyToAll;
     const id = await startFileJob({
       kind: action,
-      items: moving.map((item) => ({ from: item.from, to: `${folder}${item.name}` })),
-      onConflict: answer === 'replace' ? 'replace' : answer === 'rename' ? 'keep-both' : 'ask',
+      items: moving.map((item) => ({
+        from: item.from,
+        to: `${folder}${item.name}`,
+        ...(answer && !forAll && item === firstClash ? { onConflict: answer.choice } : {}),
+      })),
+      onConflict: forAll ? answer.choice : 'ask',
     });
     job = await waitForJob(id);
   } catch (error) {
@@ -146,8 +158,9 @@ async function transferAsJob(
     return 'failed';
   }
   if (job.state === 'cancelled') return 'cancelled';
-  // Waiting: the Jobs panel asks the question; the job goes on from there.
-  if (job.state === 'done') {
+  // Waiting: the Jobs panel asks the question; the job goes on from there. A job that skipped
+  // some items says so in the Jobs panel, with its counts, rather than naming them all as done.
+  if (job.state === 'done' && job.skipped === 0) {
     notifyTransferred(
       action,
       moving.map((item) => item.name),
