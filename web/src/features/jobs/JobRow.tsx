@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { CircleAlert, CircleCheck, Copy, FolderInput, Trash2, X } from 'lucide-react';
 import type { FileJob, FileJobChoice } from '@cabinet/protocol';
 import { answerFileJob, cancelFileJob, retryFileJob } from '../../api/jobs/file-jobs.ts';
@@ -6,6 +6,7 @@ import { refusalMessage } from '../../api/refusal-message.ts';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { formatFileSize } from '../../format/file-size.ts';
 import { isolateName } from '../../i18n/isolate-name.ts';
+import { ApplyToAll } from '../../components/ApplyToAll.tsx';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { hasEnded, useFileJobsStore } from '../../stores/file-jobs-store.ts';
 import { notifyFailure } from '../../stores/notification-store.ts';
@@ -73,7 +74,6 @@ function canRetry(job: FileJob): boolean {
 function JobQuestion({ job }: { job: FileJob }) {
   const { t } = useTranslation();
   const [applyToAll, setApplyToAll] = useState(false);
-  const checkId = useId();
   const answer = (choice: FileJobChoice) =>
     void act(() => answerFileJob(job.id, { choice, applyToAll }));
   return (
@@ -102,15 +102,7 @@ function JobQuestion({ job }: { job: FileJob }) {
           {t('jobs.keepBoth')}
         </button>
       </div>
-      <label className="job-row__all" htmlFor={checkId}>
-        <input
-          id={checkId}
-          type="checkbox"
-          checked={applyToAll}
-          onChange={(event) => setApplyToAll(event.target.checked)}
-        />
-        {t('jobs.applyToAll')}
-      </label>
+      <ApplyToAll className="job-row__all" checked={applyToAll} onChange={setApplyToAll} />
     </div>
   );
 }

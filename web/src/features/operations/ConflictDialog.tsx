@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
+import { ApplyToAll } from '../../components/ApplyToAll.tsx';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
@@ -22,7 +23,6 @@ export function ConflictDialog(props: {
   const { t } = useTranslation();
   const { firstName, clashCount, offersReplace, onAnswer } = props;
   const [applyToAll, setApplyToAll] = useState(false);
-  const checkId = useId();
   const focusRef = useInitialFocus<HTMLButtonElement>();
   const answer = (choice: ConflictAnswer['choice']) =>
     onAnswer({ choice, applyToAll: clashCount === 1 || applyToAll });
@@ -65,15 +65,11 @@ export function ConflictDialog(props: {
           : t('ops.conflictMany', { name, n: clashCount })}
       </p>
       {clashCount > 1 && (
-        <label className="operation__apply-all" htmlFor={checkId}>
-          <input
-            id={checkId}
-            type="checkbox"
-            checked={applyToAll}
-            onChange={(event) => setApplyToAll(event.target.checked)}
-          />
-          {t('jobs.applyToAll')}
-        </label>
+        <ApplyToAll
+          className="operation__apply-all"
+          checked={applyToAll}
+          onChange={setApplyToAll}
+        />
       )}
     </Dialog>
   );
