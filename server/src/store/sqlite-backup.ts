@@ -6,6 +6,9 @@ const ALL_PAGES = 0x7fffffff;
 /** How long one attempt waits for a lock another connection holds (as the server's own wait). */
 const BUSY_TIMEOUT_MS = 5000;
 
+/** Tries before giving up on a database that stays locked: two minutes of waits in all. */
+const MAX_ATTEMPTS = 24;
+
 /** The latest migration applied to an open SQLite database: its schema version. */
 function schemaOf(db: SQLite.Database): string | undefined {
   const row = db.prepare('select name from kysely_migration order by name desc limit 1').get() as
@@ -20,7 +23,8 @@ function schemaOf(db: SQLite.Database): string | undefined {
  *
  * better-sqlite3 reports a first step that found the source locked (another connection holding
  * it exclusively) as a finished backup of zero pages; a database always has one page at least, so
- * that case is tried again (each try waits for the lock up to BUSY_TIMEOUT_MS).
+ * that case is tried again (each try waits for the lock up to BUSY_TIMEOUT_MS), up to MAX_ATTEMPTS
+ * times; a database still locked then is an error that says so.
  */
 export async function backupSqlite(
   source: string,
@@ -32,6 +36,12 @@ export async function backupSqlite(
     for (let attempt = 0; ; attempt++) {
       const done = await db.backup(target, { progress: () => ALL_PAGES });
       if (done.totalPages > 0) break;
+      if (attempt + 1 >= MAX_ATTEMPTS) {
+        throw new Error(
+          `${source} stayed locked by another program for ${(MAX_ATTEMPTS * BUSY_TIMEOUT_MS) / 1000} s: ` +
+            'nothing was backed up; try again once it lets go',
+        );
+      }
       if (attempt === 0) onWaiting();
     }
   } finally {
