@@ -24,3 +24,4 @@ export * from './oidc.ts';
 export * from './audit.ts';
 export * from './file-jobs.ts';
 export * from './compact-listing.ts';
+export * from './teams.ts';

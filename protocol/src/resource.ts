@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { SharedMark } from './teams.ts';
 import { Sorting } from './user.ts';
 
 /** Kinds of file the server reports in `type` ("" for folders). */
@@ -37,6 +38,8 @@ export const ResourceItem = z.object({
   type: z.string(),
   /** Paths of subtitle files found beside a video, for `GET /api/subtitle`. */
   subtitles: z.optional(z.array(z.string())),
+  /** Cabinet's addition: the entry is or lies in a team folder or a share with people (docs/teams.md). */
+  shared: z.optional(SharedMark),
 });
 export type ResourceItem = z.infer<typeof ResourceItem>;
 
