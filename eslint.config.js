@@ -58,6 +58,18 @@ const noSyncCalls = [
   { selector: `MemberExpression[object.name=${SYNC_NAMES}]`, message: syncMessage },
 ];
 
+/**
+ * Programs are run through server/src/process/ (argv only, limits, typed results; issue 44): no
+ * other module imports node:child_process, except the spawners that predate it (listed below).
+ */
+const CHILD_PROCESS = '/^(node:)?child_process$/';
+const childProcessMessage =
+  'Run programs through server/src/process/ (argv only, limits, typed results; docs/architecture.md).';
+const noChildProcess = [
+  { selector: `ImportDeclaration[source.value=${CHILD_PROCESS}]`, message: childProcessMessage },
+  { selector: `ImportExpression[source.value=${CHILD_PROCESS}]`, message: childProcessMessage },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -198,16 +210,44 @@ export default tseslint.config(
       'server/src/**/*.test.ts',
     ],
     rules: {
+      'no-restricted-syntax': ['error', noFocusedTests, ...noSyncCalls, ...noChildProcess],
+    },
+  },
+  {
+    // Start-up modules may block, but still run no program of their own.
+    files: [
+      'server/src/bootstrap.ts',
+      'server/src/config/load-config.ts',
+      'server/src/config/tls-files.ts',
+      'server/src/store/db.ts',
+      'server/src/cli/**/*.ts',
+      'server/src/import/**/*.ts',
+    ],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', noFocusedTests, ...noChildProcess],
+    },
+  },
+  {
+    // The process runner, and the spawners issue 44 will move onto it.
+    files: [
+      'server/src/process/**/*.ts',
+      'server/src/archive/child-compressor.ts',
+      'server/src/commands/run-line.ts',
+      'server/src/store/pg-tools.ts',
+    ],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: {
       'no-restricted-syntax': ['error', noFocusedTests, ...noSyncCalls],
     },
   },
-  serverLayer('routes', ['store', 'fs', 'archive', 'coordination']),
-  serverLayer('http', ['store', 'fs', 'archive', 'routes', 'coordination']),
+  serverLayer('routes', ['store', 'fs', 'archive', 'coordination', 'process']),
+  serverLayer('http', ['store', 'fs', 'archive', 'routes', 'coordination', 'process']),
   serverLayer('services', ['http', 'routes']),
-  serverLayer('fs', ['http', 'routes', 'services', 'store', 'coordination'], {
+  serverLayer('fs', ['http', 'routes', 'services', 'store', 'coordination', 'process'], {
     fsAllowed: true,
   }),
-  serverLayer('store', ['http', 'routes', 'services', 'fs', 'coordination'], {
+  serverLayer('store', ['http', 'routes', 'services', 'fs', 'coordination', 'process'], {
     fsAllowed: true,
   }),
   serverLayer('archive', ['http', 'routes', 'services', 'store']),
@@ -215,6 +255,32 @@ export default tseslint.config(
   serverLayer('files', ['http', 'routes', 'services', 'store']),
   serverLayer('preview', ['http', 'routes', 'services', 'store', 'fs']),
   serverLayer('commands', ['http', 'routes', 'services', 'store', 'fs']),
+  // The process runner (server/src/process/): imports nothing of the server, so services,
+  // decoders (preview/), commands and archives can all use it; node:fs only for temp folders and
+  // the PATH look-up.
+  serverLayer(
+    'process',
+    [
+      'http',
+      'routes',
+      'services',
+      'store',
+      'fs',
+      'archive',
+      'streams',
+      'files',
+      'preview',
+      'commands',
+      'auth',
+      'cache',
+      'cli',
+      'web-host',
+      'import',
+      'backup',
+      'coordination',
+    ],
+    { fsAllowed: true },
+  ),
   serverLayer('auth', ['http', 'routes', 'services', 'fs']),
   serverLayer('config', ['http', 'routes', 'services', 'store', 'fs'], { fsAllowed: true }),
   // Counters, locks, leases and the scheduler (docs/runtime.md): built on the store alone, so
@@ -233,6 +299,7 @@ export default tseslint.config(
     'cache',
     'cli',
     'web-host',
+    'process',
   ]),
   // Importers read another product's files (never user files) and write through the store; the
   // CLI hands them what they need of fs and services.
