@@ -60,7 +60,7 @@ const noSyncCalls = [
 
 /**
  * Programs are run through server/src/process/ (argv only, limits, typed results; issue 44): no
- * other module imports node:child_process, except the spawners that predate it (listed below).
+ * other module imports node:child_process.
  */
 const CHILD_PROCESS = '/^(node:)?child_process$/';
 const childProcessMessage =
@@ -229,13 +229,8 @@ export default tseslint.config(
     },
   },
   {
-    // The process runner, and the spawners issue 44 will move onto it.
-    files: [
-      'server/src/process/**/*.ts',
-      'server/src/archive/child-compressor.ts',
-      'server/src/commands/run-line.ts',
-      'server/src/store/pg-tools.ts',
-    ],
+    // The process runner: the only module that starts programs.
+    files: ['server/src/process/**/*.ts'],
     ignores: ['server/src/**/*.test.ts'],
     rules: {
       'no-restricted-syntax': ['error', noFocusedTests, ...noSyncCalls],
@@ -247,7 +242,7 @@ export default tseslint.config(
   serverLayer('fs', ['http', 'routes', 'services', 'store', 'coordination', 'process'], {
     fsAllowed: true,
   }),
-  serverLayer('store', ['http', 'routes', 'services', 'fs', 'coordination', 'process'], {
+  serverLayer('store', ['http', 'routes', 'services', 'fs', 'coordination'], {
     fsAllowed: true,
   }),
   serverLayer('archive', ['http', 'routes', 'services', 'store']),

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { Duplex } from 'node:stream';
+import { Duplex, type Readable, type Writable } from 'node:stream';
+import { findCommand } from '../process/run-process.ts';
+import { killGroup, spawnInGroup, type ChildProcess } from '../process/process-group.ts';
 
 const STDERR_KEEP = 2048;
 
@@ -10,16 +11,22 @@ const STDERR_KEEP = 2048;
  * exit is an error carrying the program's last words.
  */
 export class ChildCompressor extends Duplex {
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly child: ChildProcess;
+  private readonly stdin: Writable;
+  private readonly stdout: Readable;
   private stderr = '';
 
   constructor(command: string, args: readonly string[]) {
     super();
-    this.child = spawn(command, args, {
-      stdio: ['pipe', 'pipe', 'pipe'],
+    this.child = spawnInGroup([command, ...args], {
+      stdin: 'pipe',
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
     });
-    const { stdin, stdout, stderr } = this.child;
+    const stdin = this.child.stdin!;
+    const stdout = this.child.stdout!;
+    const stderr = this.child.stderr!;
+    this.stdin = stdin;
+    this.stdout = stdout;
     stdout.on('data', (chunk: Buffer) => {
       if (!this.push(chunk)) stdout.pause();
     });
@@ -45,7 +52,7 @@ export class ChildCompressor extends Duplex {
   }
 
   override _read(): void {
-    this.child.stdout.resume();
+    this.stdout.resume();
   }
 
   override _write(
@@ -53,18 +60,18 @@ export class ChildCompressor extends Duplex {
     _encoding: BufferEncoding,
     callback: (error?: Error) => void,
   ): void {
-    if (this.child.stdin.write(chunk)) callback();
-    else this.child.stdin.once('drain', () => callback());
+    if (this.stdin.write(chunk)) callback();
+    else this.stdin.once('drain', () => callback());
   }
 
   override _final(callback: (error?: Error) => void): void {
-    this.child.stdin.end(() => callback());
+    this.stdin.end(() => callback());
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
-    this.child.stdout.destroy();
-    this.child.stdin.destroy();
+    if (this.child.exitCode === null && this.child.signalCode === null) killGroup(this.child);
+    this.stdout.destroy();
+    this.stdin.destroy();
     callback(error);
   }
 
@@ -74,21 +81,10 @@ export class ChildCompressor extends Duplex {
   }
 }
 
-const probes = new Map<string, Promise<boolean>>();
-
 /**
- * Whether `command` can be started (it is on PATH and runs `--version`). Checked once per process:
- * installing a tool needs a restart to be noticed.
+ * Whether `command` is installed (an executable of that name on the server's PATH). Looked up on
+ * each archive request: an access() per PATH folder, so a tool installed later is noticed.
  */
-export function hasCommand(command: string): Promise<boolean> {
-  let probe = probes.get(command);
-  if (!probe) {
-    probe = new Promise<boolean>((resolve) => {
-      const child = spawn(command, ['--version'], { stdio: ['ignore', 'ignore', 'ignore'] });
-      child.once('error', () => resolve(false));
-      child.once('close', (code) => resolve(code === 0));
-    });
-    probes.set(command, probe);
-  }
-  return probe;
+export async function hasCommand(command: string): Promise<boolean> {
+  return (await findCommand(command)) !== undefined;
 }

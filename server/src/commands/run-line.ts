@@ -1,5 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
+import {
+  isNotInstalled,
+  killGroup,
+  spawnInGroup,
+  type ChildProcess,
+} from '../process/process-group.ts';
 import { toShellLine, type ParsedLine } from './command-line.ts';
 import { OutputLines } from './output-lines.ts';
 
@@ -79,12 +84,10 @@ class Run {
   /** Starts the commands of one pipeline, stdout of each into stdin of the next; the last's status. */
   async pipeline(commands: string[][]): Promise<number> {
     const children = commands.map((argv, i) =>
-      spawn(argv[0]!, argv.slice(1), {
+      spawnInGroup(argv, {
         cwd: this.options.cwd,
-        env: { ...this.options.env },
-        detached: true,
-        stdio: [i === 0 ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-        windowsHide: true,
+        env: this.options.env,
+        stdin: i === 0 ? 'ignore' : 'pipe',
       }),
     );
     const ends = children.map((child, i) => this.watch(child, i === children.length - 1));
@@ -123,7 +126,7 @@ class Run {
       child.once('error', (error: NodeJS.ErrnoException) => {
         this.live.delete(child);
         const name = child.spawnargs[0];
-        const reason = error.code === 'ENOENT' ? 'command not found' : error.message;
+        const reason = isNotInstalled(error) ? 'command not found' : error.message;
         this.options.onLine?.(`${name}: ${reason}`);
         resolve(NOT_FOUND);
       });
@@ -144,16 +147,6 @@ class Run {
     clearTimeout(this.timer);
     this.options.signal?.removeEventListener('abort', this.onAbort);
     for (const child of this.started) killGroup(child);
-  }
-}
-
-/** Kills a child's whole process group (it leads one: spawned detached). */
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // Already gone.
   }
 }
 

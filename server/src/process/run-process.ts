@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
-import { access, constants, mkdtemp, rm } from 'node:fs/promises';
+import { access, constants, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { isNotInstalled, killGroup as killProcessGroup, spawnInGroup } from './process-group.ts';
 
 /**
  * The one way Cabinet runs another program (issue 44): argv only (never a shell), an explicit
@@ -74,11 +74,27 @@ async function isExecutable(file: string): Promise<boolean> {
   }
 }
 
+/** A private temp folder a program writes its output into (decoders that cannot use stdout). */
+export interface TempDir {
+  readonly path: string;
+  /** Reads a file the program wrote, refusing one larger than `maxBytes` (undefined if absent). */
+  read(name: string, maxBytes: number): Promise<Buffer | undefined>;
+}
+
 /** Runs `task` with a fresh private temp folder, removed afterwards whatever happens. */
-export async function withTempDir<T>(task: (dir: string) => Promise<T>): Promise<T> {
+export async function withTempDir<T>(task: (dir: TempDir) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-proc-'));
+  const read = async (name: string, maxBytes: number) => {
+    const file = path.join(dir, name);
+    try {
+      if ((await stat(file)).size > maxBytes) return undefined;
+      return await readFile(file);
+    } catch {
+      return undefined;
+    }
+  };
   try {
-    return await task(dir);
+    return await task({ path: dir, read });
   } finally {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
@@ -153,23 +169,15 @@ function launch(
   env: Record<string, string>,
   streaming: boolean,
 ): { result: Promise<RunResult>; stdout?: Readable } {
-  const child = spawn(argv[0], argv.slice(1), {
-    cwd: options.cwd,
-    env,
-    // Its own process group, so a timeout kills what the program started too (soffice forks).
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    shell: false,
-  });
+  const program = argv[0] ?? '';
+  // Its own process group, so a timeout kills what the program started too (soffice forks).
+  const child = spawnInGroup(argv, { cwd: options.cwd, env, stdin: 'ignore' });
+  const childOut = child.stdout!;
+  const childErr = child.stderr!;
   let ending: 'timed-out' | 'output-too-large' | 'cancelled' | undefined;
   const killGroup = (why: NonNullable<typeof ending>) => {
     ending ??= why;
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
+    killProcessGroup(child);
   };
   const timer = setTimeout(() => killGroup('timed-out'), options.timeoutMs);
   const onAbort = () => killGroup('cancelled');
@@ -178,8 +186,8 @@ function launch(
   if (options.signal?.aborted) onAbort();
 
   let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => {
+  childErr.setEncoding('utf8');
+  childErr.on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-STDERR_TAIL);
   });
 
@@ -189,7 +197,7 @@ function launch(
   let stdoutEnded = false;
   if (streaming) {
     const out = new Readable({
-      read: () => child.stdout.resume(),
+      read: () => childOut.resume(),
       destroy: (error, callback) => {
         // The reader left: nobody wants the rest of the output.
         if (!stdoutEnded && child.exitCode === null && child.signalCode === null) {
@@ -198,18 +206,18 @@ function launch(
         callback(error);
       },
     });
-    child.stdout.on('data', (chunk: Buffer) => {
+    childOut.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
       if (bytes > options.maxOutputBytes) return killGroup('output-too-large');
-      if (!out.push(chunk)) child.stdout.pause();
+      if (!out.push(chunk)) childOut.pause();
     });
-    child.stdout.on('end', () => {
+    childOut.on('end', () => {
       stdoutEnded = true;
       out.push(null);
     });
     stdout = out;
   } else {
-    child.stdout.on('data', (chunk: Buffer) => {
+    childOut.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
       if (bytes > options.maxOutputBytes) return killGroup('output-too-large');
       chunks.push(chunk);
@@ -225,8 +233,8 @@ function launch(
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (spawnError?.code === 'ENOENT')
-        return resolve({ kind: 'not-installed', command: argv[0] });
+      if (spawnError && isNotInstalled(spawnError))
+        return resolve({ kind: 'not-installed', command: program });
       if (ending === 'cancelled') return resolve({ kind: 'cancelled' });
       if (ending === 'timed-out') return resolve({ kind: 'timed-out', stderr });
       if (ending === 'output-too-large') return resolve({ kind: 'output-too-large', stderr });
@@ -238,7 +246,7 @@ function launch(
     const out = stdout;
     void result.then((settled) => {
       if (settled.kind !== 'ok' && !out.destroyed) {
-        out.destroy(new Error(`${path.basename(argv[0])}: ${describeFailure(settled)}`));
+        out.destroy(new Error(`${path.basename(program)}: ${describeFailure(settled)}`));
       }
     });
   }

@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
 import { access, readdir } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { describeFailure, runProcess } from '../process/run-process.ts';
 import { describeDatabase } from './db.ts';
 
 // PostgreSQL's own client tools (pg_dump, pg_restore) for `cabinet backup` and `cabinet restore`:
@@ -20,12 +20,13 @@ async function isExecutable(file: string): Promise<boolean> {
   );
 }
 
-function pgConfigBinDir(): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile('pg_config', ['--bindir'], (error, stdout) =>
-      resolve(error ? undefined : stdout.trim() || undefined),
-    );
+async function pgConfigBinDir(): Promise<string | undefined> {
+  const run = await runProcess('pg_config', ['--bindir'], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
+    timeoutMs: 30_000,
+    maxOutputBytes: 64 * 1024,
   });
+  return run.kind === 'ok' ? run.stdout.toString('utf8').trim() || undefined : undefined;
 }
 
 /**
@@ -75,21 +76,28 @@ export function libpqTarget(url: string): { dbname: string; env: NodeJS.ProcessE
   return { dbname, env: password === undefined ? {} : { PGPASSWORD: password } };
 }
 
+/**
+ * How long a dump or restore may run: long enough for a large database on a slow disk, bounded so
+ * that a tool hung on a lost connection does not hold the backup's lock for ever.
+ */
+const PG_TOOL_TIMEOUT_MS = 12 * 60 * 60 * 1000;
+
 /** Runs a PostgreSQL tool against the database; rejects with its own error output. */
-function runTool(file: string, args: string[], url: string): Promise<void> {
+async function runTool(file: string, args: string[], url: string): Promise<void> {
   const target = libpqTarget(url);
-  return new Promise((resolve, reject) => {
-    execFile(
-      file,
-      [...args, `--dbname=${target.dbname}`],
-      { env: { ...process.env, ...target.env }, maxBuffer: 16 * 1024 * 1024 },
-      (error, _stdout, stderr) => {
-        if (!error) return resolve();
-        const detail = stderr.trim() || error.message;
-        reject(new Error(`${path.basename(file)} failed on ${describeDatabase(url)}: ${detail}`));
-      },
-    );
+  // The operator's environment is passed on: libpq reads PGSSLMODE, PGPASSFILE, HOME/.pgpass.
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...process.env, ...target.env })) {
+    if (value !== undefined) env[name] = value;
+  }
+  const run = await runProcess(file, [...args, `--dbname=${target.dbname}`], {
+    env,
+    timeoutMs: PG_TOOL_TIMEOUT_MS,
+    maxOutputBytes: 16 * 1024 * 1024,
   });
+  if (run.kind === 'ok') return;
+  const detail = ('stderr' in run && run.stderr.trim()) || describeFailure(run);
+  throw new Error(`${path.basename(file)} failed on ${describeDatabase(url)}: ${detail}`);
 }
 
 /**
