@@ -7,22 +7,27 @@
  * ratio (target: at most 1.25× nginx, issue 37).
  *
  * `npm run changing-listing -w bench` (BENCH_CHANGING_REPS: requests per case, default 40 for 10k
- * and 20 for 100k).
+ * and 20 for 100k; BENCH_CHANGING_FOLDERS: `k10`, `k100` or both, comma separated; BENCH_NODE_FLAGS
+ * as for `npm run bench`, e.g. `--cpu-prof --cpu-prof-dir=<dir>`; BENCH_CABINET_BIN: another
+ * checkout's server/bin/cabinet.js, started beside this one and taking its turn in the same
+ * rounds, so a change is compared A/B in one run).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileNames } from './dataset.ts';
+import { CABINET_BIN, EXTRA_NODE_FLAGS } from './run-config.ts';
 import { login, startCabinet, startNginx, type RunningServer } from './servers.ts';
 import { fmt, now, percentile } from './stats.ts';
 
 const PASSWORD = 'bench-changing-listing-password';
 const REPS = Number(process.env.BENCH_CHANGING_REPS ?? 0);
+const ONLY = new Set((process.env.BENCH_CHANGING_FOLDERS ?? 'k10,k100').split(','));
 const FOLDERS = [
   { name: 'k10', count: 10_000, reps: REPS || 40 },
   { name: 'k100', count: 100_000, reps: REPS || 20 },
-];
+].filter((folder) => ONLY.has(folder.name));
 
 /** One GET read whole; its time in ms (throws on a status other than 200). */
 function timedGet(
@@ -47,6 +52,7 @@ function timedGet(
 }
 
 interface Target {
+  label: string;
   server: RunningServer;
   url: (folder: string) => string;
   headers: Record<string, string>;
@@ -61,7 +67,15 @@ async function main(): Promise<void> {
       writeFileSync(path.join(root, folder.name, name), 'x');
     }
   }
-  const cabinet = await startCabinet({ root, password: PASSWORD });
+  const cabinet = await startCabinet({ root, password: PASSWORD, nodeFlags: EXTRA_NODE_FLAGS });
+  const other = CABINET_BIN
+    ? await startCabinet({
+        root,
+        password: PASSWORD,
+        nodeFlags: EXTRA_NODE_FLAGS,
+        bin: CABINET_BIN,
+      })
+    : null;
   const nginx = await startNginx({
     root,
     uploadDir: path.join(base, 'upload'),
@@ -69,15 +83,26 @@ async function main(): Promise<void> {
     workers: 1,
   });
   try {
-    const token = await login(cabinet.url, 'admin', PASSWORD);
-    const targets: Target[] = [
-      {
-        server: cabinet,
-        url: (folder) => `${cabinet.url}/api/resources/${folder}/`,
-        headers: { 'X-Auth': token },
-      },
-      { server: nginx, url: (folder) => `${nginx.url}/${folder}/`, headers: {} },
+    const cabinets = [
+      { label: 'Cabinet', server: cabinet },
+      ...(other ? [{ label: 'Cabinet B', server: other }] : []),
     ];
+    const targets: Target[] = [];
+    for (const { label, server } of cabinets) {
+      const token = await login(server.url, 'admin', PASSWORD);
+      targets.push({
+        label,
+        server,
+        url: (folder) => `${server.url}/api/resources/${folder}/`,
+        headers: { 'X-Auth': token },
+      });
+    }
+    targets.push({
+      label: 'nginx autoindex',
+      server: nginx,
+      url: (folder) => `${nginx.url}/${folder}/`,
+      headers: {},
+    });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const rows: string[] = [];
     let added = 0;
@@ -95,14 +120,18 @@ async function main(): Promise<void> {
             times.get(target)!.push(await timedGet(target.url(folder.name), target.headers, agent));
           }
         }
-        const [mine, theirs] = targets.map((t) => times.get(t)!);
+        const theirs = times.get(targets[targets.length - 1]!)!;
         const p50 = (values: number[]) => percentile(values, 50);
-        rows.push(
-          `| ${folder.count / 1000}k listing, ${changed ? 'a file added before each request' : 'repeated'} ` +
-            `| ${fmt(p50(mine!))} ms (p90 ${fmt(percentile(mine!, 90))}) ` +
-            `| ${fmt(p50(theirs!))} ms (p90 ${fmt(percentile(theirs!, 90))}) ` +
-            `| ${fmt(p50(mine!) / p50(theirs!), 2)}× |`,
-        );
+        for (const target of targets.slice(0, -1)) {
+          const mine = times.get(target)!;
+          rows.push(
+            `| ${target.label}: ${folder.count / 1000}k listing, ` +
+              `${changed ? 'a file added before each request' : 'repeated'} ` +
+              `| ${fmt(p50(mine))} ms (p90 ${fmt(percentile(mine, 90))}) ` +
+              `| ${fmt(p50(theirs))} ms (p90 ${fmt(percentile(theirs, 90))}) ` +
+              `| ${fmt(p50(mine) / p50(theirs), 2)}× |`,
+          );
+        }
       }
     }
     agent.destroy();
@@ -110,6 +139,7 @@ async function main(): Promise<void> {
     for (const row of rows) console.log(row);
   } finally {
     await cabinet.stop();
+    await other?.stop();
     await nginx.stop();
     rmSync(base, { recursive: true, force: true });
   }

@@ -213,6 +213,14 @@ export class ScopedFs {
     return this.listing.isChildAllowed(folder, name);
   }
 
+  /**
+   * Whether every child whose name does not start with '.' may be shown (no rules): a big
+   * folder's names are then judged by their first unit.
+   */
+  get allowsUndottedChildren(): boolean {
+    return this.listing.allowsUndottedChildren;
+  }
+
   /** See ScopedListing.walk. */
   walk(virtual: string | Resolved, options?: WalkOptions): AsyncGenerator<Entry> {
     return this.listing.walk(virtual, options);

@@ -4,7 +4,13 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errors } from '../errors.ts';
 import { canonicalPath, joinVirtual } from './canonical-path.ts';
-import { readFileHead, readNames, readTypedNames, statChildren } from './child-stats.ts';
+import {
+  readFileHead,
+  readNames,
+  readSortedNames,
+  readTypedNames,
+  statChildren,
+} from './child-stats.ts';
 import { FolderChildren, type ListEntry } from './folder-children.ts';
 import { lstatOrNull, mapFsErrors } from './fs-errors.ts';
 import type { JudgedFolder, Resolved, ScopeResolver } from './scope-resolver.ts';
@@ -99,12 +105,13 @@ export class ScopedListing {
     dir: Resolved & { stat: Stats },
     options: ListOptions & { maxCount?: number } = {},
   ): Promise<FolderChildren | null> {
-    const names = (await mapFsErrors(() => readNames(dir.real))).filter(
-      (name) => !isTempName(name),
-    );
+    const sorted = options.sorted ?? true;
+    // Sorted names come in one trip to the thread pool, already in order (`readSortedNames`).
+    const names = (
+      await mapFsErrors(() => (sorted ? readSortedNames(dir.real) : readNames(dir.real)))
+    ).filter((name) => !isTempName(name));
     // More than the caller could keep: null before anything is stat'ed.
     if (names.length > (options.maxCount ?? Infinity)) return null;
-    if (options.sorted ?? true) names.sort();
     const stats = await statChildren(dir.real === path.sep ? '' : dir.real, path.sep, names, {
       wantHead: options.wantHead,
       headBytes: options.headBytes ?? 512,
@@ -119,6 +126,11 @@ export class ScopedListing {
    */
   isChildAllowed(folder: string | JudgedFolder, name: string): boolean {
     return this.scope.isChildAllowed(folder, name);
+  }
+
+  /** See ScopeResolver.allowsUndottedChildren. */
+  get allowsUndottedChildren(): boolean {
+    return this.scope.allowsUndottedChildren;
   }
 
   /**

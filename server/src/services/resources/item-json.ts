@@ -23,6 +23,7 @@ export interface ItemFields {
  */
 export function itemTail(item: ItemFields): string {
   const quoted = JSON.stringify(item.name);
+  const extension = extensionOf(item.name);
   return (
     quoted.slice(1) +
     ',"name":' +
@@ -30,7 +31,8 @@ export function itemTail(item: ItemFields): string {
     ',"size":' +
     item.size +
     ',"extension":' +
-    JSON.stringify(extensionOf(item.name)) +
+    // The extension is the name's end: when nothing in the name needed escaping, neither does it.
+    (quoted.length === item.name.length + 2 ? '"' + extension + '"' : JSON.stringify(extension)) +
     ',"modified":"' +
     formatTime(item.mtimeMs) +
     '","mode":' +

@@ -53,6 +53,14 @@ export interface CachedFolder {
   readonly types: Uint8Array;
   /** Orders of all children by sorting (`by:asc`), computed on first use. */
   readonly orders: Map<string, Uint32Array>;
+  /**
+   * Whether some child is a video, and whether some child may hold subtitles (`offersSubtitles`):
+   * a folder with both is not cached. A patch carries them over without looking at every name
+   * again, so after one removed the last such child they may say yes wrongly: the folder is then
+   * given up a little early, never served wrong.
+   */
+  readonly videos: boolean;
+  readonly subtitles: boolean;
   /** What the entry holds, counted against the cache's budget. */
   bytes: number;
 }
@@ -102,7 +110,7 @@ export interface Followed {
 const MAX_LINKED = 64;
 
 /** V8 string header plus the two-byte worst case is overkill; names are mostly one-byte. */
-const STRING_OVERHEAD = 24;
+export const STRING_OVERHEAD = 24;
 
 /**
  * Per-folder cache of stat'ed children for listings (docs/benchmarks.md, "Listing cache"),
@@ -614,7 +622,7 @@ export function build(
   return folderFromColumns(key, stamp, names, columns, linked);
 }
 
-type Columns = Pick<CachedFolder, 'isDir' | 'sizes' | 'mtimes' | 'modes' | 'types'>;
+export type Columns = Pick<CachedFolder, 'isDir' | 'sizes' | 'mtimes' | 'modes' | 'types'>;
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -660,16 +668,40 @@ export function folderFromColumns(
     if (columns.types[i] === video) videos = true;
     if (offersSubtitles(name, columns.isDir[i] === 1)) subtitles = true;
   }
-  if (videos && subtitles) return null;
+  return packedFolder(key, stamp, names, columns, Uint32Array.from(linked), {
+    nameBytes,
+    videos,
+    subtitles,
+  });
+}
+
+/**
+ * A CachedFolder of children already in code-unit order, whose names' bytes (`STRING_OVERHEAD`
+ * plus two a UTF-16 unit) and flags are known; null for a video beside subtitles or too many
+ * hard-linked files.
+ */
+export function packedFolder(
+  key: string,
+  stamp: FolderStamp,
+  names: string[],
+  columns: Columns,
+  linked: Uint32Array,
+  known: { nameBytes: number; videos: boolean; subtitles: boolean },
+): CachedFolder | null {
+  if (linked.length > MAX_LINKED) return null;
+  if (known.videos && known.subtitles) return null;
+  const count = names.length;
   return {
     key,
     stamp,
-    linked: Uint32Array.from(linked),
+    linked,
     names,
     ...columns,
     orders: new Map(),
+    videos: known.videos,
+    subtitles: known.subtitles,
     dirty: new Set(),
     recheck: stamp.racy,
-    bytes: 256 + nameBytes + count * (1 + 8 + 8 + 4 + 1) + linked.length * 4,
+    bytes: 256 + known.nameBytes + count * (1 + 8 + 8 + 4 + 1) + linked.length * 4,
   };
 }

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
-import { readTypedNames, statChildren } from '../../fs/child-stats.ts';
+import { readSortedNames, statChildren } from '../../fs/child-stats.ts';
 import { FolderChildren } from '../../fs/folder-children.ts';
 import type { FolderStamp } from '../../fs/folder-stamp.ts';
 import type { Resolved } from '../../fs/scoped-fs.ts';
 import { isTempName } from '../../fs/temp-files.ts';
-import { build, folderFromColumns, type CachedFolder } from './listing-cache.ts';
+import { build, packedFolder, STRING_OVERHEAD, type CachedFolder } from './listing-cache.ts';
 
 /**
  * A cached folder brought up to date after it changed, instead of read again whole (the folder a
@@ -25,22 +25,37 @@ export async function patchFolder(
 ): Promise<Patched | null> {
   let names: string[];
   try {
-    names = (await readTypedNames(dir.real)).names().filter((name) => !isTempName(name));
+    names = await readSortedNames(dir.real);
   } catch {
     return null;
   }
-  if (names.length > maxCount) return null;
-  names.sort();
-  // Both lists are in code-unit order: one merge finds what each name was.
-  const fromOld = new Int32Array(names.length).fill(-1);
+  // Both lists are in code-unit order: one merge finds what each name was (-1: stat'ed now, -2:
+  // a temp file, not listed). Most names equal the next old one, which is tried first.
+  const fromOld = new Int32Array(names.length);
   const toStat: string[] = [];
+  const oldNames = old.names;
+  const checkDirty = dirty.size > 0;
+  let present = 0;
   let j = 0;
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
-    while (j < old.names.length && old.names[j]! < name) j++;
-    if (j < old.names.length && old.names[j] === name && !dirty.has(name)) fromOld[i] = j;
-    else toStat.push(name);
+    if (isTempName(name)) {
+      fromOld[i] = -2;
+      continue;
+    }
+    present++;
+    if (j < oldNames.length && oldNames[j] !== name) {
+      while (j < oldNames.length && oldNames[j]! < name) j++;
+    }
+    const known = j < oldNames.length && oldNames[j] === name;
+    if (known && !(checkDirty && dirty.has(name))) fromOld[i] = j;
+    else {
+      fromOld[i] = -1;
+      toStat.push(name);
+    }
+    if (known) j++;
   }
+  if (present > maxCount) return null;
   const stats =
     toStat.length > 0
       ? new FolderChildren(
@@ -53,53 +68,69 @@ export async function patchFolder(
           }),
         )
       : null;
+  // In the order of `toStat` (code-unit order): `build` keeps it, leaving out what vanished.
   const fresh =
     stats && build(dir.real, stamp, [{ children: stats, order: toStat.map((_, k) => k) }]);
   if (stats && !fresh) return null; // a symlink, or too many hard links
-  const linkedBefore = new Set(old.linked);
-  // The rows in name order: kept ones from the old folder, the others from `fresh` (present only).
-  const rows: { from: CachedFolder; at: number }[] = [];
-  let k = 0;
-  for (let i = 0; i < names.length; i++) {
-    if (fromOld[i]! >= 0) rows.push({ from: old, at: fromOld[i]! });
-    else if (fresh && k < fresh.names.length && fresh.names[k] === names[i]) {
-      rows.push({ from: fresh, at: k++ });
-    }
-  }
-  const count = rows.length;
+  // The columns in name order: kept rows copied from the old folder, the others from `fresh`.
+  const kept = new Array<string>(present);
+  const isDir = new Uint8Array(present);
+  const sizes = new Float64Array(present);
+  const mtimes = new Float64Array(present);
+  const modes = new Uint32Array(present);
+  const types = new Uint8Array(present);
   const linked: number[] = [];
-  const isDir = new Uint8Array(count);
-  const sizes = new Float64Array(count);
-  const mtimes = new Float64Array(count);
-  const modes = new Uint32Array(count);
-  const types = new Uint8Array(count);
-  const kept = new Array<string>(count);
-  const freshLinked = new Set(fresh?.linked ?? []);
-  for (let r = 0; r < count; r++) {
-    const { from, at } = rows[r]!;
-    kept[r] = from.names[at]!;
-    isDir[r] = from.isDir[at]!;
-    sizes[r] = from.sizes[at]!;
-    mtimes[r] = from.mtimes[at]!;
-    modes[r] = from.modes[at]!;
-    types[r] = from.types[at]!;
-    if ((from === old ? linkedBefore : freshLinked).has(at)) linked.push(r);
-  }
-  const folder = folderFromColumns(
-    old.key,
-    stamp,
-    kept,
-    { isDir, sizes, mtimes, modes, types },
-    linked,
-  );
-  if (!folder) return null;
-  const oldToNew = new Int32Array(old.names.length).fill(-1);
+  const oldToNew = new Int32Array(oldNames.length).fill(-1);
   const inserted: number[] = [];
-  for (let r = 0; r < count; r++) {
-    const { from, at } = rows[r]!;
-    if (from === old) oldToNew[at] = r;
-    else inserted.push(r);
+  let nameBytes = 0;
+  let oldLinked = 0; // next of old.linked (ascending, as the old rows are met)
+  let freshAt = 0;
+  let freshLinked = 0;
+  let count = 0;
+  for (let i = 0; i < names.length; i++) {
+    const from = fromOld[i]!;
+    let source: CachedFolder;
+    let at: number;
+    if (from >= 0) {
+      source = old;
+      at = from;
+      oldToNew[at] = count;
+      while (oldLinked < old.linked.length && old.linked[oldLinked]! < at) oldLinked++;
+      if (old.linked[oldLinked] === at) linked.push(count);
+    } else if (from === -1 && fresh && fresh.names[freshAt] === names[i]) {
+      source = fresh;
+      at = freshAt++;
+      inserted.push(count);
+      while (freshLinked < fresh.linked.length && fresh.linked[freshLinked]! < at) freshLinked++;
+      if (fresh.linked[freshLinked] === at) linked.push(count);
+    } else continue; // a temp file, or vanished before its stat
+    const name = source.names[at]!;
+    kept[count] = name;
+    nameBytes += STRING_OVERHEAD + name.length * 2;
+    isDir[count] = source.isDir[at]!;
+    sizes[count] = source.sizes[at]!;
+    mtimes[count] = source.mtimes[at]!;
+    modes[count] = source.modes[at]!;
+    types[count] = source.types[at]!;
+    count++;
   }
+  const columns =
+    count === present
+      ? { isDir, sizes, mtimes, modes, types }
+      : {
+          isDir: isDir.slice(0, count),
+          sizes: sizes.slice(0, count),
+          mtimes: mtimes.slice(0, count),
+          modes: modes.slice(0, count),
+          types: types.slice(0, count),
+        };
+  kept.length = count;
+  const folder = packedFolder(old.key, stamp, kept, columns, Uint32Array.from(linked), {
+    nameBytes,
+    videos: old.videos || (fresh?.videos ?? false),
+    subtitles: old.subtitles || (fresh?.subtitles ?? false),
+  });
+  if (!folder) return null;
   return { folder, oldToNew, inserted };
 }
 

@@ -61,6 +61,9 @@ export interface CachedItems {
   readonly order: ArrayLike<number>;
 }
 
+/** '.', the first unit of the only names a user without rules may not see. */
+const DOT = 0x2e;
+
 /** Folders that may hold this many entries (`estimatedEntries`) are streamed in name order. */
 const STREAM_FROM_ENTRIES = 2_000;
 
@@ -201,19 +204,32 @@ function cachedListing(
   folder: CachedFolder,
 ): Listing {
   const all = cache.order(folder, sorting);
-  const shown = new Uint32Array(all.length);
+  // With no rules only a name starting with '.' can be hidden: the others need no judging, and
+  // when none is hidden the cached order is served as it is, not copied.
+  const undotted = fs.allowsUndottedChildren;
+  const { names, isDir } = folder;
+  let shown: Uint32Array | null = null;
   let count = 0;
   let numDirs = 0;
   for (let k = 0; k < all.length; k++) {
     const i = all[k]!;
-    if (!fs.isChildAllowed(dir, folder.names[i]!)) continue;
-    shown[count++] = i;
-    numDirs += folder.isDir[i]!;
+    const name = names[i]!;
+    if (!(undotted && name.charCodeAt(0) !== DOT) && !fs.isChildAllowed(dir, name)) {
+      // The first hidden child: the ones before it were all shown.
+      if (!shown) {
+        shown = new Uint32Array(all.length);
+        shown.set(all.subarray(0, k));
+      }
+      continue;
+    }
+    if (shown) shown[count] = i;
+    count++;
+    numDirs += isDir[i]!;
   }
   return {
     folder: folderInfo(dir, shownPath),
     folderPath: dir.path,
-    items: { kind: 'cached', folder, order: shown.subarray(0, count) },
+    items: { kind: 'cached', folder, order: shown ? shown.subarray(0, count) : all },
     numDirs,
     numFiles: count - numDirs,
     sorting,
