@@ -87,7 +87,6 @@ describe('the OpenAPI document', () => {
       url: '/api/reports/:id',
       schema: {},
       guard: { role: 'user', queryToken: false },
-      otherPreHandler: false,
       headToo: true,
     };
     const routes = server.app.routeTable.routes;
@@ -180,6 +179,9 @@ describe('the OpenAPI document', () => {
     await call('GET', '/api/resources/');
     await call('GET', '/api/resources/docs/');
     await call('GET', '/api/resources/docs/report.txt?checksum=sha256');
+    // Generated clients percent-encode the slashes of {path}: served the same.
+    const encoded = (await call('GET', '/api/resources/docs%2Freport.txt')) as { path: string };
+    expect(encoded.path).toBe('/docs/report.txt');
     await call('GET', '/api/resources/recursive/docs');
     await call('GET', '/api/usage/docs');
     await call('GET', '/api/users');

@@ -271,8 +271,7 @@ export function coverage(document: OpenApiDocument, routes: readonly RegisteredR
         ? Object.keys(ops).length > 0
         : ops[route.method.toLowerCase()] !== undefined;
     if (!documented) undocumented.push(key);
-    else if (!route.guard && !route.otherPreHandler && OPERATIONS[key]?.auth === undefined)
-      unsaid.push(key);
+    else if (!route.guard && OPERATIONS[key]?.auth === undefined) unsaid.push(key);
   }
   const unrouted: string[] = [];
   for (const [path, ops] of Object.entries(document.paths)) {

@@ -18,8 +18,6 @@ export interface RegisteredRoute {
   schema: RouteSchemas;
   /** The sign-in its guard asks for; undefined when it has no guard of http/authenticate.ts. */
   guard: GuardInfo | undefined;
-  /** It has a preHandler that is not such a guard (a share's password, an origin check). */
-  otherPreHandler: boolean;
   /** A GET registered with Fastify's automatic HEAD route. */
   headToo: boolean;
 }
@@ -45,12 +43,10 @@ export class RouteTable {
       return;
     }
     const guard = guardInfo(options.preHandler);
-    const handlers = [options.preHandler ?? []].flat();
     const common = {
       url,
       schema: (options.schema ?? {}) as RouteSchemas,
       guard,
-      otherPreHandler: handlers.length > (guard ? 1 : 0),
       headToo: false,
     };
     if (methods.length > ALL_METHODS_ABOVE) {
