@@ -58,7 +58,7 @@ const SECURITY_SCHEMES: Record<string, JsonSchema> = {
 
 const WILDCARD =
   "A path below the area's root, slashes included (`docs/report.pdf`, empty for the root); " +
-  'percent-encode each segment, not the slashes between them.';
+  'its slashes may be sent as they are or percent-encoded.';
 
 /** Fastify's `/api/users/:id` and `/api/raw/*` as OpenAPI's `/api/users/{id}`, `/api/raw/{path}`. */
 export function openApiPath(url: string): string {
