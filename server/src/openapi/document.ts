@@ -150,7 +150,10 @@ function parameters(
 }
 
 function content(reply: Reply, schemas: ProtocolSchemas): JsonSchema | undefined {
-  if (reply.json) return { 'application/json': { schema: schemas.reply(reply.json) } };
+  const others = Object.fromEntries((reply.alternatives ?? []).map((type) => [type, {}]));
+  if (reply.json) {
+    return { 'application/json': { schema: schemas.reply(reply.json) }, ...others };
+  }
   if (!reply.type) return undefined;
   const text = reply.type.startsWith('text/') || reply.type === 'application/json';
   const lines = reply.lines ? { 'x-line-schema': schemas.reply(reply.lines) } : {};

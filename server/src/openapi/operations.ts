@@ -10,6 +10,8 @@ export interface Reply {
   type?: string;
   /** NDJSON: each line of the body follows this schema (`x-line-schema`). */
   lines?: z.ZodMiniType;
+  /** Other media types the same status may answer with, when the request asks for them. */
+  alternatives?: string[];
 }
 
 /**
@@ -251,7 +253,10 @@ export const OPERATIONS: Record<string, OperationInfo> = {
       'A folder answers its entries (`?format=compact` for NDJSON); a file its info, with the ' +
       'content of a text file and the checksums asked for. `X-Encoding: true` asks for the raw bytes.',
     replies: {
-      200: json(protocol.Resource),
+      200: {
+        ...json(protocol.Resource),
+        alternatives: [protocol.COMPACT_LISTING_TYPE, 'application/octet-stream'],
+      },
       202: accepted,
       404: text('No such file or folder'),
     },
