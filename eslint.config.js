@@ -303,6 +303,22 @@ export default tseslint.config(
   serverLayer('backup', ['http', 'routes', 'services', 'fs', 'archive', 'coordination'], {
     fsAllowed: true,
   }),
+  // The OpenAPI document is made from the route table and the protocol's schemas: it reads the
+  // http layer's guards, never what is behind the routes.
+  serverLayer('openapi', [
+    'routes',
+    'services',
+    'store',
+    'fs',
+    'archive',
+    'coordination',
+    'streams',
+    'files',
+    'preview',
+    'commands',
+    'cache',
+    'cli',
+  ]),
   {
     // The wire contract is shared by server and web, so it depends on neither.
     files: ['protocol/**/*.ts'],

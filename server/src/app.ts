@@ -13,6 +13,7 @@ import { redactUrl } from './logger.ts';
 import { API_ROUTES, ROOT_ROUTES } from './routes/index.ts';
 import { allowDavMethods } from './routes/dav.routes.ts';
 import { uncleanPathRedirect } from './web-host/clean-path.ts';
+import { collectRoutes } from './openapi/route-table.ts';
 
 /** Strips the base URL when present; requests without it are served too (lenient, like filebrowser). */
 export function stripBaseURL(url: string, baseURL: string): string {
@@ -144,6 +145,8 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     if (isUpgradeRequest(request.headers)) request.raw.socket.destroy();
   });
 
+  // The route table the OpenAPI document is made from (GET /api/openapi.json).
+  collectRoutes(app);
   allowDavMethods(app);
   for (const routes of ROOT_ROUTES) await app.register(async (scope) => routes(scope, runtime));
   await app.register(

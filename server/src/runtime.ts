@@ -6,7 +6,7 @@ import {
   type Coordination,
   type CoordinationMode,
 } from './coordination/index.ts';
-import { engineOf } from './store/db.ts';
+import { engineOf, poolStats } from './store/db.ts';
 import { AppPasswordsService } from './services/app-passwords.service.ts';
 import { AuthService } from './services/auth.service.ts';
 import { DavService } from './services/dav.service.ts';
@@ -326,6 +326,9 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
         },
         mounts: () => ctx.mounts.reports,
         jobsByState: () => ctx.store.fileJobs.countByState(),
+        oldestQueuedJob: () => ctx.store.fileJobs.oldestQueuedAt(),
+        scheduledJobs: () => scheduler.list(),
+        databasePool: () => poolStats(ctx.store.db),
         eventStreamClients: () => services.events.size,
         uploadBytes: () => tus.bytesWritten,
         failedSignIns: () => auth.failedSignIns,

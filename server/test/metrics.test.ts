@@ -9,6 +9,7 @@ import { login } from './helpers/auth.ts';
 import { eventually } from './helpers/eventually.ts';
 import { createUpload, patchChunk, randomContent } from './helpers/tus.ts';
 import { watched } from './helpers/watched.ts';
+import { engineOf } from '../src/store/engine.ts';
 
 const TOKEN = 'scrape-token-0123456789abcdef';
 
@@ -189,6 +190,46 @@ describe('GET /metrics', () => {
     );
     expect(sample(page, 'cabinet_file_jobs', { state: 'queued' })).toBe(0);
     expect(page).toMatch(/^cabinet_file_jobs\{state="waiting"\} 0$/m);
+    expect(page).toMatch(/^cabinet_file_jobs_queue_delay_seconds 0$/m);
+  });
+
+  it('shows how long the oldest queued job has waited, and how late the scheduler is', async () => {
+    const server = await start({ config: { metrics: true } });
+    // A job queued 90 s ago that no run has taken yet (as one queued by a stalled instance).
+    await server.ctx.store.fileJobs.insert({
+      id: 'queued-long-ago',
+      userId: server.admin.user.id,
+      kind: 'copy',
+      onConflict: 'ask',
+      items: [{ from: '/a', to: '/b' }],
+      now: Date.now() - 90_000,
+      address: '',
+    });
+    // A scheduled job due two minutes ago, of a kind no instance handles: it waits unclaimed.
+    const { scheduler } = server.runtime.coordination;
+    await scheduler.schedule('metrics-test.nobody', Date.now() - 120_000, null, {
+      key: 'metrics-test',
+    });
+    const page = await (await scrape(server)).text();
+    expect(sample(page, 'cabinet_file_jobs_queue_delay_seconds')).toBeGreaterThanOrEqual(90);
+    expect(sample(page, 'cabinet_scheduler_lag_seconds')).toBeGreaterThanOrEqual(120);
+    await scheduler.cancel('metrics-test');
+    const later = await (await scrape(server)).text();
+    expect(sample(later, 'cabinet_scheduler_lag_seconds')).toBeLessThan(120);
+  });
+
+  it('shows the PostgreSQL pool in use and waiting, and no pool on SQLite', async () => {
+    const server = await start({ config: { metrics: true } });
+    const page = await (await scrape(server)).text();
+    if (engineOf(server.ctx.store.db) === 'postgres') {
+      const inUse = sample(page, 'cabinet_db_pool_connections', { state: 'in_use' });
+      const idle = sample(page, 'cabinet_db_pool_connections', { state: 'idle' });
+      expect(inUse + idle).toBeGreaterThanOrEqual(1);
+      expect(page).toMatch(/^cabinet_db_pool_waiting \d+$/m);
+    } else {
+      // SQLite: one connection, no pool, no series.
+      expect(page).not.toContain('cabinet_db_pool_');
+    }
   });
 
   it("passes promtool's check of the exposition format", async () => {

@@ -57,6 +57,34 @@ export interface GuardOptions {
 const enrolmentRequired = () => errors.forbidden('two-factor enrolment required');
 
 /**
+ * What a guard asks of a request, kept on the guard function itself so the OpenAPI document
+ * (server/src/openapi/) says each route's sign-in from the route table rather than from a list.
+ */
+export interface GuardInfo {
+  role: 'user' | 'admin';
+  /** A GET may carry its token in `?auth=` too. */
+  queryToken: boolean;
+}
+
+const GUARD_INFO = Symbol('cabinet.guard');
+
+type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+function marked(guard: Guard, info: GuardInfo): Guard {
+  return Object.assign(guard, { [GUARD_INFO]: info });
+}
+
+/** The guard behind a route's preHandler (a function or a list of them), if it has one. */
+export function guardInfo(preHandler: unknown): GuardInfo | undefined {
+  for (const handler of [preHandler].flat()) {
+    if (typeof handler === 'function' && GUARD_INFO in handler) {
+      return (handler as unknown as Record<symbol, GuardInfo>)[GUARD_INFO];
+    }
+  }
+  return undefined;
+}
+
+/**
  * Fastify preHandler for routes that need a signed-in user. `sources.queryToken` lets a GET carry
  * its token in `?auth=` (downloads, previews, subtitles, the command socket only).
  */
@@ -65,19 +93,21 @@ export function requireUser(
   sources: TokenSources = {},
   options: GuardOptions = {},
 ) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     await authenticateRequest(sessions, request, reply, sources);
     if (request.enrolOnly && !options.allowEnrolOnly) throw enrolmentRequired();
   };
+  return marked(guard, { role: 'user', queryToken: sources.queryToken === true });
 }
 
 /** Fastify preHandler for admin-only routes: 401 without a session, 403 for non-admins. */
 export function requireAdmin(sessions: SessionsService) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     await authenticateRequest(sessions, request, reply);
     if (request.enrolOnly) throw enrolmentRequired();
     if (!request.user || !isAdmin(request.user)) throw errors.forbidden();
   };
+  return marked(guard, { role: 'admin', queryToken: false });
 }
 
 /** The signed-in user of a request behind requireUser; throws if the guard was forgotten. */

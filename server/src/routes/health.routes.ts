@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { HealthReport } from '@cabinet/protocol';
 import type { Runtime } from '../runtime.ts';
 
 /**
@@ -19,7 +20,7 @@ export async function healthRoutes(app: FastifyInstance, runtime: Runtime): Prom
         reconcileSeconds: untrusted ? reconcile.intervalSeconds : null,
         instanceChanges: relay ? (relay.connected ? 'database' : 'disconnected') : 'host',
       },
-    });
+    } satisfies HealthReport);
   };
   for (const url of ['/health', '/api/health']) {
     app.all(url, async (_request, reply) =>

@@ -28,6 +28,7 @@ import { auditRoutes } from './audit.routes.ts';
 import { fileJobsRoutes } from './file-jobs.routes.ts';
 import { memoryRoutes } from './memory.routes.ts';
 import { metricsRoutes } from './metrics.routes.ts';
+import { openapiRoutes } from './openapi.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -68,4 +69,5 @@ export const API_ROUTES: RouteModule[] = [
   auditRoutes,
   fileJobsRoutes,
   memoryRoutes,
+  openapiRoutes,
 ];

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { MemoryReport } from '@cabinet/protocol';
 import type { Runtime } from '../runtime.ts';
 import { requireAdmin } from '../http/authenticate.ts';
 
@@ -30,6 +31,6 @@ export async function memoryRoutes(app: FastifyInstance, runtime: Runtime): Prom
         bytes: listingCache.bytes,
         folders: listingCache.size,
       },
-    });
+    } satisfies MemoryReport);
   });
 }

@@ -18,6 +18,26 @@ export { engineOf, isPostgresUrl, type Engine } from './engine.ts';
 
 export type Db = Kysely<Database>;
 
+/** A PostgreSQL pool's connections now (pg.Pool's counts). */
+export interface PoolStats {
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
+
+const POOL = Symbol('cabinet.pool');
+
+/**
+ * The connection pool of a PostgreSQL database opened here; null for SQLite, whose one
+ * connection has no pool. Read by the metrics (docs/metrics.md), kept on the Kysely instance.
+ */
+export function poolStats(db: Db): PoolStats | null {
+  const pool = (db as unknown as { [POOL]?: pg.Pool })[POOL];
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null;
+}
+
 /** Connections each instance keeps to PostgreSQL at most, unless the URL says `pool_size=N`. */
 export const DEFAULT_POOL_SIZE = 10;
 
@@ -157,7 +177,9 @@ async function openPostgres(url: string): Promise<Db> {
   // A pooled connection that breaks while idle (a server restart, an administrator ending it) is
   // dropped by the pool and replaced on the next query; without a listener it would end the process.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = Object.assign(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), {
+    [POOL]: pool,
+  });
   try {
     await sql`select 1`.execute(db);
   } catch (error) {

@@ -204,6 +204,16 @@ export class FileJobsRepo {
     return Object.fromEntries(rows.map((row) => [row.state, Number(row.count)]));
   }
 
+  /** When the oldest job still queued was created (ms), or null when none waits (the metrics). */
+  async oldestQueuedAt(): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('file_jobs')
+      .select((eb) => eb.fn.min('created_at').as('oldest'))
+      .where('state', '=', 'queued')
+      .executeTakeFirst();
+    return row?.oldest == null ? null : Number(row.oldest);
+  }
+
   /** Jobs in one of `states` (the start-up check for runs a crash interrupted). */
   async inStates(states: readonly string[]): Promise<FileJobRecord[]> {
     const rows = await this.db

@@ -10,6 +10,14 @@ export interface MetricSources {
   mounts: () => readonly { path: string; type: string; trusted: boolean }[];
   /** Background file jobs by state, counted in the database (all instances'). */
   jobsByState: () => Promise<Record<string, number>>;
+  /** When the oldest queued file job was created (ms); null when none is queued. */
+  oldestQueuedJob: () => Promise<number | null>;
+  /** The scheduler's jobs (all instances'): when each is due, and whether a run holds it. */
+  scheduledJobs: () => Promise<
+    readonly { runAt: number; claimedBy: string | null; failedAt: number | null }[]
+  >;
+  /** The PostgreSQL pool's connections; null on SQLite (one connection, no pool). */
+  databasePool: () => { total: number; idle: number; waiting: number } | null;
   eventStreamClients: () => number;
   /** Bytes resumable uploads have written to their staging files. */
   uploadBytes: () => number;
@@ -142,6 +150,53 @@ export class RuntimeMetrics {
         }
       },
     });
+    new Gauge({
+      name: 'cabinet_file_jobs_queue_delay_seconds',
+      help: 'Seconds the oldest queued file job has waited to start (0 when none waits).',
+      registers,
+      async collect() {
+        const oldest = await sources.oldestQueuedJob();
+        this.set(oldest === null ? 0 : Math.max(0, (now() - oldest) / 1000));
+      },
+    });
+    new Gauge({
+      name: 'cabinet_scheduler_lag_seconds',
+      help: 'Seconds the most overdue scheduled job has waited past its due time, unclaimed (0 when none).',
+      registers,
+      async collect() {
+        const at = now();
+        let lag = 0;
+        for (const job of await sources.scheduledJobs()) {
+          // A job being run, or given up after its attempts, is not waiting for the scheduler.
+          if (job.claimedBy !== null || job.failedAt !== null) continue;
+          lag = Math.max(lag, (at - job.runAt) / 1000);
+        }
+        this.set(lag);
+      },
+    });
+    // PostgreSQL only: SQLite has one connection and no pool, so the series are not exported.
+    if (sources.databasePool() !== null) {
+      const pool = () => sources.databasePool() ?? { total: 0, idle: 0, waiting: 0 };
+      new Gauge({
+        name: 'cabinet_db_pool_connections',
+        help: 'PostgreSQL pool connections of this instance, in use or idle.',
+        labelNames: ['state'],
+        registers,
+        collect() {
+          const { total, idle } = pool();
+          this.set({ state: 'in_use' }, total - idle);
+          this.set({ state: 'idle' }, idle);
+        },
+      });
+      new Gauge({
+        name: 'cabinet_db_pool_waiting',
+        help: 'Queries of this instance waiting for a PostgreSQL pool connection.',
+        registers,
+        collect() {
+          this.set(pool().waiting);
+        },
+      });
+    }
     new Gauge({
       name: 'cabinet_event_stream_clients',
       help: 'Open event streams of signed-in pages on this instance.',
