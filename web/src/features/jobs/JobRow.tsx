@@ -107,8 +107,11 @@ function JobQuestion({ job }: { job: FileJob }) {
   );
 }
 
-/** One job of the Jobs panel: what it does, its progress, figures and its buttons. */
-export function JobRow({ job }: { job: FileJob }) {
+/**
+ * One job of the Jobs panel: what it does, its progress, figures and its buttons (no Close in the
+ * "Recent" list, which lists closed ones too).
+ */
+export function JobRow({ job, canClose = true }: { job: FileJob; canClose?: boolean }) {
   const { t } = useTranslation();
   const ended = hasEnded(job);
   const Icon =
@@ -129,15 +132,17 @@ export function JobRow({ job }: { job: FileJob }) {
         {title}
       </span>
       {ended ? (
-        <button
-          type="button"
-          className="icon-button icon-button--small"
-          aria-label={t('jobs.dismissOne', { name: title })}
-          title={t('jobs.dismiss')}
-          onClick={() => useFileJobsStore.getState().dismiss([job.id])}
-        >
-          <X size={16} aria-hidden="true" />
-        </button>
+        canClose && (
+          <button
+            type="button"
+            className="icon-button icon-button--small"
+            aria-label={t('jobs.dismissOne', { name: title })}
+            title={t('jobs.dismiss')}
+            onClick={() => useFileJobsStore.getState().dismiss([job.id])}
+          >
+            <X size={16} aria-hidden="true" />
+          </button>
+        )
       ) : (
         <button
           type="button"
