@@ -38,7 +38,7 @@ interface FileJobsState {
   jobs: Record<string, FileJob>;
   /**
    * When this page saw a job end successfully (Date.now()): the panel shows it for a moment,
-   * then lets it go. Jobs that had already ended when the list was first read get 0 (long ago).
+   * then lets it go. Jobs that had already ended when the list was read count from their end.
    */
   doneSeenAt: Record<string, number>;
   /** Finished jobs the user closed in the panel. */
@@ -52,8 +52,10 @@ interface FileJobsState {
   dismiss(ids: string[]): void;
   setCollapsed(value: boolean): void;
   setShowsRecent(value: boolean): void;
-  /** Forgets the jobs (sign-out: the next user's panel starts from their own list). */
-  clear(): void;
+  /** Whose jobs these are (the signed-in user's id), once the panel has said. */
+  owner: number | undefined;
+  /** Takes the signed-in user: another one than before starts from nothing (their own list). */
+  own(owner: number): void;
 }
 
 /** The moment a job that ended well was seen end: now, unless it was known done already. */
@@ -69,6 +71,7 @@ export const useFileJobsStore = create<FileJobsState>((set) => ({
   dismissed: readDismissed(),
   isCollapsed: readCollapsed(),
   showsRecent: false,
+  owner: undefined,
   put: (job) =>
     set((state) => {
       const known = state.jobs[job.id];
@@ -88,8 +91,9 @@ export const useFileJobsStore = create<FileJobsState>((set) => ({
         const known = next[job.id];
         if (known && known.updatedAt > job.updatedAt) continue;
         next[job.id] = job;
-        // A job this page never saw running ended before it looked: it is history already.
-        const seen = doneSeen(state, job, known ? now : 0);
+        // A job this page never saw running ended before it looked: from the moment the server
+        // says it ended (a page opened long after sees it as history, one opened just then as news).
+        const seen = doneSeen(state, job, known ? now : Math.min(job.updatedAt, now));
         if (seen !== undefined) doneSeenAt[job.id] = seen;
       }
       return { jobs: next, doneSeenAt };
@@ -114,7 +118,12 @@ export const useFileJobsStore = create<FileJobsState>((set) => ({
     set({ isCollapsed });
   },
   setShowsRecent: (showsRecent) => set({ showsRecent }),
-  clear: () => set({ jobs: {}, doneSeenAt: {}, showsRecent: false }),
+  own: (owner) =>
+    set((state) => {
+      if (state.owner === owner) return state;
+      if (state.owner === undefined) return { owner };
+      return { owner, jobs: {}, doneSeenAt: {}, showsRecent: false };
+    }),
 }));
 
 /** Whether a job has ended (its row offers Retry or Close, not Cancel). */

@@ -79,9 +79,9 @@ export function JobsPanel() {
   const userId = useCurrentUser()?.id;
   const titleId = useId();
   const listId = useId();
-  // Another user (or a new sign-in) starts from their own list, not what the last one saw.
+  // Another user signing in on this page starts from their own list, not what the last one saw.
   useEffect(() => {
-    useFileJobsStore.getState().clear();
+    if (userId !== undefined) useFileJobsStore.getState().own(userId);
     void reloadJobs();
   }, [userId]);
   const now = useDoneExpiry(Object.values(doneSeenAt));
