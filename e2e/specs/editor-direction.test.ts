@@ -3,12 +3,12 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { withCabinet } from '../support/cabinet.ts';
+import { ARTIFACTS } from '../support/paths.ts';
 
 // Issue 43, item 3: a file's text keeps its own direction, line by line, whatever the interface
 // language, in the text editor and the post editor; the post editor wraps long lines and does
 // not paint front matter as a heading.
 
-const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 const ARABIC = 'مرحبا بالعالم';
 const LONG = `Long line ${'that goes on and on '.repeat(30)}end.`;
 const POST = `---\ntitle: Hello\nauthor: alice\n---\n\n${LONG}\n`;

@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { FileJobHold } from '@cabinet/server/testing';
 import { LoginPage } from '../pages/login-page.ts';
 import { withCabinet } from '../support/cabinet.ts';
+import { ARTIFACTS } from '../support/paths.ts';
 
 // Issue 43, item 1: the Jobs panel lets finished jobs go (a failed one stays), lists recent ones
 // on demand, collapses to one line that is remembered, and never covers a form's fields.
 
-const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 const hold = new FileJobHold();
 const cabinet = withCabinet({
   files: {
