@@ -68,7 +68,10 @@ const appTheme = (theme: EditorTheme) => [
       '.cm-gutters': {
         backgroundColor: 'var(--surface)',
         color: 'var(--text-muted)',
-        borderRight: '1px solid var(--border)',
+        // Between the numbers and the text on either side: the gutter follows the interface's
+        // direction (on the right in Arabic).
+        borderRight: 'none',
+        borderInlineEnd: '1px solid var(--border)',
       },
       '.cm-activeLine': { backgroundColor: 'var(--hover)' },
       '.cm-activeLineGutter': { backgroundColor: 'var(--hover)', color: 'var(--text)' },
