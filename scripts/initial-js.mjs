@@ -1,11 +1,15 @@
-// The initial JavaScript as a user pays for it: a real server (server/bin/cabinet.js, serving the
-// built web app) and Debian's Chromium (playwright-core; CHROMIUM_PATH, default
-// /usr/bin/chromium). A signed-in visitor opens /files/<folder>/ in a fresh browser; every script
-// the page fetched from navigation until the first row of the listing shows is counted at its
-// encoded size (what went over the wire: the server compresses scripts, Chromium asks plain HTTP
-// for gzip). Static analysis of the entry chunk missed chunks that are fetched at start anyway.
+// The initial JavaScript as a user pays for it, the one measure of it (`npm run check:bundle`,
+// docs/preview-and-editor.md "Bundle size"): a real server (server/bin/cabinet.js, serving the
+// built web app) and Debian's Chromium (playwright-core; CHROMIUM_PATH, default /usr/bin/chromium).
+// A signed-in visitor opens /files/<folder>/ in a fresh browser; every script the page requested
+// from navigation until the first row of the listing entered the DOM is counted at its encoded
+// size (as served: the server sends the build's Brotli copies, which Chromium asks for). The
+// listing's answer is held back (4 s by default), as a busy server is slow to give it: anything
+// that loads on a timer instead of after the first rows then shows up in the count, as it did
+// in the review (158 kB) while a quick run saw 139 kB.
 //
-//   node scripts/initial-js.mjs [--budget-kb 150]   (kB = 1000 bytes; exit 1 above the budget)
+//   node scripts/initial-js.mjs [--budget-kb 150] [--listing-delay-ms 4000] [--cpu-slowdown N]
+//   (kB = 1000 bytes; exit 1 above the budget)
 /* global document, MutationObserver, window -- in page.evaluate and init scripts */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +23,10 @@ import { ROOT } from './prepare.mjs';
 const args = process.argv.slice(2);
 const budgetAt = args.indexOf('--budget-kb');
 const budgetKb = budgetAt >= 0 ? Number(args[budgetAt + 1]) : 150;
+const slowAt = args.indexOf('--cpu-slowdown');
+const cpuSlowdown = slowAt >= 0 ? Number(args[slowAt + 1]) : 1;
+const delayAt = args.indexOf('--listing-delay-ms');
+const listingDelayMs = delayAt >= 0 ? Number(args[delayAt + 1]) : 4000;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'check-bundle-admin-password';
 const FOLDER = 'documents';
@@ -97,6 +105,18 @@ async function measure(url, token) {
       }).observe(document, { childList: true, subtree: true });
     });
     const page = await context.newPage();
+    if (listingDelayMs > 0) {
+      // The folder's listing only (GET /api/resources/<folder>/): the app's shell is not held.
+      await page.route('**/api/resources/**', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, listingDelayMs));
+        await route.continue();
+      });
+    }
+    // For trying things out: a slower main thread (Chromium's CPU throttling).
+    if (cpuSlowdown > 1) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
+    }
     await page.goto(`${url}/files/${FOLDER}/`, { waitUntil: 'commit' });
     await page.waitForSelector('[data-entry-index="0"]', { timeout: 60_000 });
     return await page.evaluate(() => {
@@ -122,7 +142,10 @@ try {
   try {
     const scripts = await measure(server.url, await login(server.url));
     const kb = (bytes) => (bytes / 1000).toFixed(1).padStart(8);
-    console.log(`\nScripts fetched until the first rows of /files/${FOLDER}/ (kB = 1000 bytes)`);
+    console.log(
+      `\nScripts requested until the first rows of /files/${FOLDER}/ (its listing held ` +
+        `${listingDelayMs} ms; kB = 1000 bytes)`,
+    );
     console.log(`${'wire kB'.padStart(8)} ${'raw kB'.padStart(8)}  script`);
     for (const s of scripts.sort((a, b) => b.encoded - a.encoded)) {
       console.log(`${kb(s.encoded)} ${kb(s.decoded)}  ${s.name}`);

@@ -42,7 +42,7 @@ describe('the first screen gate', () => {
   it('opens after its fallback delay when no screen says so', async () => {
     const { afterFirstScreen } = await fresh();
     const waiting = afterFirstScreen();
-    vi.advanceTimersByTime(2999);
+    vi.advanceTimersByTime(29_999);
     expect(await settled(waiting)).toBe(false);
     vi.advanceTimersByTime(1);
     expect(await settled(waiting)).toBe(true);

@@ -39,9 +39,10 @@ function JobStatus({ job }: { job: FileJob }) {
   if (job.state === 'waiting') return <>{t('jobs.waiting')}</>;
   const parts = [
     t('jobs.files', { done: job.filesDone, total: job.filesTotal }),
+    // Each figure isolated: "2 B" stays in one piece in an Arabic sentence (not "B من 2 B 2").
     t('upload.bytesOf', {
-      loaded: formatFileSize(job.bytesDone, locale),
-      total: formatFileSize(job.bytesTotal, locale),
+      loaded: isolateName(formatFileSize(job.bytesDone, locale)),
+      total: isolateName(formatFileSize(job.bytesTotal, locale)),
     }),
   ];
   if (job.state === 'done') {
@@ -50,7 +51,9 @@ function JobStatus({ job }: { job: FileJob }) {
     if (job.replaced > 0) parts.push(t('jobs.replaced', { n: job.replaced }));
     return <>{`${t('jobs.done')} · ${parts.join(' · ')}`}</>;
   }
-  if (job.rate > 0) parts.push(t('upload.speed', { speed: formatFileSize(job.rate, locale) }));
+  if (job.rate > 0) {
+    parts.push(t('upload.speed', { speed: isolateName(formatFileSize(job.rate, locale)) }));
+  }
   const left = jobSecondsLeft(job);
   if (left !== null) parts.push(t('upload.timeLeft', { time: formatDuration(left, locale) }));
   return <>{parts.join(' · ')}</>;
@@ -107,8 +110,11 @@ function JobQuestion({ job }: { job: FileJob }) {
   );
 }
 
-/** One job of the Jobs panel: what it does, its progress, figures and its buttons. */
-export function JobRow({ job }: { job: FileJob }) {
+/**
+ * One job of the Jobs panel: what it does, its progress, figures and its buttons (no Close in the
+ * "Recent" list, which lists closed ones too).
+ */
+export function JobRow({ job, canClose = true }: { job: FileJob; canClose?: boolean }) {
   const { t } = useTranslation();
   const ended = hasEnded(job);
   const Icon =
@@ -129,15 +135,17 @@ export function JobRow({ job }: { job: FileJob }) {
         {title}
       </span>
       {ended ? (
-        <button
-          type="button"
-          className="icon-button icon-button--small"
-          aria-label={t('jobs.dismissOne', { name: title })}
-          title={t('jobs.dismiss')}
-          onClick={() => useFileJobsStore.getState().dismiss([job.id])}
-        >
-          <X size={16} aria-hidden="true" />
-        </button>
+        canClose && (
+          <button
+            type="button"
+            className="icon-button icon-button--small"
+            aria-label={t('jobs.dismissOne', { name: title })}
+            title={t('jobs.dismiss')}
+            onClick={() => useFileJobsStore.getState().dismiss([job.id])}
+          >
+            <X size={16} aria-hidden="true" />
+          </button>
+        )
       ) : (
         <button
           type="button"

@@ -85,6 +85,7 @@ function PostEditor({ site, post }: { site: string; post: Post }) {
           doc: content,
           fileName: post.filePath,
           isReadOnly: false,
+          wrapLines: true,
           theme: themeRef.current,
           label: t('editor.label', { name: title }),
           onDirtyChange: setDirty,

@@ -12,6 +12,7 @@ import { highlightSelectionMatches, openSearchPanel, searchKeymap } from '@codem
 import { Compartment, EditorState, type Text } from '@codemirror/state';
 import { oneDarkHighlightStyle } from '@codemirror/theme-one-dark';
 import { lightHighlightStyle } from './light-highlight.ts';
+import { lineDirection } from './line-direction.ts';
 import {
   drawSelection,
   dropCursor,
@@ -42,6 +43,8 @@ export interface EditorOptions {
   onDirtyChange(isDirty: boolean): void;
   /** Called after every change of the text (the sites editor's live preview follows it). */
   onChange?(): void;
+  /** Wraps long lines at the editor's width (the post editor: prose, not code). */
+  wrapLines?: boolean;
 }
 
 /** What the React side may do with a mounted editor. */
@@ -65,7 +68,10 @@ const appTheme = (theme: EditorTheme) => [
       '.cm-gutters': {
         backgroundColor: 'var(--surface)',
         color: 'var(--text-muted)',
-        borderRight: '1px solid var(--border)',
+        // Between the numbers and the text on either side: the gutter follows the interface's
+        // direction (on the right in Arabic).
+        borderRight: 'none',
+        borderInlineEnd: '1px solid var(--border)',
       },
       '.cm-activeLine': { backgroundColor: 'var(--hover)' },
       '.cm-activeLineGutter': { backgroundColor: 'var(--hover)', color: 'var(--text)' },
@@ -101,6 +107,8 @@ const appTheme = (theme: EditorTheme) => [
   }),
 ];
 
+const MARKDOWN_FILE = /\.(md|markdown|mkd)$/i;
+
 /** Mounts CodeMirror 6 with line numbers, search and replace, history and highlighting. */
 export function createEditor(options: EditorOptions): EditorHandle {
   const themeSlot = new Compartment();
@@ -132,6 +140,8 @@ export function createEditor(options: EditorOptions): EditorHandle {
           ...defaultKeymap,
           indentWithTab,
         ]),
+        lineDirection,
+        options.wrapLines ? EditorView.lineWrapping : [],
         EditorState.readOnly.of(options.isReadOnly),
         EditorView.contentAttributes.of({
           'aria-label': options.label,
@@ -153,10 +163,12 @@ export function createEditor(options: EditorOptions): EditorHandle {
   });
   saved = view.state.doc;
 
-  const description = LanguageDescription.matchFilename(languages, options.fileName);
-  description
-    ?.load()
-    .then((support) => view.dispatch({ effects: languageSlot.reconfigure(support) }))
+  // Markdown is read with its front matter (a post's `---`/`+++` block is not a heading).
+  const support = MARKDOWN_FILE.test(options.fileName)
+    ? import('./markdown-front-matter.ts').then((m) => m.markdownWithFrontMatter())
+    : LanguageDescription.matchFilename(languages, options.fileName)?.load();
+  support
+    ?.then((support) => view.dispatch({ effects: languageSlot.reconfigure(support) }))
     .catch((error: unknown) => console.warn('Cabinet: no syntax highlighting', error));
 
   return {
