@@ -58,6 +58,9 @@ const noSyncCalls = [
   { selector: `MemberExpression[object.name=${SYNC_NAMES}]`, message: syncMessage },
 ];
 
+const clockMessage =
+  "Services read the time through the runtime's clock (`now`) and wait through its `Timers` (coordination/timers.ts).";
+
 export default tseslint.config(
   {
     ignores: [
@@ -199,6 +202,38 @@ export default tseslint.config(
     ],
     rules: {
       'no-restricted-syntax': ['error', noFocusedTests, ...noSyncCalls],
+    },
+  },
+  {
+    // One clock and one timers seam (docs/runtime.md): services read the time through the `now`
+    // the runtime hands them and wait through `Timers`, so tests move the clock instead of waiting.
+    // The sites area is split by its own change and comes under the rule with it.
+    files: ['server/src/services/**/*.ts'],
+    ignores: [
+      'server/src/**/*.test.ts',
+      'server/src/**/*.fixture.ts',
+      'server/src/services/sites.service.ts',
+      'server/src/services/sites/**',
+    ],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: clockMessage },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: clockMessage },
+        { name: 'setInterval', message: clockMessage },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        noFocusedTests,
+        ...noSyncCalls,
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: clockMessage,
+        },
+      ],
     },
   },
   serverLayer('routes', ['store', 'fs', 'archive', 'coordination']),

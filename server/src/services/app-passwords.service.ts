@@ -10,6 +10,7 @@ import type { AppPasswordRecord } from '../store/app-passwords.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { assertUnderLimit } from './auth/rate-limit.ts';
 import { canManageAccount } from './permissions.ts';
+import { systemClock, type Clock } from '../coordination/index.ts';
 
 /**
  * A user as a credential lets them act: an app password narrows the account (read-only drops every
@@ -60,6 +61,7 @@ export class AppPasswordsService {
     private readonly login: AttemptCounter,
     /** Whether a user signs in with a second factor: then the bare account password is refused. */
     private readonly hasTwoFactor: (userId: number) => Promise<boolean> = async () => false,
+    private readonly now: Clock = systemClock,
   ) {}
 
   private present(record: AppPasswordRecord): AppPassword {
@@ -108,7 +110,7 @@ export class AppPasswordsService {
       secretHash: hashSecret(secret),
       readOnly: body.readOnly ?? false,
       folder,
-      createdAt: Date.now(),
+      createdAt: this.now(),
       lastUsedAt: null,
     };
     await this.ctx.store.appPasswords.create(record);
@@ -180,7 +182,7 @@ export class AppPasswordsService {
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
     const user = await this.ctx.store.users.byId(record.userId);
     if (!user) return undefined;
-    const now = Date.now();
+    const now = this.now();
     if (record.lastUsedAt === null || now - record.lastUsedAt >= TOUCH_INTERVAL_MS) {
       await this.ctx.store.appPasswords.touch(record.id, now);
     }

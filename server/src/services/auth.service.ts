@@ -12,6 +12,7 @@ import type { UsersService } from './users.service.ts';
 import { TwoFactorError, type TwoFactorService } from './auth/totp.ts';
 import { RateLimitedError } from './auth/rate-limit.ts';
 import type { AuditLog } from './audit/audit-log.ts';
+import { systemClock, type Clock } from '../coordination/index.ts';
 
 /**
  * The attempt counters of sign-in: failed logins and every signup, per address and per username.
@@ -55,6 +56,7 @@ export class AuthService {
     private readonly limits: AuthLimits,
     private readonly twoFactor: TwoFactorService,
     private readonly audit?: AuditLog,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /**
@@ -67,7 +69,7 @@ export class AuthService {
     await this.ctx.store.sessions.create({
       id: signed.sessionId,
       userId: user.id,
-      createdAt: Date.now(),
+      createdAt: this.now(),
       expiresAt: signed.expiresAt,
       ...client,
       enrolOnly,

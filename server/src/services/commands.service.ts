@@ -11,6 +11,7 @@ import type { AuditLog } from './audit/audit-log.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { formatTime } from './resources/file-info.ts';
 import { canExecute } from './permissions.ts';
+import { systemClock, type Clock } from '../coordination/index.ts';
 
 /** What a shell-panel line came to: refused with messages for the user, or run. */
 export type ShellOutcome =
@@ -39,6 +40,7 @@ export class CommandsService {
   constructor(
     private readonly ctx: AppContext,
     private readonly audit?: AuditLog,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** Whether the user may run commands at all. */
@@ -52,7 +54,7 @@ export class CommandsService {
     line: string,
     options: ShellRunOptions,
   ): Promise<ShellOutcome> {
-    const startedAt = Date.now();
+    const startedAt = this.now();
     // Recorded as the user-visible folder; a path that is not one (a NUL byte) is kept as sent.
     const shownDir = dir.includes('\0') ? dir : canonicalPath(dir).path;
     const record = (fields: Pick<CommandRunRecord, 'outcome' | 'exitCode'>, path = shownDir) =>
@@ -65,7 +67,7 @@ export class CommandsService {
           path,
           line,
           startedAt,
-          durationMs: Date.now() - startedAt,
+          durationMs: this.now() - startedAt,
           ...fields,
         },
         this.audit && { log: this.audit, address: options.address },

@@ -8,6 +8,7 @@ import type { ScopedFs } from '../fs/scoped-fs.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { recordRun } from './command-runs.ts';
 import type { AuditLog } from './audit/audit-log.ts';
+import { systemClock, type Clock } from '../coordination/index.ts';
 
 /** An event hooks fire for. */
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -35,6 +36,7 @@ export class EventHooks {
   constructor(
     private readonly ctx: AppContext,
     private readonly audit?: AuditLog,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** Runs the before-hooks of an event; throws a 400 naming the hook when one fails. */
@@ -68,7 +70,7 @@ export class EventHooks {
       DESTINATION: subject.destination ?? fs.scopeReal,
     };
     for (const line of lines) {
-      const startedAt = Date.now();
+      const startedAt = this.now();
       const log = this.ctx.log.child({ hook: trigger, line });
       const record = (outcome: string, exitCode: number | null, durationMs: number) =>
         recordRun(
@@ -111,7 +113,7 @@ export class EventHooks {
         },
         async (error: unknown) => {
           log.error({ err: error }, 'hook could not run');
-          await record('failed', null, Date.now() - startedAt);
+          await record('failed', null, this.now() - startedAt);
           return 'could not run';
         },
       );

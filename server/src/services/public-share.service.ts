@@ -23,6 +23,7 @@ import { isValidDownloadToken, issueDownloadToken } from './share/download-token
 import { issueVisitTicket, readVisitTicket, type VisitTicket } from './share/visit-ticket.ts';
 import { canCreate, canShare } from './permissions.ts';
 import type { QuotaService } from './quota/quota.service.ts';
+import { systemClock, type Clock } from '../coordination/index.ts';
 
 /** What a visitor presents: the password header, a download token, and where they come from. */
 export interface ShareCredentials {
@@ -96,6 +97,7 @@ export class PublicShareService {
     private readonly listingCache?: ListingCache,
     /** Other instances' changes, applied before a listing (services/tree/change-relay.ts). */
     private readonly instances?: InstanceChanges,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** GET /api/public/share: the item's metadata, or the folder's listing. */
@@ -109,7 +111,7 @@ export class PublicShareService {
     const visit =
       open.visit && credentials.visit
         ? credentials.visit
-        : issueVisitTicket(this.ctx.signingKey, hash, Date.now());
+        : issueVisitTicket(this.ctx.signingKey, hash, this.now());
     const extra = open.token ? { token: open.token, visit } : { visit };
     if (open.share.isRequest) {
       // A file request shows its folder's name and nothing of what is in it.
@@ -179,7 +181,7 @@ export class PublicShareService {
     const target = isFileLink ? open.item : await open.fs.stat(sub);
     if (open.visit) {
       const { id, expiresAt } = open.visit;
-      const taken = await this.ctx.store.shares.takeVisitDownload(hash, id, expiresAt, Date.now());
+      const taken = await this.ctx.store.shares.takeVisitDownload(hash, id, expiresAt, this.now());
       if (taken === 'used-up') throw errors.gone();
     } else {
       const continuing = range !== undefined && !/^bytes=0-/.test(range.trim());
@@ -254,7 +256,7 @@ export class PublicShareService {
     }
     const ticket = credentials.visit;
     const visit = ticket
-      ? readVisitTicket(this.ctx.signingKey, hash, ticket, Date.now())
+      ? readVisitTicket(this.ctx.signingKey, hash, ticket, this.now())
       : undefined;
     if (share.downloadLimit > 0 && share.downloads >= share.downloadLimit) {
       // Used up (410, said so on the page) — except for a visit that already had its copy counted:
@@ -306,7 +308,7 @@ export class PublicShareService {
     const key = this.ctx.signingKey;
     if (
       credentials.token &&
-      isValidDownloadToken(key, share.hash, share.passwordHash, credentials.token)
+      isValidDownloadToken(key, share.hash, share.passwordHash, credentials.token, this.now())
     ) {
       return credentials.token; // Not renewed: a token lasts DOWNLOAD_TOKEN_SECONDS, no more.
     }
@@ -317,6 +319,6 @@ export class PublicShareService {
       await this.passwordAttempts.hit(limitKey);
       throw errors.unauthorized();
     }
-    return issueDownloadToken(key, share.hash, share.passwordHash);
+    return issueDownloadToken(key, share.hash, share.passwordHash, this.now());
   }
 }

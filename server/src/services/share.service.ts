@@ -14,6 +14,7 @@ import { hashPassword } from '../auth/password.ts';
 import type { ShareRecord } from '../store/shares.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { canCreate, canShare, isAdmin } from './permissions.ts';
+import { systemClock, type Clock } from '../coordination/index.ts';
 
 const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
 
@@ -55,7 +56,7 @@ export class ShareService {
   constructor(
     private readonly ctx: AppContext,
     /** The clock links expire by (tests drive it; see RuntimeOptions.now). */
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** Whether a link has expired by this service's clock. */

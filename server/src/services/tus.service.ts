@@ -8,7 +8,6 @@ import type { EventHooks } from './event-hooks.ts';
 import type { UploadSession } from '../store/uploads.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { sweepExpiredUploads } from './tus/expiry-sweeper.ts';
-import type { UploadLease, UploadLeases } from '../coordination/index.ts';
 import {
   AppendRejected,
   type AppendRequest,
@@ -17,6 +16,15 @@ import {
 } from './tus/upload-types.ts';
 import { canCreate, canDelete, canModify } from './permissions.ts';
 import type { QuotaService } from './quota/quota.service.ts';
+import {
+  realTimers,
+  repeat,
+  systemClock,
+  type Clock,
+  type Timers,
+  type UploadLease,
+  type UploadLeases,
+} from '../coordination/index.ts';
 
 /** Streaming PATCHes push their expiry forward at most this often. */
 const TOUCH_EVERY_MS = 60_000;
@@ -43,7 +51,8 @@ export class TusService {
     private readonly hooks: EventHooks,
     private readonly locks: UploadLeases,
     private readonly quota: QuotaService,
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock = systemClock,
+    private readonly timers: Timers = realTimers,
   ) {
     this.expiryMs = Math.max(1000, Math.round(ctx.config.uploadExpiry * 1000));
   }
@@ -284,11 +293,7 @@ export class TusService {
     declared: number | undefined,
   ): Promise<{ offset: number; replaced: string | null }> {
     await this.touch(session);
-    const keepAlive = setInterval(
-      () => void this.touch(session).catch(() => undefined),
-      this.touchEvery,
-    );
-    keepAlive.unref();
+    const stopKeepAlive = repeat(this.timers, this.touchEvery, () => this.touch(session));
     let outcome;
     try {
       outcome = await fs.uploads.append(session, {
@@ -306,7 +311,7 @@ export class TusService {
       }
       throw error;
     } finally {
-      clearInterval(keepAlive);
+      stopKeepAlive();
     }
     switch (outcome.status) {
       case 'conflict':

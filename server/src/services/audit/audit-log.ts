@@ -10,6 +10,7 @@ import {
   type AuditQuery,
 } from '@cabinet/protocol';
 import type { AppContext } from '../../context.ts';
+import { realTimers, systemClock, type Clock, type Timers } from '../../coordination/index.ts';
 import { errors } from '../../errors.ts';
 import type { AuditRecord } from '../../store/audit.repo.ts';
 import { selectionOf } from './audit-filters.ts';
@@ -40,7 +41,9 @@ export interface AuditLogOptions {
   /** Off records nothing (the benchmark's baseline); default on. */
   enabled?: boolean;
   /** The clock of entries and of the retention cut-off (tests drive it). */
-  now?: () => number;
+  now?: Clock;
+  /** The wait before a write (default real timers). */
+  timers?: Timers;
   /** How long an entry may wait in memory before it is written (default 250 ms). */
   flushAfterMs?: number;
   /** Entries that trigger a write at once (default 200). */
@@ -59,10 +62,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export class AuditLog {
   private pending: AuditRecord[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  /** Cancels the pending timed write, if one is due. */
+  private cancelTimer: (() => void) | undefined;
   private writing: Promise<void> = Promise.resolve();
   private readonly enabled: boolean;
-  private readonly now: () => number;
+  private readonly now: Clock;
+  private readonly timers: Timers;
   private readonly flushAfterMs: number;
   private readonly batchSize: number;
 
@@ -71,7 +76,8 @@ export class AuditLog {
     options: AuditLogOptions = {},
   ) {
     this.enabled = options.enabled ?? true;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? systemClock;
+    this.timers = options.timers ?? realTimers;
     this.flushAfterMs = options.flushAfterMs ?? 250;
     this.batchSize = options.batchSize ?? 200;
   }
@@ -91,13 +97,13 @@ export class AuditLog {
       details: event.details ?? {},
     });
     if (this.pending.length >= this.batchSize) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.flushAfterMs).unref();
+    else this.cancelTimer ??= this.timers.after(this.flushAfterMs, () => void this.flush());
   }
 
   /** Writes what is queued (after any write in progress); a failed write is logged, not thrown. */
   flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
     const batch = this.pending;
     this.pending = [];
     this.writing = this.writing.then(async () => {

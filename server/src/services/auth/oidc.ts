@@ -5,6 +5,7 @@ import { decodeJwt } from 'jose';
 import type { AppContext } from '../../context.ts';
 import type { ServerConfig } from '../../config/options.ts';
 import { AppError, errors } from '../../errors.ts';
+import { systemClock, type Clock } from '../../coordination/index.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
 import type { AuthService, SessionClient } from '../auth.service.ts';
 import type { UsersService } from '../users.service.ts';
@@ -94,8 +95,8 @@ export class OidcService {
     private readonly ctx: AppContext,
     private readonly users: UsersService,
     private readonly auth: AuthService,
-    /** The clock state and ID token expiry are judged by (tests move it; default `Date.now`). */
-    private readonly now: () => number = Date.now,
+    /** The clock state and ID token expiry are judged by (tests move it; default the system's). */
+    private readonly now: Clock = systemClock,
   ) {}
 
   get enabled(): boolean {
@@ -143,6 +144,9 @@ export class OidcService {
       oidcClientId,
       {
         ...(oidcClientSecret && { client_secret: oidcClientSecret }),
+        // openid-client judges tokens by the real clock; the skew between the injected clock and
+        // the real one is what makes it judge by ours, so here, and only here, the real one is read.
+        // eslint-disable-next-line no-restricted-properties -- compares the injected clock with the real one
         [client.clockSkew]: Math.round((this.now() - Date.now()) / 1000),
       },
       auth,

@@ -10,7 +10,15 @@ import type {
   NewFileJob,
 } from '@cabinet/protocol';
 import type { AppContext } from '../../context.ts';
-import type { EventBus, Job, Scheduler } from '../../coordination/index.ts';
+import {
+  realTimers,
+  systemClock,
+  type Clock,
+  type EventBus,
+  type Job,
+  type Scheduler,
+  type Timers,
+} from '../../coordination/index.ts';
 import { AppError, errors } from '../../errors.ts';
 import type { CopyControl } from '../../fs/copy-run.ts';
 import type { ScopedFs } from '../../fs/scoped-fs.ts';
@@ -126,6 +134,8 @@ interface Dependencies {
    * (RuntimeOptions.afterJobFile) instead of racing it.
    */
   afterFile?: () => Promise<void>;
+  /** The waits of throttled progress saves and events (default real timers). */
+  timers?: Timers;
 }
 
 /**
@@ -141,7 +151,7 @@ export class FileJobsService {
   constructor(
     private readonly ctx: AppContext,
     private readonly deps: Dependencies,
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock = systemClock,
   ) {}
 
   private get repo() {
@@ -331,7 +341,13 @@ export class FileJobsService {
 
   /** @internal The pieces a run uses. */
   get parts() {
-    return { ctx: this.ctx, deps: this.deps, now: this.now, repo: this.repo };
+    return {
+      ctx: this.ctx,
+      deps: this.deps,
+      now: this.now,
+      timers: this.deps.timers ?? realTimers,
+      repo: this.repo,
+    };
   }
 
   private async own(user: UserRecord, id: string): Promise<FileJobRecord> {
@@ -352,7 +368,7 @@ class JobRun {
   private readonly publisher: JobPublisher;
   private lastSavedAt = 0;
   /** The save that catches up a throttled one when no further progress comes to write it. */
-  private trailingSave: ReturnType<typeof setTimeout> | undefined;
+  private cancelTrailingSave: (() => void) | undefined;
   /** Bytes done when this run started: the rate counts this run's work only. */
   private readonly bytesAtStart: number;
 
@@ -364,8 +380,8 @@ class JobRun {
     private readonly controller: AbortController,
     private readonly startedAt: number,
   ) {
-    const { deps, now } = service.parts;
-    this.publisher = new JobPublisher(deps.events, job.userId, now);
+    const { deps, now, timers } = service.parts;
+    this.publisher = new JobPublisher(deps.events, job.userId, now, timers);
     this.bytesAtStart = job.bytesDone;
   }
 
@@ -586,7 +602,7 @@ class JobRun {
    * instance that took the job over, stops this run here.
    */
   async save(force: boolean, extra: Partial<FileJobProgress> = {}): Promise<void> {
-    const { now, repo } = this.service.parts;
+    const { now, repo, timers } = this.service.parts;
     const at = now();
     const job = this.job;
     const seconds = (at - this.startedAt) / 1000;
@@ -597,17 +613,14 @@ class JobRun {
       // next file must not leave the stored progress (what a reloaded page reads) behind, so a
       // trailing save writes it once the spacing has passed.
       this.publisher.send(toFileJob(job));
-      this.trailingSave ??= setTimeout(
-        () => {
-          this.trailingSave = undefined;
-          void this.save(true).catch(() => undefined);
-        },
-        SAVE_EVERY_MS - (at - this.lastSavedAt),
-      );
+      this.cancelTrailingSave ??= timers.after(SAVE_EVERY_MS - (at - this.lastSavedAt), () => {
+        this.cancelTrailingSave = undefined;
+        void this.save(true).catch(() => undefined);
+      });
       return;
     }
-    clearTimeout(this.trailingSave);
-    this.trailingSave = undefined;
+    this.cancelTrailingSave?.();
+    this.cancelTrailingSave = undefined;
     this.lastSavedAt = at;
     const change: FileJobProgress = {
       itemIndex: job.itemIndex,
@@ -634,8 +647,8 @@ class JobRun {
 
   /** The run is over: no trailing save may write after it. */
   stopSaving(): void {
-    clearTimeout(this.trailingSave);
-    this.trailingSave = undefined;
+    this.cancelTrailingSave?.();
+    this.cancelTrailingSave = undefined;
   }
 
   /** After a cancel: what this run finished, which its throttled saves may not have written. */

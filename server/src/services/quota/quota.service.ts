@@ -7,6 +7,7 @@ import { ScopedFs, type Resolved } from '../../fs/scoped-fs.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
 import { limitBytes } from './byte-limit.ts';
 import { quotaExceededReason } from './quota-words.ts';
+import { systemClock, type Clock } from '../../coordination/index.ts';
 
 /** The user fields quotas read. */
 type QuotaUser = Pick<UserRecord, 'id' | 'quota' | 'scope' | 'rules' | 'hideDotfiles'>;
@@ -20,7 +21,7 @@ type QuotaUser = Pick<UserRecord, 'id' | 'quota' | 'scope' | 'rules' | 'hideDotf
 export class QuotaService {
   constructor(
     private readonly ctx: AppContext,
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** The quota in bytes of a user, 0 when none. */

@@ -20,6 +20,7 @@ import { freeName } from '../resources/free-name.ts';
 import type { ShareService } from '../share.service.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { QuotaService } from '../quota/quota.service.ts';
+import { systemClock, type Clock } from '../../coordination/index.ts';
 
 const SETTINGS_KEY = 'trash-settings';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -58,7 +59,7 @@ export interface TrashListScope {
 export class TrashService {
   private readonly folder: TrashFolder;
   /** The clock of retention (tests replace it to age items without waiting). */
-  clock: () => number = Date.now;
+  clock: Clock;
 
   /**
    * `quota`: trashed bytes count toward their owner's quota until they leave the trash for good
@@ -70,7 +71,9 @@ export class TrashService {
     private readonly shares: ShareService,
     private readonly quota?: QuotaService,
     private readonly audit?: AuditLog,
+    now: Clock = systemClock,
   ) {
+    this.clock = now;
     this.folder = new TrashFolder(ctx.config.data, ctx.files.dirMode);
   }
 
