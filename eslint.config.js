@@ -236,6 +236,26 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // One error channel (docs/architecture.md): routes throw coded errors and let the one handler
+    // (http/error-handler.ts; WebDAV's services/dav/dav-errors.ts) answer them; no route catches
+    // one to answer it itself.
+    files: ['server/src/routes/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        noFocusedTests,
+        ...noSyncCalls,
+        {
+          selector:
+            "BinaryExpression[operator='instanceof'][right.name=/^(AppError|TwoFactorError|RateLimitedError|OidcError)$/]",
+          message:
+            'Routes do not answer coded errors themselves: throw them to the one error handler (http/error-handler.ts).',
+        },
+      ],
+    },
+  },
   serverLayer('routes', ['store', 'fs', 'archive', 'coordination']),
   serverLayer('http', ['store', 'fs', 'archive', 'routes', 'coordination']),
   serverLayer('services', ['http', 'routes']),

@@ -1,6 +1,6 @@
 import { LoginRequest, SignupRequest } from '@cabinet/protocol';
 import type { AppContext } from '../context.ts';
-import { AppError, errors } from '../errors.ts';
+import { AppError, errors, RateLimitedError, TwoFactorError } from '../errors.ts';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
 import { signToken } from '../auth/tokens.ts';
 import type { UserRecord } from '../store/users.repo.ts';
@@ -9,8 +9,7 @@ import type { AttemptCounter } from '../coordination/index.ts';
 import { assertUnderLimit } from './auth/rate-limit.ts';
 import { proxyUser } from './auth/proxy.ts';
 import type { UsersService } from './users.service.ts';
-import { TwoFactorError, type TwoFactorService } from './auth/totp.ts';
-import { RateLimitedError } from './auth/rate-limit.ts';
+import type { TwoFactorService } from './auth/totp.ts';
 import type { AuditLog } from './audit/audit-log.ts';
 import { systemClock, type Clock } from '../coordination/index.ts';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import type { DavLock, DavLocks } from '../coordination/index.ts';
-import { AppError } from '../errors.ts';
+import { davReplyOf } from './dav/dav-errors.ts';
 import { canonicalPath, virtualOfReal, virtualParent } from '../fs/canonical-path.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
 import type { CredentialUser } from './app-passwords.service.ts';
@@ -144,11 +144,8 @@ export class DavService {
           return { status: 405, headers: { allow: DAV_METHODS.join(', ') } };
       }
     } catch (error) {
-      if (error instanceof AppError) {
-        return error.status === 507 && error.reason
-          ? { status: 507, reason: error.reason }
-          : { status: error.status };
-      }
+      const reply = davReplyOf(error);
+      if (reply) return reply;
       throw error;
     }
   }

@@ -4,7 +4,7 @@ import type { OidcFailureCode } from '@cabinet/protocol';
 import { decodeJwt } from 'jose';
 import type { AppContext } from '../../context.ts';
 import type { ServerConfig } from '../../config/options.ts';
-import { AppError, errors } from '../../errors.ts';
+import { AppError, errors, OidcError } from '../../errors.ts';
 import { systemClock, type Clock } from '../../coordination/index.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
 import type { AuthService, SessionClient } from '../auth.service.ts';
@@ -26,16 +26,6 @@ export type OidcFailure = OidcFailureCode;
 // user cancelled, or was refused); verify: the code exchange or the ID token (signature, issuer,
 // audience, nonce, expiry) failed; unavailable: the provider could not be reached; username: the
 // claims name no user; no-account: unknown user with auto-create off; account: creation refused.
-
-export class OidcError extends Error {
-  constructor(
-    readonly failure: OidcFailure,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
 
 /** Single sign-on is on when the issuer and the client id are set. */
 export function isOidcEnabled(config: ServerConfig): boolean {

@@ -17,7 +17,8 @@ export async function proxyUser(
   const headerName = ctx.config.authHeader;
   const raw = headers[headerName.toLowerCase()];
   const username = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
-  if (!username) throw errors.unauthorized(`the proxy did not send the ${headerName} header`);
+  if (!username)
+    throw errors.unauthorizedBecause(`the proxy did not send the ${headerName} header`);
   const existing = await ctx.store.users.byUsername(username);
   if (existing) return existing;
   try {
