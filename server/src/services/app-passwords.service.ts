@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppPassword, AppPasswordCreate, AppPasswordCreated } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
 import { errors } from '../errors.ts';
 import { verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
 import type { AttemptCounter } from '../coordination/index.ts';
@@ -49,6 +51,13 @@ function readOnlyPerm(perm: UserRecord['perm']): UserRecord['perm'] {
   };
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface AppPasswordsDeps {
+  store: Pick<Store, 'appPasswords' | 'users'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+}
+
 /**
  * App passwords (docs/webdav.md): named credentials for WebDAV clients and scripts, shown once and
  * stored as a SHA-256 of their secret, optionally read-only or limited to a folder. Also the Basic
@@ -57,7 +66,7 @@ function readOnlyPerm(perm: UserRecord['perm']): UserRecord['perm'] {
  */
 export class AppPasswordsService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: AppPasswordsDeps,
     private readonly login: AttemptCounter,
     /** Whether a user signs in with a second factor: then the bare account password is refused. */
     private readonly hasTwoFactor: (userId: number) => Promise<boolean> = async () => false,

@@ -1,5 +1,8 @@
 import { LoginRequest, SignupRequest } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { ServerConfig } from '../config/options.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { AppError, errors, RateLimitedError, TwoFactorError } from '../errors.ts';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
 import { signToken } from '../auth/tokens.ts';
@@ -44,13 +47,22 @@ export interface SessionClient {
   address: string;
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface AuthDeps {
+  config: ServerConfig;
+  store: Pick<Store, 'sessions' | 'users'>;
+  settings: SettingsRepo;
+  signingKey: Uint8Array;
+  log: FastifyBaseLogger;
+}
+
 /** Signing in and out: the configured method, the attempt limits, tokens and their sessions. */
 export class AuthService {
   /** Logins refused or failed since the start (the figures of /metrics). */
   failedSignIns = 0;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: AuthDeps,
     private readonly users: UsersService,
     private readonly limits: AuthLimits,
     private readonly twoFactor: TwoFactorService,

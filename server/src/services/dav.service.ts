@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
 import type { DavLock, DavLocks } from '../coordination/index.ts';
 import { davReplyOf } from './dav/dav-errors.ts';
 import { canonicalPath, virtualOfReal, virtualParent } from '../fs/canonical-path.ts';
@@ -98,6 +100,13 @@ export const DAV_METHODS = [
 
 const XML_LIMIT_PROPS = 10_000;
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface DavDeps {
+  store: Pick<Store, 'davProperties'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+}
+
 /**
  * WebDAV class 1 and 2 over ScopedFs (docs/webdav.md): each user's scope as the web app shows it,
  * with the same permissions, rules and hooks. Writes go through the files service (uploads,
@@ -107,7 +116,7 @@ const XML_LIMIT_PROPS = 10_000;
  */
 export class DavService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: DavDeps,
     private readonly resources: ResourcesService,
     private readonly locks: DavLocks,
   ) {}

@@ -2,7 +2,10 @@ import type { HOOK_EVENTS } from '@cabinet/protocol';
 import { CommandLineError, parseCommandLine } from '../commands/command-line.ts';
 import { commandEnvironment } from '../commands/environment.ts';
 import { runLine, type RunResult } from '../commands/run-line.ts';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { ServerConfig } from '../config/options.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { errors } from '../errors.ts';
 import type { ScopedFs } from '../fs/scoped-fs.ts';
 import type { UserRecord } from '../store/users.repo.ts';
@@ -24,6 +27,14 @@ export interface HookSubject {
 /** Why one hook line failed, for the error and the log. */
 type HookFailure = { line: string; reason: string };
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface EventHooksDeps {
+  config: Pick<ServerConfig, 'commandOutputLimit' | 'enableExec' | 'hookTimeout'>;
+  store: Pick<Store, 'commandRuns'>;
+  settings: SettingsRepo;
+  log: FastifyBaseLogger;
+}
+
 /**
  * The admin's event hooks (settings `commands`), run only when execution is
  * enabled. Each line is parsed like a shell-panel line, except that `$FILE`, `$SCOPE`, `$TRIGGER`,
@@ -34,7 +45,7 @@ type HookFailure = { line: string; reason: string };
  */
 export class EventHooks {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: EventHooksDeps,
     private readonly audit?: AuditLog,
     private readonly now: Clock = systemClock,
   ) {}

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PublicUploadReply, RawDownloadQuery, Resource } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
 import { errors } from '../errors.ts';
 import type { Readable } from 'node:stream';
 import { archiveSelection } from '../archive/archive-selection.ts';
@@ -77,6 +79,14 @@ function decodedPassword(header: string): string {
   }
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface PublicShareDeps {
+  store: Pick<Store, 'shares' | 'users'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+  signingKey: Uint8Array;
+}
+
 /**
  * The visitor's side of share links: no account, only the link. Every
  * request checks the link again (expiry, download limit, password, the owner's permissions, rules
@@ -90,7 +100,7 @@ export class PublicShareService {
    * `quota`: a file request's uploads count against its owner's quota (docs/quotas.md).
    */
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: PublicShareDeps,
     private readonly shares: ShareService,
     private readonly passwordAttempts: AttemptCounter,
     private readonly quota: QuotaService,

@@ -8,7 +8,8 @@ import {
   type TransferQuery,
   type Usage,
 } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
 import { errors } from '../errors.ts';
 import { canonicalPath, virtualParent } from '../fs/canonical-path.ts';
 import { detectType, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../files/file-type.ts';
@@ -35,6 +36,12 @@ export type ResourceReply =
   | { kind: 'raw'; stream: Readable; size: number }
   | { kind: 'accepted' };
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface ResourcesDeps {
+  files: FileRoot;
+  settings: SettingsRepo;
+}
+
 /**
  * The files API: permissions first, then ScopedFs does rules,
  * scope and symlink confinement. Never touches the reply; routes shape the HTTP answer.
@@ -48,7 +55,7 @@ export class ResourcesService {
    * `quota`: refuses writes over a user's quota and counts what each write adds or frees.
    */
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: ResourcesDeps,
     private readonly hooks: EventHooks,
     private readonly shares: ShareService,
     private readonly trash: TrashService,

@@ -1,5 +1,5 @@
 import type { SessionInfo } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
 import { errors } from '../errors.ts';
 import { verifyToken } from '../auth/tokens.ts';
 import type { UserRecord } from '../store/users.repo.ts';
@@ -31,10 +31,16 @@ const RENEW_WINDOW_SECONDS = 3600;
 /** "Last used" is precise to a minute, so busy clients do not write to the database per request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface SessionsDeps {
+  store: Pick<Store, 'sessions' | 'users'>;
+  signingKey: Uint8Array;
+}
+
 /** Sessions: what a presented token stands for, and the Sessions card's list and revocations. */
 export class SessionsService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: SessionsDeps,
     /** App passwords as API credentials for scripts (docs/webdav.md). */
     private readonly appPasswords?: AppPasswordsService,
     private readonly now: Clock = systemClock,

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { ServerConfig } from '../config/options.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { errors, isDiskFull } from '../errors.ts';
 import { virtualParent } from '../fs/canonical-path.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
@@ -29,6 +33,15 @@ import {
 /** Streaming PATCHes push their expiry forward at most this often. */
 const TOUCH_EVERY_MS = 60_000;
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface TusDeps {
+  config: Pick<ServerConfig, 'uploadExpiry'>;
+  store: Pick<Store, 'uploads'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+  log: FastifyBaseLogger;
+}
+
 /**
  * Resumable uploads (tus 1.0 core with creation, creation-with-upload, termination, expiration) on
  * filebrowser's `/api/tus/<path>` routes. The upload's URL is its target path; its bytes go to a
@@ -47,7 +60,7 @@ export class TusService {
    * `now`: the clock uploads expire by (tests drive it instead of waiting for real time to pass).
    */
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: TusDeps,
     private readonly hooks: EventHooks,
     private readonly locks: UploadLeases,
     private readonly quota: QuotaService,

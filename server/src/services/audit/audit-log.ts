@@ -9,7 +9,8 @@ import {
   type AuditPage,
   type AuditQuery,
 } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
+import type { Store } from '../../store/store.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { realTimers, systemClock, type Clock, type Timers } from '../../coordination/index.ts';
 import { errors } from '../../errors.ts';
 import type { AuditRecord } from '../../store/audit.repo.ts';
@@ -53,6 +54,12 @@ export interface AuditLogOptions {
 const SETTINGS_KEY = 'audit-settings';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface AuditLogDeps {
+  store: Store;
+  log: FastifyBaseLogger;
+}
+
 /**
  * The audit log (docs/audit.md). Recording is synchronous and cheap: an entry joins an in-memory
  * batch that one multi-row insert writes every 250 ms or every 200 entries, off the request's
@@ -72,7 +79,7 @@ export class AuditLog {
   private readonly batchSize: number;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: AuditLogDeps,
     options: AuditLogOptions = {},
   ) {
     this.enabled = options.enabled ?? true;

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import type { OidcFailureCode } from '@cabinet/protocol';
 import { decodeJwt } from 'jose';
-import type { AppContext } from '../../context.ts';
+import type { Store } from '../../store/store.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from '../../config/options.ts';
 import { AppError, errors, OidcError } from '../../errors.ts';
 import { systemClock, type Clock } from '../../coordination/index.ts';
@@ -71,6 +72,13 @@ interface Handoff {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface OidcDeps {
+  config: ServerConfig;
+  store: Pick<Store, 'oidc' | 'users'>;
+  log: FastifyBaseLogger;
+}
+
 /**
  * OpenID Connect single sign-on (docs/sso.md): the authorization code flow with PKCE, state and
  * nonce kept in the database (any instance may serve any step), the ID token verified by
@@ -82,7 +90,7 @@ export class OidcService {
   private discovered: Promise<client.ServerMetadata> | undefined;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: OidcDeps,
     private readonly users: UsersService,
     private readonly auth: AuthService,
     /** The clock state and ID token expiry are judged by (tests move it; default the system's). */

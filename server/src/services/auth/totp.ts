@@ -6,7 +6,8 @@ import {
   type TwoFactorSetup,
   type TwoFactorStatus,
 } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
+import type { Store } from '../../store/store.ts';
+import type { SettingsRepo } from '../../store/settings.repo.ts';
 import { errors, TwoFactorError } from '../../errors.ts';
 import { verifyPassword } from '../../auth/password.ts';
 import type { AttemptCounter } from '../../coordination/index.ts';
@@ -33,13 +34,20 @@ function newRecoveryCode(): string {
   return `${code.slice(0, 5)}-${code.slice(5)}`;
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface TwoFactorDeps {
+  store: Pick<Store, 'kv' | 'sessions' | 'twoFactor' | 'users'>;
+  settings: SettingsRepo;
+  signingKey: Uint8Array;
+}
+
 /**
  * Two-factor sign-in with TOTP (docs/two-factor.md): enrolment, the code check of the login, the
  * recovery codes, and the administrator's policy and reset.
  */
 export class TwoFactorService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: TwoFactorDeps,
     /** Failed codes per user and per address, shared by every instance. */
     private readonly attempts: AttemptCounter,
   ) {}

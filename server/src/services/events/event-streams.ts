@@ -1,4 +1,7 @@
-import type { AppContext } from '../../context.ts';
+import type { SettingsRepo } from '../../store/settings.repo.ts';
+import type { FileRoot } from '../../fs/file-root.ts';
+import type { NameIndex } from '../../fs/name-index/name-index.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import {
   realTimers,
   repeat,
@@ -49,6 +52,14 @@ interface Connection {
   held: BusEvent[] | null;
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface EventStreamsDeps {
+  files: FileRoot;
+  settings: SettingsRepo;
+  search: Pick<NameIndex, 'onPathChanged'>;
+  log: FastifyBaseLogger;
+}
+
 /**
  * The event streams of this instance (`GET /api/events`, docs/jobs.md): each signed-in page holds
  * one. Two kinds of events reach it:
@@ -81,7 +92,7 @@ export class EventStreams {
   private forgottenAt = -Infinity;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: EventStreamsDeps,
     private readonly bus: EventBus,
     private readonly sessions: SessionsService,
     options: EventStreamsOptions = {},

@@ -9,7 +9,10 @@ import type {
   FileJobState,
   NewFileJob,
 } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
+import type { Store } from '../../store/store.ts';
+import type { SettingsRepo } from '../../store/settings.repo.ts';
+import type { FileRoot } from '../../fs/file-root.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import {
   realTimers,
   systemClock,
@@ -138,6 +141,14 @@ interface Dependencies {
   timers?: Timers;
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface FileJobsDeps {
+  store: Pick<Store, 'fileJobs' | 'users'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+  log: FastifyBaseLogger;
+}
+
 /**
  * Background copy, move and delete jobs (docs/jobs.md). A job is a row of `file_jobs`; the durable
  * scheduler carries "run job X" so exactly one instance runs it, after a restart too. Every file
@@ -149,7 +160,7 @@ export class FileJobsService {
   private readonly running = new Map<string, AbortController>();
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: FileJobsDeps,
     private readonly deps: Dependencies,
     private readonly now: Clock = systemClock,
   ) {}
