@@ -7,7 +7,7 @@ import { audit } from '../http/audit.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendFile } from '../http/file-reply.ts';
 import { sendStatus } from '../http/reply.ts';
-import { DAV_METHODS, type DavReply, type DavRequest } from '../services/dav.service.ts';
+import { DAV_METHODS, type DavReply, type DavRequest } from '../services/dav/dav.service.ts';
 import { davReplyOf } from '../services/dav/dav-errors.ts';
 import type { FileToSend } from '../services/file-to-send.ts';
 

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.ts';
-import type { DavReply } from '../dav.service.ts';
+import type { DavReply } from './dav-types.ts';
 
 /** The Basic challenge a WebDAV client answers with its credentials. */
 const CHALLENGE = { 'www-authenticate': 'Basic realm="Cabinet", charset="UTF-8"' };
