@@ -155,7 +155,7 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
     '/resources/*',
     { preHandler: guard, schema: { params: PathParams, querystring: TransferQuery } },
     async (request, reply) => {
-      const { replaced } = await service.transfer(
+      const { replaced } = await service.transferRequested(
         currentUser(request),
         request.params['*'],
         request.query,

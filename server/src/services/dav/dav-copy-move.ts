@@ -58,7 +58,7 @@ export async function transfer(dav: DavCore, request: DavRequest, fs: ScopedFs):
   } else {
     await dav.resources.transfer(request.user, source.path, {
       action: isMove ? 'rename' : 'copy',
-      destination: encodeURIComponent(destination.path),
+      destination: destination.path,
       override: false,
       rename: false,
     });
