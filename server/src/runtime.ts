@@ -1,7 +1,5 @@
 import type { AppContext } from './context.ts';
 import {
-  DatabaseDavLocks,
-  MemoryDavLocks,
   createCoordination,
   type Coordination,
   type CoordinationMode,
@@ -229,10 +227,6 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     listingCache,
     relay ?? undefined,
   );
-  const davLocks =
-    coordination.mode === 'database'
-      ? new DatabaseDavLocks(ctx.store.davLocks, coordination.lock)
-      : new MemoryDavLocks();
   const auth = new AuthService(
     ctx,
     users,
@@ -275,7 +269,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     sites: new SitesService(ctx, coordination.scheduler, now, quota),
     trash,
     appPasswords,
-    dav: new DavService(ctx, resources, davLocks),
+    dav: new DavService(ctx, resources, coordination.davLocks),
     twoFactor,
     oidc: new OidcService(ctx, users, auth, now),
     audit,
