@@ -15,10 +15,10 @@ const FS_MODULES = ['node:fs', 'node:fs/promises', 'fs', 'fs/promises'];
  * repeats the node:fs restriction where that folder has it. Unit tests beside the code may import
  * what they test.
  */
-function serverLayer(folder, forbidden, { fsAllowed = false } = {}) {
+function serverLayer(folder, forbidden, { fsAllowed = false, patterns = [], ignores = [] } = {}) {
   return {
     files: [`server/src/${folder}/**/*.ts`],
-    ignores: ['server/src/**/*.test.ts'],
+    ignores: ['server/src/**/*.test.ts', ...ignores],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -29,6 +29,7 @@ function serverLayer(folder, forbidden, { fsAllowed = false } = {}) {
               regex: `^(\\.\\./)+(${forbidden.join('|')})/`,
               message: `server/src/${folder}/ may not import ${forbidden.join('/, ')}/ (docs/architecture.md).`,
             },
+            ...patterns,
           ],
         },
       ],
@@ -69,6 +70,9 @@ const noChildProcess = [
   { selector: `ImportDeclaration[source.value=${CHILD_PROCESS}]`, message: childProcessMessage },
   { selector: `ImportExpression[source.value=${CHILD_PROCESS}]`, message: childProcessMessage },
 ];
+
+const clockMessage =
+  "Services read the time through the runtime's clock (`now`) and wait through its `Timers` (coordination/timers.ts).";
 
 export default tseslint.config(
   {
@@ -236,9 +240,79 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', noFocusedTests, ...noSyncCalls],
     },
   },
+  {
+    // One clock and one timers seam (docs/runtime.md): services read the time through the `now`
+    // the runtime hands them and wait through `Timers`, so tests move the clock instead of waiting.
+    // The sites area is split by its own change and comes under the rule with it.
+    files: ['server/src/services/**/*.ts'],
+    ignores: [
+      'server/src/**/*.test.ts',
+      'server/src/**/*.fixture.ts',
+      'server/src/services/sites.service.ts',
+      'server/src/services/sites/**',
+    ],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: clockMessage },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: clockMessage },
+        { name: 'setInterval', message: clockMessage },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        noFocusedTests,
+        ...noSyncCalls,
+        ...noChildProcess,
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: clockMessage,
+        },
+      ],
+    },
+  },
+  {
+    // One error channel (docs/architecture.md): routes throw coded errors and let the one handler
+    // (http/error-handler.ts; WebDAV's services/dav/dav-errors.ts) answer them; no route catches
+    // one to answer it itself.
+    files: ['server/src/routes/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        noFocusedTests,
+        ...noSyncCalls,
+        ...noChildProcess,
+        {
+          selector:
+            "BinaryExpression[operator='instanceof'][right.name=/^(AppError|TwoFactorError|RateLimitedError|OidcError)$/]",
+          message:
+            'Routes do not answer coded errors themselves: throw them to the one error handler (http/error-handler.ts).',
+        },
+      ],
+    },
+  },
   serverLayer('routes', ['store', 'fs', 'archive', 'coordination', 'process']),
   serverLayer('http', ['store', 'fs', 'archive', 'routes', 'coordination', 'process']),
-  serverLayer('services', ['http', 'routes']),
+  // A service names what it uses of the context in its own deps type (docs/architecture.md), so
+  // none imports the whole AppContext. The sites area comes under the rule with its split.
+  serverLayer('services', ['http', 'routes'], {
+    patterns: [
+      {
+        regex: '^(\\.\\./)+context\\.ts$',
+        importNames: ['AppContext'],
+        message:
+          'A service takes a deps object naming the parts of the context it uses, not the whole AppContext (docs/architecture.md).',
+      },
+    ],
+  }),
+  {
+    // Until the sites split lands: the layer rule without the AppContext one.
+    ...serverLayer('services', ['http', 'routes']),
+    files: ['server/src/services/sites.service.ts', 'server/src/services/sites/**/*.ts'],
+  },
   serverLayer('fs', ['http', 'routes', 'services', 'store', 'coordination', 'process'], {
     fsAllowed: true,
   }),

@@ -1,7 +1,5 @@
 import type { AppContext } from './context.ts';
 import {
-  DatabaseDavLocks,
-  MemoryDavLocks,
   createCoordination,
   type Coordination,
   type CoordinationMode,
@@ -9,7 +7,7 @@ import {
 import { engineOf, poolStats } from './store/db.ts';
 import { AppPasswordsService } from './services/app-passwords.service.ts';
 import { AuthService } from './services/auth.service.ts';
-import { DavService } from './services/dav.service.ts';
+import { DavService } from './services/dav/dav.service.ts';
 import { CommandsService } from './services/commands.service.ts';
 import { EventHooks } from './services/event-hooks.ts';
 import { EventStreams } from './services/events/event-streams.ts';
@@ -33,7 +31,7 @@ import { OidcService } from './services/auth/oidc.ts';
 import { AuditLog } from './services/audit/audit-log.ts';
 import { FILE_JOB_RUN, FileJobsService } from './services/file-jobs/file-jobs.service.ts';
 import { ListingCache } from './services/resources/listing-cache.ts';
-import { realTimers, type Timers } from './coordination/timers.ts';
+import { realTimers, systemClock, type Clock, type Timers } from './coordination/timers.ts';
 import { listenPostgres, notifyPostgres } from './store/notices.ts';
 import { ChangeRelay } from './services/tree/change-relay.ts';
 import { trustedWatches, UntrustedReconcile } from './services/tree/watch-trust.ts';
@@ -98,10 +96,11 @@ export interface RuntimeOptions {
   /** Names this process in lease rows and job claims (default: host, pid and a random part). */
   instanceId?: string;
   /**
-   * The clock resumable uploads and share links expire by, and single sign-on judges its state and
-   * ID tokens by (default `Date.now`; tests drive it).
+   * The one clock every service reads: what uploads, share links, sessions and file jobs expire
+   * by, what audit entries and app passwords are stamped with, what single sign-on judges its
+   * state and ID tokens by (default the system's; tests move it instead of waiting).
    */
-  now?: () => number;
+  now?: Clock;
   /** Off records no audit entries (the benchmark's baseline, docs/benchmarks.md); default on. */
   auditLog?: boolean;
   /** The waits of the tree's periodic reconciliation and relay (default real ones; tests drive them). */
@@ -164,24 +163,28 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     log: ctx.log.child({ area: 'coordination' }),
   });
   const windowMs = ctx.config.rateLimitWindow * 1000;
-  const audit = new AuditLog(ctx, { enabled: options.auditLog, now: options.now });
-  const hooks = new EventHooks(ctx, audit);
-  const shares = new ShareService(ctx, options.now);
+  const now = options.now ?? systemClock;
+  const audit = new AuditLog(ctx, { enabled: options.auditLog, now });
+  const hooks = new EventHooks(ctx, audit, now);
+  const shares = new ShareService(ctx, now);
   const users = new UsersService(ctx, coordination.lock);
-  const quota = new QuotaService(ctx);
-  const tus = new TusService(ctx, hooks, coordination.uploadLeases, quota, options.now);
+  const quota = new QuotaService(ctx, now);
+  const tus = new TusService(ctx, hooks, coordination.uploadLeases, quota, now);
   // Trashed bytes count toward the quota until they leave the trash (docs/quotas.md).
-  const trash = new TrashService(ctx, shares, quota, audit);
+  const trash = new TrashService(ctx, shares, quota, audit, now);
   quota.countAlso((owner) => trash.bytesOf(owner.id));
   const twoFactor = new TwoFactorService(
     ctx,
     coordination.attempts('two-factor', ctx.config.rateLimitMax, windowMs),
   );
   const loginAttempts = coordination.attempts('login', ctx.config.rateLimitMax, windowMs);
-  const appPasswords = new AppPasswordsService(ctx, loginAttempts, (id) =>
-    twoFactor.hasTwoFactor(id),
+  const appPasswords = new AppPasswordsService(
+    ctx,
+    loginAttempts,
+    (id) => twoFactor.hasTwoFactor(id),
+    now,
   );
-  const sessions = new SessionsService(ctx, appPasswords);
+  const sessions = new SessionsService(ctx, appPasswords, now);
   const timers = options.timers ?? realTimers;
   // Instances on one PostgreSQL database may run on several hosts: their changes travel over it.
   // On SQLite they share one host, whose watches see every instance's writes.
@@ -224,10 +227,6 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     listingCache,
     relay ?? undefined,
   );
-  const davLocks =
-    coordination.mode === 'database'
-      ? new DatabaseDavLocks(ctx.store.davLocks, coordination.lock)
-      : new MemoryDavLocks();
   const auth = new AuthService(
     ctx,
     users,
@@ -237,6 +236,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     },
     twoFactor,
     audit,
+    now,
   );
   const services: Services = {
     auth,
@@ -260,26 +260,31 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       quota,
       listingCache,
       relay ?? undefined,
+      now,
     ),
     tus,
-    commands: new CommandsService(ctx, audit),
+    commands: new CommandsService(ctx, audit, now),
     search: new SearchService(ctx),
-    events: new EventStreams(ctx, coordination.events, sessions, { now: options.now }),
-    sites: new SitesService(ctx, coordination.scheduler, options.now ?? Date.now, quota),
+    events: new EventStreams(ctx, coordination.events, sessions, { now }),
+    sites: new SitesService(ctx, coordination.scheduler, now, quota),
     trash,
     appPasswords,
-    dav: new DavService(ctx, resources, davLocks),
+    dav: new DavService(ctx, resources, coordination.davLocks),
     twoFactor,
-    oidc: new OidcService(ctx, users, auth, options.now),
+    oidc: new OidcService(ctx, users, auth, now),
     audit,
-    fileJobs: new FileJobsService(ctx, {
-      resources,
-      audit,
-      scheduler: coordination.scheduler,
-      events: coordination.events,
-      instanceId: coordination.instanceId,
-      afterFile: options.afterJobFile,
-    }),
+    fileJobs: new FileJobsService(
+      ctx,
+      {
+        resources,
+        audit,
+        scheduler: coordination.scheduler,
+        events: coordination.events,
+        instanceId: coordination.instanceId,
+        afterFile: options.afterJobFile,
+      },
+      now,
+    ),
   };
 
   const log = ctx.log.child({ area: 'runtime' });
@@ -313,7 +318,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     if (removed > 0) log.info({ removed }, 'removed temp files of interrupted writes');
   });
   scheduler.handle(JOBS.pruneFileJobs, async () => {
-    const pruned = await services.fileJobs.pruneFinished((options.now ?? Date.now)());
+    const pruned = await services.fileJobs.pruneFinished(now());
     if (pruned > 0) log.info({ pruned }, 'pruned finished file jobs');
   });
 

@@ -248,7 +248,7 @@ describe('a password link', () => {
       Date.now() - 3 * 3600 * 1000,
     );
     expect((await pub(`/api/public/dl/${hash}?token=${old}`)).status).toBe(401);
-    const fresh = issueDownloadToken(server.ctx.signingKey, hash, record.passwordHash);
+    const fresh = issueDownloadToken(server.ctx.signingKey, hash, record.passwordHash, Date.now());
     expect((await pub(`/api/public/dl/${hash}?token=${fresh}`)).status).toBe(200);
     expect((await pub(`/api/public/dl/${hash}?token=${fresh.slice(0, -2)}xx`)).status).toBe(401);
   });

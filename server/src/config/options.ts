@@ -1,6 +1,8 @@
 /**
  * Every configuration option in one table: its flag, its CABINET_* variable, its config-file key,
- * its type and default. The CLI, the loader and docs/configuration.md are all generated from this.
+ * its type and default. The CLI's flags and help and the loader are built from this;
+ * docs/configuration.md is written by hand, and options.test.ts fails when it misses an option or
+ * names its flag or variable wrong.
  */
 export type OptionType = 'string' | 'number' | 'boolean' | 'duration' | 'list';
 

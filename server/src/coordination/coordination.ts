@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Store } from '../store/store.ts';
 import type { AttemptCounter } from './attempt-counter.ts';
+import { DatabaseDavLocks, MemoryDavLocks, type DavLocks } from './dav-locks.ts';
 import type { EventBus } from './event-bus.ts';
 import { DatabaseAttemptCounter } from './database-attempt-counter.ts';
 import { DatabaseEventBus } from './database-event-bus.ts';
@@ -25,7 +26,7 @@ import type { UploadLeases } from './upload-leases.ts';
 export type CoordinationMode = 'process' | 'database';
 
 export interface CoordinationOptions {
-  store: Pick<Store, 'attempts' | 'leases' | 'jobs' | 'events' | 'instances'>;
+  store: Pick<Store, 'attempts' | 'leases' | 'jobs' | 'events' | 'instances' | 'davLocks'>;
   mode: CoordinationMode;
   /** Names this instance in lease rows and job claims (see `newInstanceId`). */
   instanceId: string;
@@ -59,6 +60,8 @@ export interface Coordination {
   readonly scheduler: Scheduler;
   /** Events for users' event streams, across instances in database mode (docs/jobs.md). */
   readonly events: EventBus;
+  /** WebDAV locks, seen by every instance in database mode (docs/webdav.md). */
+  readonly davLocks: DavLocks;
   /** Makes sure the prune job exists and starts the scheduler, once every handler is registered. */
   start(): Promise<void>;
   /** Stops the scheduler and aborts the uploads in progress, waiting for both. */
@@ -110,6 +113,9 @@ export function createCoordination(options: CoordinationOptions): Coordination {
         })
       : new MemoryEventBus({ now });
 
+  const davLocks: DavLocks =
+    mode === 'database' ? new DatabaseDavLocks(store.davLocks, lock, now) : new MemoryDavLocks(now);
+
   scheduler.handle(PRUNE_KIND, async () => {
     const at = now();
     // In database mode one statement prunes every counter's windows.
@@ -122,6 +128,7 @@ export function createCoordination(options: CoordinationOptions): Coordination {
   return {
     mode,
     instanceId,
+    davLocks,
     attempts(name, max, windowMs) {
       const settings = `${max}/${windowMs}`;
       const known = counters.get(name);

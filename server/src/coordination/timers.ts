@@ -1,5 +1,14 @@
 /**
- * The waits the coordination primitives make (polling a lease, refreshing it, waking the
+ * The one clock: milliseconds since the epoch. Services never read `Date.now()` themselves; the
+ * runtime hands them this (tests hand them one they move), so every expiry, rate and timestamp
+ * follows one time (eslint.config.js keeps it so).
+ */
+export type Clock = () => number;
+
+export const systemClock: Clock = () => Date.now();
+
+/**
+ * The waits the coordination primitives and the services make (polling a lease, refreshing it, waking the
  * scheduler), behind an interface so tests can drive them. The real ones never keep the process
  * alive on their own.
  */

@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Runtime } from '../runtime.ts';
-import { AppError } from '../errors.ts';
+import { errors } from '../errors.ts';
+import { handleError } from '../http/error-handler.ts';
 import { basicCredentials } from '../http/basic-credentials.ts';
 import { audit } from '../http/audit.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendFile } from '../http/file-reply.ts';
 import { sendStatus } from '../http/reply.ts';
-import { RateLimitedError } from '../services/auth/rate-limit.ts';
-import type { CredentialUser } from '../services/app-passwords.service.ts';
-import { DAV_METHODS, type DavRequest } from '../services/dav.service.ts';
+import { DAV_METHODS, type DavReply, type DavRequest } from '../services/dav/dav.service.ts';
+import { davReplyOf } from '../services/dav/dav-errors.ts';
+import type { FileToSend } from '../services/file-to-send.ts';
 
 /** Largest XML body read (PROPFIND, PROPPATCH, LOCK). */
 const XML_BODY_LIMIT = 1024 * 1024;
@@ -39,12 +40,15 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function challenge(reply: FastifyReply): FastifyReply {
-  return reply
-    .code(401)
-    .header('www-authenticate', 'Basic realm="Cabinet", charset="UTF-8"')
-    .header('content-type', 'text/plain; charset=utf-8')
-    .send('401 Unauthorized\n');
+/** Sends a WebDAV reply that is not a file: status, headers, then a status body or the XML. */
+function sendDav(reply: FastifyReply, result: Exclude<DavReply, { file: FileToSend }>) {
+  for (const [name, value] of Object.entries(result.headers ?? {})) void reply.header(name, value);
+  if (result.reason !== undefined) return sendStatus(reply, result.status, result.reason);
+  void reply.code(result.status);
+  if (result.xml) {
+    return reply.header('content-type', 'application/xml; charset=utf-8').send(result.xml);
+  }
+  return reply.send();
 }
 
 /**
@@ -58,26 +62,21 @@ export async function davRoutes(app: FastifyInstance, runtime: Runtime): Promise
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
+  // Coded errors that reach here (a refused sign-in, a throttle) are answered as WebDAV answers
+  // them (services/dav/dav-errors.ts): a 401 challenges, a 429 says when to try again.
+  app.setErrorHandler((error: Error, request, reply) => {
+    const result = davReplyOf(error);
+    return result ? sendDav(reply, result) : handleError(error, request, reply);
+  });
+
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const credentials = basicCredentials(request);
-    if (!credentials) return challenge(reply);
-    let user: CredentialUser;
-    try {
-      user = await services.appPasswords.authenticateBasic(
-        credentials.username,
-        credentials.password,
-        request.ip,
-      );
-    } catch (error) {
-      if (error instanceof RateLimitedError) {
-        return reply
-          .code(429)
-          .header('retry-after', String(error.retryAfterSeconds))
-          .send('429 Too Many Requests\n');
-      }
-      if (error instanceof AppError && error.status === 401) return challenge(reply);
-      throw error;
-    }
+    if (!credentials) return sendDav(reply, davReplyOf(errors.unauthorized())!);
+    const user = await services.appPasswords.authenticateBasic(
+      credentials.username,
+      credentials.password,
+      request.ip,
+    );
     let path: string;
     try {
       path = decodeURIComponent(request.url.split('?')[0]!.slice('/dav'.length)) || '/';
@@ -121,14 +120,7 @@ export async function davRoutes(app: FastifyInstance, runtime: Runtime): Promise
       audited.actor = { id: user.id, username: user.username };
       audited.details = { via: 'webdav', method: request.method, from: path };
     }
-    if (result.reason !== undefined) return sendStatus(reply, result.status, result.reason);
-    void reply.code(result.status);
-    for (const [name, value] of Object.entries(result.headers ?? {}))
-      void reply.header(name, value);
-    if (result.xml) {
-      return reply.header('content-type', 'application/xml; charset=utf-8').send(result.xml);
-    }
-    return reply.send();
+    return sendDav(reply, result);
   };
 
   const methods = [...DAV_METHODS];

@@ -8,7 +8,7 @@ import {
   UploadQuery,
 } from '@cabinet/protocol';
 import type { Runtime } from '../runtime.ts';
-import { AppError, errors } from '../errors.ts';
+import { errors } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendStatus } from '../http/reply.ts';
@@ -66,7 +66,8 @@ async function readingBody<T>(request: FastifyRequest, operation: () => Promise<
     if (request.raw.destroyed && !request.raw.complete) {
       throw errors.badRequest('upload interrupted');
     }
-    throw error instanceof AppError ? error : errors.internal('write failed', error);
+    // Anything else is the one error handler's: coded errors as they are, the rest a logged 500.
+    throw error;
   }
 }
 
@@ -154,7 +155,7 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
     '/resources/*',
     { preHandler: guard, schema: { params: PathParams, querystring: TransferQuery } },
     async (request, reply) => {
-      const { replaced } = await service.transfer(
+      const { replaced } = await service.transferRequested(
         currentUser(request),
         request.params['*'],
         request.query,

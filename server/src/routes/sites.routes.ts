@@ -1,5 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { STATUS_CODES } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import * as z from 'zod/mini';
 import {
   PostCreateRequest,
@@ -10,7 +9,7 @@ import {
   SiteUpdateRequest,
 } from '@cabinet/protocol';
 import type { Runtime } from '../runtime.ts';
-import { AppError, describeZodError } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import {
   authenticateRequest,
   currentUser,
@@ -18,7 +17,7 @@ import {
   requireUser,
 } from '../http/authenticate.ts';
 import { clientGone } from '../http/client-gone.ts';
-import { handleError } from '../http/error-handler.ts';
+import { jsonErrorBodies } from '../http/error-handler.ts';
 import { sendFile } from '../http/file-reply.ts';
 import { servedSiteCsp, servedSitePrefix } from '../http/site-csp.ts';
 import { tokenFromRequest } from '../http/token-source.ts';
@@ -32,32 +31,18 @@ const PathQuery = z.object({ path: z.string() });
 
 /**
  * The static-site area's errors are JSON `{ message, code }` (docs/api.md), so the Sites screen can
- * tell `slug_taken` from `site_exists`; anything else is answered as the rest of the API does.
+ * tell `slug_taken` from `site_exists` (a SiteError's code); the one error handler writes them.
  */
-function siteErrors(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
-  let status: number | undefined;
-  let code: string | undefined;
-  let message: string | undefined;
-  if (error instanceof SiteError) {
-    [status, code, message] = [error.status, error.siteCode, error.reason];
-  } else if (error instanceof AppError && error.status < 500) {
-    [status, code, message] = [error.status, error.code, error.reason];
-  } else if (error instanceof z.core.$ZodError) {
-    [status, code, message] = [400, 'badRequest', describeZodError(error)];
-  }
-  if (status === undefined) return handleError(error, request, reply);
-  return reply
-    .code(status)
-    .header('x-content-type-options', 'nosniff')
-    .send({ message: message ?? STATUS_CODES[status], code });
-}
+const siteErrors = jsonErrorBodies((error) =>
+  error instanceof SiteError ? error.siteCode : undefined,
+);
 
 /** /api/sites…: sites, posts, previews, publishing and scheduling (docs/sites.md). */
 export async function sitesRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
   const { services } = runtime;
   const sites = services.sites;
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  app.setErrorHandler(siteErrors);
+  app.addHook('onRoute', siteErrors);
   const user = requireUser(services.sessions);
   const admin = requireAdmin(services.sessions);
 

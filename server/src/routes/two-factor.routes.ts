@@ -3,7 +3,6 @@ import {
   TwoFactorDisableRequest,
   TwoFactorEnableRequest,
   TwoFactorPolicyBody,
-  TWO_FACTOR_HEADER,
   UserIdParams,
   type TwoFactorRecoveryCodes,
   type UserTwoFactor,
@@ -13,8 +12,6 @@ import { currentUser, requireAdmin, requireUser } from '../http/authenticate.ts'
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { parseUserId } from '../services/users.service.ts';
-import { RateLimitedError } from '../services/auth/rate-limit.ts';
-import { TwoFactorError } from '../services/auth/totp.ts';
 import { audit } from '../http/audit.ts';
 
 /**
@@ -27,25 +24,6 @@ export async function twoFactorRoutes(scope: FastifyInstance, runtime: Runtime):
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const self = { preHandler: requireUser(services.sessions, {}, { allowEnrolOnly: true }) };
   const admin = { preHandler: requireAdmin(services.sessions) };
-
-  // A wrong code is a 403 here (the session is fine), with the same header as the login's 401.
-  app.setErrorHandler((error, _request, reply) => {
-    if (error instanceof TwoFactorError) {
-      return reply
-        .code(403)
-        .header(TWO_FACTOR_HEADER, error.kind)
-        .header('content-type', 'text/plain; charset=utf-8')
-        .send(`403 Forbidden (${error.message})\n`);
-    }
-    if (error instanceof RateLimitedError) {
-      return reply
-        .code(429)
-        .header('retry-after', String(error.retryAfterSeconds))
-        .header('content-type', 'text/plain; charset=utf-8')
-        .send('429 Too Many Requests\n');
-    }
-    throw error;
-  });
 
   app.get('/two-factor', self, async (request) =>
     twoFactor.status(currentUser(request), request.enrolOnly),

@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppPassword, AppPasswordCreate, AppPasswordCreated } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
 import { errors } from '../errors.ts';
 import { verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
 import type { AttemptCounter } from '../coordination/index.ts';
@@ -10,6 +12,7 @@ import type { AppPasswordRecord } from '../store/app-passwords.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { assertUnderLimit } from './auth/rate-limit.ts';
 import { canManageAccount } from './permissions.ts';
+import { systemClock, type Clock } from '../coordination/index.ts';
 
 /**
  * A user as a credential lets them act: an app password narrows the account (read-only drops every
@@ -48,6 +51,13 @@ function readOnlyPerm(perm: UserRecord['perm']): UserRecord['perm'] {
   };
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface AppPasswordsDeps {
+  store: Pick<Store, 'appPasswords' | 'users'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+}
+
 /**
  * App passwords (docs/webdav.md): named credentials for WebDAV clients and scripts, shown once and
  * stored as a SHA-256 of their secret, optionally read-only or limited to a folder. Also the Basic
@@ -56,10 +66,11 @@ function readOnlyPerm(perm: UserRecord['perm']): UserRecord['perm'] {
  */
 export class AppPasswordsService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: AppPasswordsDeps,
     private readonly login: AttemptCounter,
     /** Whether a user signs in with a second factor: then the bare account password is refused. */
     private readonly hasTwoFactor: (userId: number) => Promise<boolean> = async () => false,
+    private readonly now: Clock = systemClock,
   ) {}
 
   private present(record: AppPasswordRecord): AppPassword {
@@ -108,7 +119,7 @@ export class AppPasswordsService {
       secretHash: hashSecret(secret),
       readOnly: body.readOnly ?? false,
       folder,
-      createdAt: Date.now(),
+      createdAt: this.now(),
       lastUsedAt: null,
     };
     await this.ctx.store.appPasswords.create(record);
@@ -180,7 +191,7 @@ export class AppPasswordsService {
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
     const user = await this.ctx.store.users.byId(record.userId);
     if (!user) return undefined;
-    const now = Date.now();
+    const now = this.now();
     if (record.lastUsedAt === null || now - record.lastUsedAt >= TOUCH_INTERVAL_MS) {
       await this.ctx.store.appPasswords.touch(record.id, now);
     }

@@ -1,6 +1,9 @@
 import { LoginRequest, SignupRequest } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
-import { AppError, errors } from '../errors.ts';
+import type { Store } from '../store/store.ts';
+import type { ServerConfig } from '../config/options.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError, errors, RateLimitedError, TwoFactorError } from '../errors.ts';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
 import { signToken } from '../auth/tokens.ts';
 import type { UserRecord } from '../store/users.repo.ts';
@@ -9,9 +12,9 @@ import type { AttemptCounter } from '../coordination/index.ts';
 import { assertUnderLimit } from './auth/rate-limit.ts';
 import { proxyUser } from './auth/proxy.ts';
 import type { UsersService } from './users.service.ts';
-import { TwoFactorError, type TwoFactorService } from './auth/totp.ts';
-import { RateLimitedError } from './auth/rate-limit.ts';
+import type { TwoFactorService } from './auth/totp.ts';
 import type { AuditLog } from './audit/audit-log.ts';
+import { systemClock, type Clock } from '../coordination/index.ts';
 
 /**
  * The attempt counters of sign-in: failed logins and every signup, per address and per username.
@@ -44,17 +47,27 @@ export interface SessionClient {
   address: string;
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface AuthDeps {
+  config: ServerConfig;
+  store: Pick<Store, 'sessions' | 'users'>;
+  settings: SettingsRepo;
+  signingKey: Uint8Array;
+  log: FastifyBaseLogger;
+}
+
 /** Signing in and out: the configured method, the attempt limits, tokens and their sessions. */
 export class AuthService {
   /** Logins refused or failed since the start (the figures of /metrics). */
   failedSignIns = 0;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: AuthDeps,
     private readonly users: UsersService,
     private readonly limits: AuthLimits,
     private readonly twoFactor: TwoFactorService,
     private readonly audit?: AuditLog,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /**
@@ -67,7 +80,7 @@ export class AuthService {
     await this.ctx.store.sessions.create({
       id: signed.sessionId,
       userId: user.id,
-      createdAt: Date.now(),
+      createdAt: this.now(),
       expiresAt: signed.expiresAt,
       ...client,
       enrolOnly,

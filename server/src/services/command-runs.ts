@@ -1,4 +1,5 @@
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { CommandRunRecord } from '../store/command-runs.repo.ts';
 import type { AuditLog } from './audit/audit-log.ts';
 
@@ -8,12 +9,18 @@ export interface RunAudit {
   address?: string;
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface CommandRunsDeps {
+  store: Pick<Store, 'commandRuns'>;
+  log: FastifyBaseLogger;
+}
+
 /**
  * Records a run; a failing database write is logged rather than failing the command. Shell
  * commands and hooks are audited too (`command.run`, `hook.run`), with the same fields.
  */
 export async function recordRun(
-  ctx: AppContext,
+  ctx: CommandRunsDeps,
   run: CommandRunRecord,
   audit?: RunAudit,
 ): Promise<void> {

@@ -2,7 +2,11 @@ import { COMMAND_NOT_ALLOWED, type CommandRun } from '@cabinet/protocol';
 import { CommandLineError, parseCommandLine } from '../commands/command-line.ts';
 import { commandEnvironment, firstDisallowed } from '../commands/environment.ts';
 import { runLine, type RunResult } from '../commands/run-line.ts';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { ServerConfig } from '../config/options.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { canonicalPath } from '../fs/canonical-path.ts';
 import { ScopedFs } from '../fs/scoped-fs.ts';
 import type { CommandRunRecord } from '../store/command-runs.repo.ts';
@@ -11,6 +15,7 @@ import type { AuditLog } from './audit/audit-log.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { formatTime } from './resources/file-info.ts';
 import { canExecute } from './permissions.ts';
+import { systemClock, type Clock } from '../coordination/index.ts';
 
 /** What a shell-panel line came to: refused with messages for the user, or run. */
 export type ShellOutcome =
@@ -28,6 +33,15 @@ export interface ShellRunOptions {
 /** Runs listed by GET /api/command-runs at most. */
 export const MAX_LISTED_RUNS = 500;
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface CommandsDeps {
+  config: Pick<ServerConfig, 'commandOutputLimit' | 'commandTimeout' | 'enableExec'>;
+  store: Pick<Store, 'commandRuns'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+  log: FastifyBaseLogger;
+}
+
 /**
  * The shell panel's commands (docs/commands.md): execution enabled, the
  * execute permission, a line Cabinet can parse, every command on the user's allow-list, a
@@ -37,8 +51,9 @@ export const MAX_LISTED_RUNS = 500;
  */
 export class CommandsService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: CommandsDeps,
     private readonly audit?: AuditLog,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** Whether the user may run commands at all. */
@@ -52,7 +67,7 @@ export class CommandsService {
     line: string,
     options: ShellRunOptions,
   ): Promise<ShellOutcome> {
-    const startedAt = Date.now();
+    const startedAt = this.now();
     // Recorded as the user-visible folder; a path that is not one (a NUL byte) is kept as sent.
     const shownDir = dir.includes('\0') ? dir : canonicalPath(dir).path;
     const record = (fields: Pick<CommandRunRecord, 'outcome' | 'exitCode'>, path = shownDir) =>
@@ -65,7 +80,7 @@ export class CommandsService {
           path,
           line,
           startedAt,
-          durationMs: Date.now() - startedAt,
+          durationMs: this.now() - startedAt,
           ...fields,
         },
         this.audit && { log: this.audit, address: options.address },

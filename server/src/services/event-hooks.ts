@@ -2,12 +2,16 @@ import type { HOOK_EVENTS } from '@cabinet/protocol';
 import { CommandLineError, parseCommandLine } from '../commands/command-line.ts';
 import { commandEnvironment } from '../commands/environment.ts';
 import { runLine, type RunResult } from '../commands/run-line.ts';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { ServerConfig } from '../config/options.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { errors } from '../errors.ts';
 import type { ScopedFs } from '../fs/scoped-fs.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { recordRun } from './command-runs.ts';
 import type { AuditLog } from './audit/audit-log.ts';
+import { systemClock, type Clock } from '../coordination/index.ts';
 
 /** An event hooks fire for. */
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -23,6 +27,14 @@ export interface HookSubject {
 /** Why one hook line failed, for the error and the log. */
 type HookFailure = { line: string; reason: string };
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface EventHooksDeps {
+  config: Pick<ServerConfig, 'commandOutputLimit' | 'enableExec' | 'hookTimeout'>;
+  store: Pick<Store, 'commandRuns'>;
+  settings: SettingsRepo;
+  log: FastifyBaseLogger;
+}
+
 /**
  * The admin's event hooks (settings `commands`), run only when execution is
  * enabled. Each line is parsed like a shell-panel line, except that `$FILE`, `$SCOPE`, `$TRIGGER`,
@@ -33,8 +45,9 @@ type HookFailure = { line: string; reason: string };
  */
 export class EventHooks {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: EventHooksDeps,
     private readonly audit?: AuditLog,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** Runs the before-hooks of an event; throws a 400 naming the hook when one fails. */
@@ -68,7 +81,7 @@ export class EventHooks {
       DESTINATION: subject.destination ?? fs.scopeReal,
     };
     for (const line of lines) {
-      const startedAt = Date.now();
+      const startedAt = this.now();
       const log = this.ctx.log.child({ hook: trigger, line });
       const record = (outcome: string, exitCode: number | null, durationMs: number) =>
         recordRun(
@@ -111,7 +124,7 @@ export class EventHooks {
         },
         async (error: unknown) => {
           log.error({ err: error }, 'hook could not run');
-          await record('failed', null, Date.now() - startedAt);
+          await record('failed', null, this.now() - startedAt);
           return 'could not run';
         },
       );

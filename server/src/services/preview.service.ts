@@ -1,6 +1,9 @@
 import path from 'node:path';
 import mime from 'mime-types';
-import type { AppContext } from '../context.ts';
+import type { ServerConfig } from '../config/options.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { PreviewCache, type PreviewKey } from '../cache/preview-cache.ts';
 import { errors } from '../errors.ts';
 import { ScopedFs, type Resolved, type Stats } from '../fs/scoped-fs.ts';
@@ -31,6 +34,14 @@ interface Job {
 /** What GET /api/preview answers: 202 without download permission, else a file to send. */
 export type PreviewResult = { kind: 'accepted' } | { kind: 'file'; file: FileToSend };
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface PreviewDeps {
+  config: Pick<ServerConfig, 'data' | 'enableThumbs' | 'imageProcessors' | 'resizePreview'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+  log: FastifyBaseLogger;
+}
+
 /**
  * Image previews made with sharp, at most `imageProcessors` at a time, cached on
  * disk (PreviewCache) and dropped through the ScopedFs change feed when a source changes.
@@ -42,7 +53,7 @@ export class PreviewService {
   private readonly inFlight = new Map<string, Job>();
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: PreviewDeps) {
     this.cache = new PreviewCache(path.join(ctx.config.data, 'cache', 'previews'), ctx.log);
     this.limiter = new Limiter(Math.max(1, ctx.config.imageProcessors));
     this.unsubscribe = ctx.files.changes.on(this.cache.onChange);

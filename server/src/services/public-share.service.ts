@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PublicUploadReply, RawDownloadQuery, Resource } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
 import { errors } from '../errors.ts';
 import type { Readable } from 'node:stream';
 import { archiveSelection } from '../archive/archive-selection.ts';
@@ -23,6 +25,7 @@ import { isValidDownloadToken, issueDownloadToken } from './share/download-token
 import { issueVisitTicket, readVisitTicket, type VisitTicket } from './share/visit-ticket.ts';
 import { canCreate, canShare } from './permissions.ts';
 import type { QuotaService } from './quota/quota.service.ts';
+import { systemClock, type Clock } from '../coordination/index.ts';
 
 /** What a visitor presents: the password header, a download token, and where they come from. */
 export interface ShareCredentials {
@@ -76,6 +79,14 @@ function decodedPassword(header: string): string {
   }
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface PublicShareDeps {
+  store: Pick<Store, 'shares' | 'users'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+  signingKey: Uint8Array;
+}
+
 /**
  * The visitor's side of share links: no account, only the link. Every
  * request checks the link again (expiry, download limit, password, the owner's permissions, rules
@@ -89,13 +100,14 @@ export class PublicShareService {
    * `quota`: a file request's uploads count against its owner's quota (docs/quotas.md).
    */
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: PublicShareDeps,
     private readonly shares: ShareService,
     private readonly passwordAttempts: AttemptCounter,
     private readonly quota: QuotaService,
     private readonly listingCache?: ListingCache,
     /** Other instances' changes, applied before a listing (services/tree/change-relay.ts). */
     private readonly instances?: InstanceChanges,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** GET /api/public/share: the item's metadata, or the folder's listing. */
@@ -109,7 +121,7 @@ export class PublicShareService {
     const visit =
       open.visit && credentials.visit
         ? credentials.visit
-        : issueVisitTicket(this.ctx.signingKey, hash, Date.now());
+        : issueVisitTicket(this.ctx.signingKey, hash, this.now());
     const extra = open.token ? { token: open.token, visit } : { visit };
     if (open.share.isRequest) {
       // A file request shows its folder's name and nothing of what is in it.
@@ -179,7 +191,7 @@ export class PublicShareService {
     const target = isFileLink ? open.item : await open.fs.stat(sub);
     if (open.visit) {
       const { id, expiresAt } = open.visit;
-      const taken = await this.ctx.store.shares.takeVisitDownload(hash, id, expiresAt, Date.now());
+      const taken = await this.ctx.store.shares.takeVisitDownload(hash, id, expiresAt, this.now());
       if (taken === 'used-up') throw errors.gone();
     } else {
       const continuing = range !== undefined && !/^bytes=0-/.test(range.trim());
@@ -254,7 +266,7 @@ export class PublicShareService {
     }
     const ticket = credentials.visit;
     const visit = ticket
-      ? readVisitTicket(this.ctx.signingKey, hash, ticket, Date.now())
+      ? readVisitTicket(this.ctx.signingKey, hash, ticket, this.now())
       : undefined;
     if (share.downloadLimit > 0 && share.downloads >= share.downloadLimit) {
       // Used up (410, said so on the page) — except for a visit that already had its copy counted:
@@ -306,7 +318,7 @@ export class PublicShareService {
     const key = this.ctx.signingKey;
     if (
       credentials.token &&
-      isValidDownloadToken(key, share.hash, share.passwordHash, credentials.token)
+      isValidDownloadToken(key, share.hash, share.passwordHash, credentials.token, this.now())
     ) {
       return credentials.token; // Not renewed: a token lasts DOWNLOAD_TOKEN_SECONDS, no more.
     }
@@ -317,6 +329,6 @@ export class PublicShareService {
       await this.passwordAttempts.hit(limitKey);
       throw errors.unauthorized();
     }
-    return issueDownloadToken(key, share.hash, share.passwordHash);
+    return issueDownloadToken(key, share.hash, share.passwordHash, this.now());
   }
 }

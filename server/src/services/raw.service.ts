@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawDownloadQuery } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
 import { archiveSelection, type ArchiveDownload } from '../archive/archive-selection.ts';
 import { ScopedFs, type Resolved, type Stats } from '../fs/scoped-fs.ts';
 import { contentDisposition, type FileToSend } from './file-to-send.ts';
@@ -43,9 +44,15 @@ export async function fileDownload(
   };
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface RawDeps {
+  files: FileRoot;
+  settings: SettingsRepo;
+}
+
 /** Downloads: one file with ranges, or a folder / selection as a streamed archive. */
 export class RawService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: RawDeps) {}
 
   /**
    * Answers a download. Permission first (202, as the reference), then ScopedFs decides on rules,

@@ -5,10 +5,12 @@ import {
   type ChecksumAlgorithm,
   type RecursiveItem,
   type Resource,
+  type TransferAction,
   type TransferQuery,
   type Usage,
 } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
 import { errors } from '../errors.ts';
 import { canonicalPath, virtualParent } from '../fs/canonical-path.ts';
 import { detectType, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../files/file-type.ts';
@@ -35,6 +37,22 @@ export type ResourceReply =
   | { kind: 'raw'; stream: Readable; size: number }
   | { kind: 'accepted' };
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface ResourcesDeps {
+  files: FileRoot;
+  settings: SettingsRepo;
+}
+
+/** A copy or a move as services ask for it: typed values, the destination a plain virtual path. */
+export interface Transfer {
+  action: TransferAction;
+  destination: string;
+  /** Replace what is at the destination (needs the modify permission). */
+  override: boolean;
+  /** On a clash, pick a free name instead of answering 409. */
+  rename: boolean;
+}
+
 /**
  * The files API: permissions first, then ScopedFs does rules,
  * scope and symlink confinement. Never touches the reply; routes shape the HTTP answer.
@@ -48,7 +66,7 @@ export class ResourcesService {
    * `quota`: refuses writes over a user's quota and counts what each write adds or frees.
    */
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: ResourcesDeps,
     private readonly hooks: EventHooks,
     private readonly shares: ShareService,
     private readonly trash: TrashService,
@@ -232,27 +250,45 @@ export class ResourcesService {
   }
 
   /**
-   * PATCH: copy or rename (move) to `destination`, which arrives already decoded once and is
-   * decoded once more (the reference client double-encodes it). A background job passes
-   * `control` to follow and stop a copy (docs/jobs.md). Answers the path of an item the override
-   * replaced (for the audit log), or null.
+   * PATCH's query as the wire carries it: the action checked, then the permission, then
+   * `destination`, which arrives already decoded once and is decoded once more (the reference
+   * client double-encodes it). Services call `transfer` with a plain path instead.
    */
-  async transfer(
+  async transferRequested(
     user: UserRecord,
     rawPath: string,
     query: TransferQuery,
-    control?: CopyControl,
   ): Promise<{ replaced: string | null }> {
     const action = query.action;
     if (action !== 'copy' && action !== 'rename') throw errors.badRequest('unsupported action');
     if (!(action === 'copy' ? canCreate(user) : canRename(user))) throw errors.forbidden();
-    let destinationPath: string;
+    let destination: string;
     try {
-      destinationPath = decodeURIComponent(query.destination ?? '');
+      destination = decodeURIComponent(query.destination ?? '');
     } catch {
       throw errors.badRequest('invalid destination');
     }
-    const { override, rename: renameOnClash } = query;
+    return this.transfer(user, rawPath, {
+      action,
+      destination,
+      override: query.override,
+      rename: query.rename,
+    });
+  }
+
+  /**
+   * Copies or renames (moves) `rawPath` to `transfer.destination`, a virtual path of the user's
+   * view. A background job passes `control` to follow and stop a copy (docs/jobs.md). Answers the
+   * path of an item the override replaced (for the audit log), or null.
+   */
+  async transfer(
+    user: UserRecord,
+    rawPath: string,
+    transfer: Transfer,
+    control?: CopyControl,
+  ): Promise<{ replaced: string | null }> {
+    const { action, destination: destinationPath, override, rename: renameOnClash } = transfer;
+    if (!(action === 'copy' ? canCreate(user) : canRename(user))) throw errors.forbidden();
     const fs = await this.view(user);
     const source = await fs.resolve(rawPath);
     let destination = await fs.resolve(destinationPath);

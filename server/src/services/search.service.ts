@@ -1,4 +1,7 @@
-import type { AppContext } from '../context.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
+import type { NameIndex } from '../fs/name-index/name-index.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { errors } from '../errors.ts';
 import { joinVirtual } from '../fs/canonical-path.ts';
 import type { NameTable } from '../fs/name-index/name-table.ts';
@@ -27,6 +30,14 @@ function relativeTo(dir: Resolved, virtual: string): string {
   return virtual.slice(dir.path === '/' ? 1 : dir.path.length + 1);
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface SearchDeps {
+  files: FileRoot;
+  settings: SettingsRepo;
+  search: NameIndex;
+  log: FastifyBaseLogger;
+}
+
 /**
  * Search (docs/search.md): answers from the name index, filtered per user
  * through ScopedFs exactly as browsing filters (rules, hideDotfiles and temp names on the entry and
@@ -34,7 +45,7 @@ function relativeTo(dir: Resolved, virtual: string): string {
  * or by walking the folder while the index is not built yet.
  */
 export class SearchService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: SearchDeps) {}
 
   /**
    * Checks the folder (403, 404, 400 for a file) before anything is sent, then returns the result

@@ -1,5 +1,5 @@
 import type { SessionInfo } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
 import { errors } from '../errors.ts';
 import { verifyToken } from '../auth/tokens.ts';
 import type { UserRecord } from '../store/users.repo.ts';
@@ -9,6 +9,7 @@ import {
   type AppPasswordsService,
   type CredentialUser,
 } from './app-passwords.service.ts';
+import { systemClock, type Clock } from '../coordination/index.ts';
 
 /** The user a request acts as: the stored record (permissions, scope, rules), re-read per request. */
 export type SessionUser = UserRecord;
@@ -30,12 +31,19 @@ const RENEW_WINDOW_SECONDS = 3600;
 /** "Last used" is precise to a minute, so busy clients do not write to the database per request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface SessionsDeps {
+  store: Pick<Store, 'sessions' | 'users'>;
+  signingKey: Uint8Array;
+}
+
 /** Sessions: what a presented token stands for, and the Sessions card's list and revocations. */
 export class SessionsService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: SessionsDeps,
     /** App passwords as API credentials for scripts (docs/webdav.md). */
     private readonly appPasswords?: AppPasswordsService,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** Whether a credential has the shape of an app password. */
@@ -62,9 +70,9 @@ export class SessionsService {
       throw errors.unauthorized();
     const user = await this.ctx.store.users.byId(claims.user.id);
     if (!user) throw errors.unauthorized();
-    if (Date.now() - session.lastUsedAt >= TOUCH_INTERVAL_MS)
+    if (this.now() - session.lastUsedAt >= TOUCH_INTERVAL_MS)
       await this.ctx.store.sessions.touch(session.id);
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(this.now() / 1000);
     // The issued-at claim has whole seconds: a token issued in the same second as the change
     // already carries it, so the comparison is in seconds too.
     const renew =
@@ -114,7 +122,7 @@ export class SessionsService {
     if (!session || session.userId !== userId || session.revokedAt !== null) {
       throw errors.notFound();
     }
-    if (session.expiresAt <= Date.now()) throw errors.notFound();
+    if (session.expiresAt <= this.now()) throw errors.notFound();
     await this.ctx.store.sessions.revoke(sessionId);
   }
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { HOOK_KEYS, Settings, SettingsUpdate } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
 import { describeZodError, errors } from '../errors.ts';
 import { validateRules } from './rules-validation.ts';
 import { checkLocale } from './users/user-records.ts';
@@ -8,9 +8,14 @@ import { checkLocale } from './users/user-records.ts';
 const THEMES = ['', 'light', 'dark'];
 const MAX_PASSWORD_LENGTH = 1024;
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface SettingsDeps {
+  settings: SettingsRepo;
+}
+
 /** The global settings as administrators read and replace them (API and CLI). */
 export class SettingsService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: SettingsDeps) {}
 
   /** GET /api/settings (admins). */
   async get(): Promise<Settings> {

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { LIMITS, ShareCreateRequest, type Share } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
 import { errors } from '../errors.ts';
 import {
   canonicalPath,
@@ -14,6 +16,7 @@ import { hashPassword } from '../auth/password.ts';
 import type { ShareRecord } from '../store/shares.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { canCreate, canShare, isAdmin } from './permissions.ts';
+import { systemClock, type Clock } from '../coordination/index.ts';
 
 const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
 
@@ -47,15 +50,22 @@ function boundedInteger(value: string | number | undefined): number | undefined 
   return number <= LIMITS.shareDurationMax ? number : undefined;
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface ShareDeps {
+  store: Pick<Store, 'shares' | 'users'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+}
+
 /**
  * The owner's side of share links: list, create, delete, and keeping links on
  * their item when it moves or is deleted. The public side is PublicShareService.
  */
 export class ShareService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: ShareDeps,
     /** The clock links expire by (tests drive it; see RuntimeOptions.now). */
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** Whether a link has expired by this service's clock. */

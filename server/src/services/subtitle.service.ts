@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import type { AppContext } from '../context.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
 import { errors } from '../errors.ts';
 import { ScopedFs } from '../fs/scoped-fs.ts';
 import { contentDisposition } from './file-to-send.ts';
@@ -14,13 +15,19 @@ export type SubtitleResult =
 
 const SUBTITLE_EXTENSION = /\.(vtt|srt|ass|ssa)$/i;
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface SubtitleDeps {
+  files: FileRoot;
+  settings: SettingsRepo;
+}
+
 /**
  * Subtitles for the video player: SRT, ASS and SSA converted to WebVTT as they are
  * read, WebVTT passed through. Permission first (202), then rules and existence (403/404);
  * folders and other extensions are 400.
  */
 export class SubtitleService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: SubtitleDeps) {}
 
   async subtitle(user: UserRecord, virtual: string, inline: boolean): Promise<SubtitleResult> {
     if (!canDownload(user)) return { kind: 'accepted' };

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { ServerConfig } from '../config/options.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { errors, isDiskFull } from '../errors.ts';
 import { virtualParent } from '../fs/canonical-path.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
@@ -8,7 +12,6 @@ import type { EventHooks } from './event-hooks.ts';
 import type { UploadSession } from '../store/uploads.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { sweepExpiredUploads } from './tus/expiry-sweeper.ts';
-import type { UploadLease, UploadLeases } from '../coordination/index.ts';
 import {
   AppendRejected,
   type AppendRequest,
@@ -17,9 +20,27 @@ import {
 } from './tus/upload-types.ts';
 import { canCreate, canDelete, canModify } from './permissions.ts';
 import type { QuotaService } from './quota/quota.service.ts';
+import {
+  realTimers,
+  repeat,
+  systemClock,
+  type Clock,
+  type Timers,
+  type UploadLease,
+  type UploadLeases,
+} from '../coordination/index.ts';
 
 /** Streaming PATCHes push their expiry forward at most this often. */
 const TOUCH_EVERY_MS = 60_000;
+
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface TusDeps {
+  config: Pick<ServerConfig, 'uploadExpiry'>;
+  store: Pick<Store, 'uploads'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+  log: FastifyBaseLogger;
+}
 
 /**
  * Resumable uploads (tus 1.0 core with creation, creation-with-upload, termination, expiration) on
@@ -39,11 +60,12 @@ export class TusService {
    * `now`: the clock uploads expire by (tests drive it instead of waiting for real time to pass).
    */
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: TusDeps,
     private readonly hooks: EventHooks,
     private readonly locks: UploadLeases,
     private readonly quota: QuotaService,
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock = systemClock,
+    private readonly timers: Timers = realTimers,
   ) {
     this.expiryMs = Math.max(1000, Math.round(ctx.config.uploadExpiry * 1000));
   }
@@ -284,11 +306,7 @@ export class TusService {
     declared: number | undefined,
   ): Promise<{ offset: number; replaced: string | null }> {
     await this.touch(session);
-    const keepAlive = setInterval(
-      () => void this.touch(session).catch(() => undefined),
-      this.touchEvery,
-    );
-    keepAlive.unref();
+    const stopKeepAlive = repeat(this.timers, this.touchEvery, () => this.touch(session));
     let outcome;
     try {
       outcome = await fs.uploads.append(session, {
@@ -306,7 +324,7 @@ export class TusService {
       }
       throw error;
     } finally {
-      clearInterval(keepAlive);
+      stopKeepAlive();
     }
     switch (outcome.status) {
       case 'conflict':

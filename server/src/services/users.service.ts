@@ -1,6 +1,9 @@
 import { UserWriteRequest, type User } from '@cabinet/protocol';
 import * as z from 'zod/mini';
-import type { AppContext } from '../context.ts';
+import type { Store } from '../store/store.ts';
+import type { ServerConfig } from '../config/options.ts';
+import type { SettingsRepo } from '../store/settings.repo.ts';
+import type { FileRoot } from '../fs/file-root.ts';
 import { errors } from '../errors.ts';
 import { verifyPassword } from '../auth/password.ts';
 import { isUniqueViolation, type UserRecord } from '../store/users.repo.ts';
@@ -38,12 +41,20 @@ function parseEnvelope(body: unknown): UserWriteRequest {
   return request;
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface UsersDeps {
+  config: Pick<ServerConfig, 'authMethod' | 'root'>;
+  store: Pick<Store, 'sessions' | 'users'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+}
+
 /**
  * With json auth, sensitive writes need the acting user's own password, so a stolen session
  * alone cannot take over accounts.
  */
 async function checkCurrentPassword(
-  ctx: AppContext,
+  ctx: UsersDeps,
   actor: UserRecord,
   currentPassword: string | undefined,
 ): Promise<void> {
@@ -62,7 +73,7 @@ async function checkCurrentPassword(
  */
 export class UsersService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: UsersDeps,
     private readonly provisioning: NamedLock,
   ) {}
 

@@ -1,21 +1,38 @@
 import type { Selectable, Updateable } from 'kysely';
+import {
+  FILE_JOB_CHOICES,
+  FILE_JOB_CONFLICTS,
+  FILE_JOB_KINDS,
+  FILE_JOB_STATES,
+  type FileJobChoice,
+  type FileJobConflict,
+  type FileJobKind,
+  type FileJobState,
+} from '@cabinet/protocol';
 import type { Db } from './db.ts';
 import type { FileJobsTable } from './schema.ts';
+
+/** One item of a job as stored: its source, its destination (not for a delete), its own answer. */
+export interface FileJobItem {
+  from: string;
+  to?: string;
+  onConflict?: FileJobConflict;
+}
 
 /** One background file job as stored (docs/jobs.md). */
 export interface FileJobRecord {
   id: string;
   userId: number;
-  kind: string;
-  state: string;
-  onConflict: string;
-  items: Array<{ from: string; to?: string; onConflict?: string }>;
+  kind: FileJobKind;
+  state: FileJobState;
+  onConflict: FileJobConflict;
+  items: FileJobItem[];
   itemCount: number;
   itemIndex: number;
   itemTarget: string | null;
   itemOverride: boolean;
   fileIndex: number;
-  answer: string | null;
+  answer: FileJobChoice | null;
   question: string | null;
   filesTotal: number | null;
   filesDone: number;
@@ -65,20 +82,31 @@ export type FileJobProgress = Partial<
 
 const nullableNumber = (value: unknown) => (value === null ? null : Number(value));
 
+/**
+ * A stored word checked against the words it may be: the columns are text, the record is typed,
+ * and a row this code did not write fails here rather than somewhere in a run.
+ */
+function oneOf<T extends string>(words: readonly T[], value: string, column: string): T {
+  const found = words.find((word) => word === value);
+  if (found === undefined) throw new Error(`file_jobs.${column} holds an unknown value`);
+  return found;
+}
+
 function toRecord(row: Selectable<FileJobsTable>): FileJobRecord {
   return {
     id: row.id,
     userId: Number(row.user_id),
-    kind: row.kind,
-    state: row.state,
-    onConflict: row.on_conflict,
-    items: JSON.parse(row.items) as FileJobRecord['items'],
+    kind: oneOf(FILE_JOB_KINDS, row.kind, 'kind'),
+    state: oneOf(FILE_JOB_STATES, row.state, 'state'),
+    onConflict: oneOf(FILE_JOB_CONFLICTS, row.on_conflict, 'on_conflict'),
+    // Written by insert() below from checked values: JSON of FileJobItem[].
+    items: JSON.parse(row.items) as FileJobItem[],
     itemCount: Number(row.item_count),
     itemIndex: Number(row.item_index),
     itemTarget: row.item_target,
     itemOverride: Number(row.item_override) === 1,
     fileIndex: Number(row.file_index),
-    answer: row.answer,
+    answer: row.answer === null ? null : oneOf(FILE_JOB_CHOICES, row.answer, 'answer'),
     question: row.question,
     filesTotal: nullableNumber(row.files_total),
     filesDone: Number(row.files_done),
@@ -133,9 +161,9 @@ export class FileJobsRepo {
   async insert(job: {
     id: string;
     userId: number;
-    kind: string;
-    onConflict: string;
-    items: FileJobRecord['items'];
+    kind: FileJobKind;
+    onConflict: FileJobConflict;
+    items: FileJobItem[];
     now: number;
     address: string;
   }): Promise<void> {

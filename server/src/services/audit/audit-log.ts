@@ -9,7 +9,9 @@ import {
   type AuditPage,
   type AuditQuery,
 } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
+import type { Store } from '../../store/store.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import { realTimers, systemClock, type Clock, type Timers } from '../../coordination/index.ts';
 import { errors } from '../../errors.ts';
 import type { AuditRecord } from '../../store/audit.repo.ts';
 import { selectionOf } from './audit-filters.ts';
@@ -40,7 +42,9 @@ export interface AuditLogOptions {
   /** Off records nothing (the benchmark's baseline); default on. */
   enabled?: boolean;
   /** The clock of entries and of the retention cut-off (tests drive it). */
-  now?: () => number;
+  now?: Clock;
+  /** The wait before a write (default real timers). */
+  timers?: Timers;
   /** How long an entry may wait in memory before it is written (default 250 ms). */
   flushAfterMs?: number;
   /** Entries that trigger a write at once (default 200). */
@@ -49,6 +53,12 @@ export interface AuditLogOptions {
 
 const SETTINGS_KEY = 'audit-settings';
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface AuditLogDeps {
+  store: Store;
+  log: FastifyBaseLogger;
+}
 
 /**
  * The audit log (docs/audit.md). Recording is synchronous and cheap: an entry joins an in-memory
@@ -59,19 +69,22 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export class AuditLog {
   private pending: AuditRecord[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  /** Cancels the pending timed write, if one is due. */
+  private cancelTimer: (() => void) | undefined;
   private writing: Promise<void> = Promise.resolve();
   private readonly enabled: boolean;
-  private readonly now: () => number;
+  private readonly now: Clock;
+  private readonly timers: Timers;
   private readonly flushAfterMs: number;
   private readonly batchSize: number;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: AuditLogDeps,
     options: AuditLogOptions = {},
   ) {
     this.enabled = options.enabled ?? true;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? systemClock;
+    this.timers = options.timers ?? realTimers;
     this.flushAfterMs = options.flushAfterMs ?? 250;
     this.batchSize = options.batchSize ?? 200;
   }
@@ -91,13 +104,13 @@ export class AuditLog {
       details: event.details ?? {},
     });
     if (this.pending.length >= this.batchSize) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.flushAfterMs).unref();
+    else this.cancelTimer ??= this.timers.after(this.flushAfterMs, () => void this.flush());
   }
 
   /** Writes what is queued (after any write in progress); a failed write is logged, not thrown. */
   flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
     const batch = this.pending;
     this.pending = [];
     this.writing = this.writing.then(async () => {

@@ -2,9 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import type { OidcFailureCode } from '@cabinet/protocol';
 import { decodeJwt } from 'jose';
-import type { AppContext } from '../../context.ts';
+import type { Store } from '../../store/store.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from '../../config/options.ts';
-import { AppError, errors } from '../../errors.ts';
+import { AppError, errors, OidcError } from '../../errors.ts';
+import { systemClock, type Clock } from '../../coordination/index.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
 import type { AuthService, SessionClient } from '../auth.service.ts';
 import type { UsersService } from '../users.service.ts';
@@ -25,16 +27,6 @@ export type OidcFailure = OidcFailureCode;
 // user cancelled, or was refused); verify: the code exchange or the ID token (signature, issuer,
 // audience, nonce, expiry) failed; unavailable: the provider could not be reached; username: the
 // claims name no user; no-account: unknown user with auto-create off; account: creation refused.
-
-export class OidcError extends Error {
-  constructor(
-    readonly failure: OidcFailure,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
 
 /** Single sign-on is on when the issuer and the client id are set. */
 export function isOidcEnabled(config: ServerConfig): boolean {
@@ -80,6 +72,13 @@ interface Handoff {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface OidcDeps {
+  config: ServerConfig;
+  store: Pick<Store, 'oidc' | 'users'>;
+  log: FastifyBaseLogger;
+}
+
 /**
  * OpenID Connect single sign-on (docs/sso.md): the authorization code flow with PKCE, state and
  * nonce kept in the database (any instance may serve any step), the ID token verified by
@@ -91,11 +90,11 @@ export class OidcService {
   private discovered: Promise<client.ServerMetadata> | undefined;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: OidcDeps,
     private readonly users: UsersService,
     private readonly auth: AuthService,
-    /** The clock state and ID token expiry are judged by (tests move it; default `Date.now`). */
-    private readonly now: () => number = Date.now,
+    /** The clock state and ID token expiry are judged by (tests move it; default the system's). */
+    private readonly now: Clock = systemClock,
   ) {}
 
   get enabled(): boolean {
@@ -143,6 +142,9 @@ export class OidcService {
       oidcClientId,
       {
         ...(oidcClientSecret && { client_secret: oidcClientSecret }),
+        // openid-client judges tokens by the real clock; the skew between the injected clock and
+        // the real one is what makes it judge by ours, so here, and only here, the real one is read.
+        // eslint-disable-next-line no-restricted-properties -- compares the injected clock with the real one
         [client.clockSkew]: Math.round((this.now() - Date.now()) / 1000),
       },
       auth,

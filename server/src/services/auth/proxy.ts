@@ -1,7 +1,16 @@
-import type { AppContext } from '../../context.ts';
+import type { Store } from '../../store/store.ts';
+import type { ServerConfig } from '../../config/options.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { AppError, errors } from '../../errors.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
 import type { UsersService } from '../users.service.ts';
+
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface ProxyDeps {
+  config: Pick<ServerConfig, 'authHeader'>;
+  store: Pick<Store, 'users'>;
+  log: FastifyBaseLogger;
+}
 
 /**
  * proxy method: the reverse proxy names the user in the configured header and is trusted to
@@ -10,14 +19,15 @@ import type { UsersService } from '../users.service.ts';
  * header was expected, since it almost always means the proxy is misconfigured.
  */
 export async function proxyUser(
-  ctx: AppContext,
+  ctx: ProxyDeps,
   users: UsersService,
   headers: Record<string, string | string[] | undefined>,
 ): Promise<UserRecord> {
   const headerName = ctx.config.authHeader;
   const raw = headers[headerName.toLowerCase()];
   const username = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
-  if (!username) throw errors.unauthorized(`the proxy did not send the ${headerName} header`);
+  if (!username)
+    throw errors.unauthorizedBecause(`the proxy did not send the ${headerName} header`);
   const existing = await ctx.store.users.byUsername(username);
   if (existing) return existing;
   try {

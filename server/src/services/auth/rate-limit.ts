@@ -1,11 +1,5 @@
 import type { AttemptCounter } from '../../coordination/index.ts';
-
-/** Thrown when an address or a username has used up its attempts; carries Retry-After. */
-export class RateLimitedError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super('too many attempts');
-  }
-}
+import { RateLimitedError } from '../../errors.ts';
 
 /**
  * Throws a 429 (through RateLimitedError) when any of the keys is over its limit. Keys are

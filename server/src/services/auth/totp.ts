@@ -6,21 +6,15 @@ import {
   type TwoFactorSetup,
   type TwoFactorStatus,
 } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
-import { errors } from '../../errors.ts';
+import type { Store } from '../../store/store.ts';
+import type { SettingsRepo } from '../../store/settings.repo.ts';
+import { errors, TwoFactorError } from '../../errors.ts';
 import { verifyPassword } from '../../auth/password.ts';
 import type { AttemptCounter } from '../../coordination/index.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
 import { isAdmin } from '../permissions.ts';
 import { assertUnderLimit } from './rate-limit.ts';
 import { decryptSecret, encryptSecret } from './totp-secret.ts';
-
-/** Why a sign-in needs another try: no code was sent, or the code was wrong or already used. */
-export class TwoFactorError extends Error {
-  constructor(readonly kind: 'required' | 'invalid') {
-    super(kind === 'required' ? 'two-factor code required' : 'wrong two-factor code');
-  }
-}
 
 const POLICY_KEY = 'twoFactorPolicy';
 const RECOVERY_CODES = 10;
@@ -40,13 +34,20 @@ function newRecoveryCode(): string {
   return `${code.slice(0, 5)}-${code.slice(5)}`;
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface TwoFactorDeps {
+  store: Pick<Store, 'kv' | 'sessions' | 'twoFactor' | 'users'>;
+  settings: SettingsRepo;
+  signingKey: Uint8Array;
+}
+
 /**
  * Two-factor sign-in with TOTP (docs/two-factor.md): enrolment, the code check of the login, the
  * recovery codes, and the administrator's policy and reset.
  */
 export class TwoFactorService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: TwoFactorDeps,
     /** Failed codes per user and per address, shared by every instance. */
     private readonly attempts: AttemptCounter,
   ) {}
@@ -141,16 +142,24 @@ export class TwoFactorService {
   async checkSignIn(user: UserRecord, otp: string, ip: string): Promise<void> {
     if (!(await this.hasTwoFactor(user.id))) return;
     if (otp.trim() === '') throw new TwoFactorError('required');
-    await this.guarded(user, ip, () => this.acceptCode(user.id, otp));
+    await this.guarded(user, ip, () => this.acceptCode(user.id, otp), 'unauthorized');
   }
 
-  /** Counts the attempt against the user and the address; a refused check is a TwoFactorError. */
-  private async guarded(user: UserRecord, ip: string, check: () => Promise<boolean>) {
+  /**
+   * Counts the attempt against the user and the address; a refused check is a TwoFactorError, a
+   * 401 at login and a 403 where the session is fine (enrolment, turning it off).
+   */
+  private async guarded(
+    user: UserRecord,
+    ip: string,
+    check: () => Promise<boolean>,
+    refusal: 'unauthorized' | 'forbidden' = 'forbidden',
+  ) {
     const keys = [`user:${user.id}`, `ip:${ip}`];
     await assertUnderLimit(this.attempts, keys);
     if (await check()) return;
     for (const key of keys) await this.attempts.hit(key);
-    throw new TwoFactorError('invalid');
+    throw new TwoFactorError('invalid', refusal);
   }
 
   /** A six-digit code is a TOTP code; anything else is tried as a recovery code. */

@@ -1,5 +1,16 @@
-import type { AppContext } from '../../context.ts';
-import type { BusEvent, EventBus } from '../../coordination/index.ts';
+import type { SettingsRepo } from '../../store/settings.repo.ts';
+import type { FileRoot } from '../../fs/file-root.ts';
+import type { NameIndex } from '../../fs/name-index/name-index.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  realTimers,
+  repeat,
+  systemClock,
+  type BusEvent,
+  type Clock,
+  type EventBus,
+  type Timers,
+} from '../../coordination/index.ts';
 import { ScopedFs } from '../../fs/scoped-fs.ts';
 import type { SessionsService, SessionUser } from '../sessions.service.ts';
 import { visibleChanges } from './changed-paths.ts';
@@ -18,8 +29,10 @@ export interface EventStreamsOptions {
   changeDelayMs?: number;
   /** Changes this recent are told to a stream that opens after them (default 30 s). */
   recentMs?: number;
-  /** The clock of the recent changes (default `Date.now`). */
-  now?: () => number;
+  /** The clock of the recent changes (default the system's). */
+  now?: Clock;
+  /** The waits of the keep-alive beat and of gathering changes (default real timers). */
+  timers?: Timers;
 }
 
 /** Most changes kept for streams that open after them; past this, "anything may have changed". */
@@ -39,6 +52,14 @@ interface Connection {
   held: BusEvent[] | null;
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface EventStreamsDeps {
+  files: FileRoot;
+  settings: SettingsRepo;
+  search: Pick<NameIndex, 'onPathChanged'>;
+  log: FastifyBaseLogger;
+}
+
 /**
  * The event streams of this instance (`GET /api/events`, docs/jobs.md): each signed-in page holds
  * one. Two kinds of events reach it:
@@ -56,19 +77,22 @@ export class EventStreams {
   private readonly heartbeatMs: number;
   private readonly changeDelayMs: number;
   private pending = new Set<string>();
-  private flushTimer: NodeJS.Timeout | null = null;
-  private heartbeat: NodeJS.Timeout | null = null;
+  /** Cancels the pending send of gathered changes. */
+  private flushTimer: (() => void) | null = null;
+  /** Stops the keep-alive beat. */
+  private heartbeat: (() => void) | null = null;
   private unsubscribe: (() => void)[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private readonly recentMs: number;
-  private readonly now: () => number;
+  private readonly now: Clock;
+  private readonly timers: Timers;
   /** The latest changes, oldest first, at most RECENT_MAX. */
   private recent: RecentChange[] = [];
   /** When the newest change that fell out of `recent` was heard of. */
   private forgottenAt = -Infinity;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: EventStreamsDeps,
     private readonly bus: EventBus,
     private readonly sessions: SessionsService,
     options: EventStreamsOptions = {},
@@ -76,7 +100,8 @@ export class EventStreams {
     this.heartbeatMs = options.heartbeatMs ?? 25_000;
     this.changeDelayMs = options.changeDelayMs ?? 150;
     this.recentMs = options.recentMs ?? 30_000;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? systemClock;
+    this.timers = options.timers ?? realTimers;
   }
 
   /** Number of open streams on this instance. */
@@ -92,10 +117,9 @@ export class EventStreams {
       this.bus.subscribe((event) => this.deliver(event)),
       this.ctx.search.onPathChanged((real) => this.changed(real)),
     );
-    this.heartbeat = setInterval(() => {
+    this.heartbeat = repeat(this.timers, this.heartbeatMs, async () => {
       for (const connection of this.connections) connection.sink.write(SSE_HEARTBEAT);
-    }, this.heartbeatMs);
-    this.heartbeat.unref();
+    });
   }
 
   /**
@@ -153,9 +177,9 @@ export class EventStreams {
   async stop(): Promise<void> {
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     this.unsubscribe = [];
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat?.();
     this.heartbeat = null;
-    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer?.();
     this.flushTimer = null;
     this.closeAll();
     await this.flushing;
@@ -201,7 +225,7 @@ export class EventStreams {
     if (this.connections.size === 0) return;
     this.pending.add(real);
     if (this.flushTimer) return;
-    this.flushTimer = setTimeout(() => {
+    this.flushTimer = this.timers.after(this.changeDelayMs, () => {
       this.flushTimer = null;
       const batch = this.pending;
       this.pending = new Set();
@@ -210,8 +234,7 @@ export class EventStreams {
         .catch((error: unknown) =>
           this.ctx.log.warn({ err: error }, 'event streams: sending folder changes failed'),
         );
-    }, this.changeDelayMs);
-    this.flushTimer.unref();
+    });
   }
 
   private async sendChanges(reals: Set<string>): Promise<void> {

@@ -1,5 +1,11 @@
 import { FILE_JOB_EVENT, type FileJob } from '@cabinet/protocol';
-import type { EventBus } from '../../coordination/index.ts';
+import {
+  realTimers,
+  systemClock,
+  type Clock,
+  type EventBus,
+  type Timers,
+} from '../../coordination/index.ts';
 
 /** At most this many progress events per job and second reach the event stream. */
 export const EVENTS_PER_SECOND = 10;
@@ -13,14 +19,16 @@ const SPACING_MS = 1000 / EVENTS_PER_SECOND;
 export class JobPublisher {
   private lastSentAt = -Infinity;
   private pending: FileJob | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  /** Cancels the timed send of the update that waits. */
+  private timer: (() => void) | undefined;
   /** The send in progress: sends are chained so they reach the bus in order. */
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly events: EventBus,
     private readonly userId: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock = systemClock,
+    private readonly timers: Timers = realTimers,
   ) {}
 
   /** Sends `job` now, or as soon as the spacing allows (replacing an update still waiting). */
@@ -32,20 +40,19 @@ export class JobPublisher {
       this.flush();
       return;
     }
-    this.timer = setTimeout(() => {
+    this.timer = this.timers.after(wait, () => {
       this.timer = undefined;
       this.flush();
-    }, wait);
-    this.timer.unref();
+    });
   }
 
   /** Sends `job` as the last update, once the spacing allows, and resolves when it is out. */
   async last(job: FileJob): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.();
     this.timer = undefined;
     this.pending = job;
     const wait = this.lastSentAt + SPACING_MS - this.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
+    if (wait > 0) await this.timers.sleep(wait);
     this.flush();
     await this.chain;
   }

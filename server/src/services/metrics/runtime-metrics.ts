@@ -1,5 +1,6 @@
 import { FILE_JOB_STATES } from '@cabinet/protocol';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { systemClock } from '../../coordination/index.ts';
 
 /** What the runtime hands the metrics: each read when Prometheus scrapes, never polled. */
 export interface MetricSources {
@@ -45,7 +46,7 @@ export class RuntimeMetrics {
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
-    const now = sources.now ?? Date.now;
+    const now = sources.now ?? systemClock;
     // Unprefixed (process_resident_memory_bytes, nodejs_eventloop_lag_seconds): the names every
     // Node.js dashboard already reads. The event-loop delay monitor and the GC observer this starts
     // live as long as the process (prom-client offers no stop): one per runtime, and a runtime is

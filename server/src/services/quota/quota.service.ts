@@ -1,15 +1,25 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { QuotaUsage } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
+import type { Store } from '../../store/store.ts';
+import type { SettingsRepo } from '../../store/settings.repo.ts';
+import type { FileRoot } from '../../fs/file-root.ts';
 import { errors } from '../../errors.ts';
 import { ScopedFs, type Resolved } from '../../fs/scoped-fs.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
 import { limitBytes } from './byte-limit.ts';
 import { quotaExceededReason } from './quota-words.ts';
+import { systemClock, type Clock } from '../../coordination/index.ts';
 
 /** The user fields quotas read. */
 type QuotaUser = Pick<UserRecord, 'id' | 'quota' | 'scope' | 'rules' | 'hideDotfiles'>;
+
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface QuotaDeps {
+  store: Pick<Store, 'quotaUsage' | 'users'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+}
 
 /**
  * Per-user storage quotas (docs/quotas.md). Usage is kept per scope folder in the database and
@@ -19,8 +29,8 @@ type QuotaUser = Pick<UserRecord, 'id' | 'quota' | 'scope' | 'rules' | 'hideDotf
  */
 export class QuotaService {
   constructor(
-    private readonly ctx: AppContext,
-    private readonly now: () => number = Date.now,
+    private readonly ctx: QuotaDeps,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** The quota in bytes of a user, 0 when none. */

@@ -20,7 +20,7 @@ export function issueDownloadToken(
   key: Uint8Array,
   hash: string,
   passwordHash: string,
-  now = Date.now(),
+  now: number,
 ): string {
   const expires = Math.floor(now / 1000) + DOWNLOAD_TOKEN_SECONDS;
   return `${expires}.${signature(key, hash, expires, passwordHash)}`;
@@ -32,7 +32,7 @@ export function isValidDownloadToken(
   hash: string,
   passwordHash: string,
   token: string,
-  now = Date.now(),
+  now: number,
 ): boolean {
   const dot = token.indexOf('.');
   if (dot <= 0) return false;

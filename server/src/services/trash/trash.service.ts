@@ -5,7 +5,10 @@ import {
   type TrashItem,
   type TrashRestoreBody,
 } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
+import type { Store } from '../../store/store.ts';
+import type { ServerConfig } from '../../config/options.ts';
+import type { SettingsRepo } from '../../store/settings.repo.ts';
+import type { FileRoot } from '../../fs/file-root.ts';
 import { errors } from '../../errors.ts';
 import { canonicalPath } from '../../fs/canonical-path.ts';
 import { ScopedFs, type Resolved } from '../../fs/scoped-fs.ts';
@@ -20,6 +23,7 @@ import { freeName } from '../resources/free-name.ts';
 import type { ShareService } from '../share.service.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { QuotaService } from '../quota/quota.service.ts';
+import { systemClock, type Clock } from '../../coordination/index.ts';
 
 const SETTINGS_KEY = 'trash-settings';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -49,6 +53,14 @@ export interface TrashListScope {
   all?: boolean;
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface TrashDeps {
+  config: Pick<ServerConfig, 'data'>;
+  store: Pick<Store, 'kv' | 'trash' | 'users'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+}
+
 /**
  * The trash (docs/trash.md): deletes through Cabinet move the item to `<data>/trash/…` with a
  * record, from where it is restored, deleted for good, or purged by the scheduler after the
@@ -58,7 +70,7 @@ export interface TrashListScope {
 export class TrashService {
   private readonly folder: TrashFolder;
   /** The clock of retention (tests replace it to age items without waiting). */
-  clock: () => number = Date.now;
+  clock: Clock;
 
   /**
    * `quota`: trashed bytes count toward their owner's quota until they leave the trash for good
@@ -66,11 +78,13 @@ export class TrashService {
    * item that leaves the trash for good is recorded as a `file.delete` (docs/audit.md).
    */
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: TrashDeps,
     private readonly shares: ShareService,
     private readonly quota?: QuotaService,
     private readonly audit?: AuditLog,
+    now: Clock = systemClock,
   ) {
+    this.clock = now;
     this.folder = new TrashFolder(ctx.config.data, ctx.files.dirMode);
   }
 

@@ -7,7 +7,10 @@ import {
   type Sorting,
   type User,
 } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
+import type { Store } from '../../store/store.ts';
+import type { ServerConfig } from '../../config/options.ts';
+import type { SettingsRepo } from '../../store/settings.repo.ts';
+import type { FileRoot } from '../../fs/file-root.ts';
 import { ensureHomeDir } from '../../config/home-dir.ts';
 import { errors } from '../../errors.ts';
 import { hashPassword } from '../../auth/password.ts';
@@ -85,15 +88,26 @@ export function checkScope(scope: string): void {
   if (scope.includes('\0')) throw errors.badRequest('scope contains a NUL byte');
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface UserRecordsDeps {
+  config: Pick<ServerConfig, 'root'>;
+  store: Pick<Store, 'users'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+}
+
 /** Hashes a new password after checking it against the policy in the current settings. */
-export async function hashNewPassword(ctx: AppContext, password: string): Promise<string> {
+export async function hashNewPassword(
+  ctx: Pick<UserRecordsDeps, 'settings'>,
+  password: string,
+): Promise<string> {
   const { minimumPasswordLength } = await ctx.settings.get();
   checkPasswordPolicy(password, minimumPasswordLength);
   return hashPassword(password);
 }
 
 /** Number of administrators, used to keep at least one. */
-export async function countAdmins(ctx: AppContext): Promise<number> {
+export async function countAdmins(ctx: { store: Pick<Store, 'users'> }): Promise<number> {
   return (await ctx.store.users.list()).filter((u) => isAdmin(u)).length;
 }
 
@@ -104,7 +118,7 @@ export async function countAdmins(ctx: AppContext): Promise<number> {
  * then inserts: callers serialise it (UsersService.create holds the provisioning lock).
  */
 export async function createUser(
-  ctx: AppContext,
+  ctx: UserRecordsDeps,
   kind: CreationKind,
   input: UserInput & { username: string; password?: string },
 ): Promise<UserRecord> {

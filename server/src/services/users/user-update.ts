@@ -1,5 +1,7 @@
 import { ADMIN_ONLY_USER_FIELDS, type UserWriteRequest } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
+import type { Store } from '../../store/store.ts';
+import type { SettingsRepo } from '../../store/settings.repo.ts';
+import type { FileRoot } from '../../fs/file-root.ts';
 import { errors } from '../../errors.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
 import { validateRules } from '../rules-validation.ts';
@@ -95,13 +97,20 @@ export function resolveWhich(which: readonly string[], isAdmin: boolean): Resolv
   };
 }
 
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export interface UserUpdateDeps {
+  store: Pick<Store, 'users'>;
+  files: FileRoot;
+  settings: SettingsRepo;
+}
+
 /**
  * Builds the updated record from the request: only the named fields change (all of the given
  * ones with "all"). Applies the password policy and lockPassword, permission consistency,
  * unique names, valid rules, and keeps at least one administrator.
  */
 export async function applyUserChanges(
-  ctx: AppContext,
+  ctx: UserUpdateDeps,
   actor: { isAdmin: boolean },
   target: UserRecord,
   which: ResolvedWhich,
