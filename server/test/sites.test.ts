@@ -270,12 +270,12 @@ describe('sites: posts', () => {
   });
 
   it('a served site never built says so on a page, not a bare 404', async () => {
+    // Declared over an empty folder: nothing to build yet.
     const created = await call(server, server.admin.token, 'POST', '/api/sites', {
       name: 'fresh',
       title: 'Fresh <start>',
       folder: '/users/ann/fresh',
       serve: true,
-      starter: true,
     });
     expect(created.status).toBe(201);
     const page = await fetch(`${server.url}/sites/fresh/`);
@@ -284,6 +284,7 @@ describe('sites: posts', () => {
     const html = await page.text();
     expect(html).toContain('Fresh &#60;start&#62; has not been built yet');
     expect(html).toContain('Publish a post');
+    await mkdir(path.join(server.root, 'users', 'ann', 'fresh', 'content'), { recursive: true });
     const built = await call<SiteBuild>(
       server,
       server.admin.token,

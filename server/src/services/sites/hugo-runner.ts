@@ -20,6 +20,8 @@ export interface HugoOptions {
   env?: Readonly<Record<string, string>>;
   /** Real folders outside the site that the run may read besides it (a preview's scratch copy). */
   alsoReadable?: readonly string[];
+  /** Stops Hugo (its process group) when aborted: a preview superseded by a newer one. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -39,13 +41,15 @@ export async function runHugo(
   // the site's own public/.
   const destination = args[args.indexOf('--destination') + 1];
   const probeEnv = destination === undefined ? env : { ...env, HUGO_PUBLISHDIR: destination };
-  const mounts = await hugo(ctx, cwd, ['config', 'mounts'], probeEnv);
+  const mounts = await hugo(ctx, cwd, ['config', 'mounts'], probeEnv, options.signal);
   if (!mounts.ok) return mounts;
   const refusal = await reachOutside(cwd, parseMounts(mounts.log), options.alsoReadable);
   if (refusal !== undefined) {
     return { ok: false, log: `Refused: ${refusal}.`, exitCode: 1, outcome: 'refused' };
   }
-  return hugo(ctx, cwd, args, env);
+  if (options.signal?.aborted)
+    return { ok: false, log: 'Stopped.', exitCode: 1, outcome: 'aborted' };
+  return hugo(ctx, cwd, args, env, options.signal);
 }
 
 async function hugo(
@@ -53,6 +57,7 @@ async function hugo(
   cwd: string,
   args: string[],
   env: Record<string, string>,
+  signal?: AbortSignal,
 ): Promise<HugoRun> {
   const lines: string[] = [];
   const limit = ctx.config.commandOutputLimit || DEFAULT_OUTPUT_LIMIT;
@@ -66,6 +71,7 @@ async function hugo(
         ctx.config.commandTimeout > 0 ? ctx.config.commandTimeout * 1000 : DEFAULT_TIMEOUT_MS,
       outputLimit: limit,
       onLine: (line) => lines.push(line),
+      signal,
     },
   );
   let log = lines.join('\n');
