@@ -156,6 +156,29 @@ describe('sites: light previews', () => {
     }
   });
 
+  it('refuses a preview once the configuration mounts a folder outside the site', async () => {
+    const config = path.join(server.root, 'users', 'ann', 'docs', 'hugo.toml');
+    const good = await readFile(config, 'utf8');
+    const first = await call<PostPreview>('POST', '/api/sites/docs/preview', {
+      path: 'posts/other-8.md',
+    });
+    expect(first.status).toBe(200);
+    // The mounts Hugo reported for the first preview are not trusted after the change.
+    await writeFile(
+      config,
+      `${good}\n[module]\n[[module.mounts]]\nsource = "/etc"\ntarget = "static/etc"\n`,
+    );
+    try {
+      const refused = await call<{ message: string }>('POST', '/api/sites/docs/preview', {
+        path: 'posts/other-8.md',
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toMatch(/Refused: the mount of \/etc/);
+    } finally {
+      await writeFile(config, good);
+    }
+  });
+
   it('removes previews a few minutes old when the sweep runs', async () => {
     const preview = await call<PostPreview>('POST', '/api/sites/light/preview', {
       path: 'posts/other-9.md',

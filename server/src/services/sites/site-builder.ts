@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { SiteBuild } from '@cabinet/protocol';
 import type { AppContext } from '../../context.ts';
 import type { ScopedFs } from '../../fs/scoped-fs.ts';
@@ -107,7 +108,9 @@ export async function buildSite(
       line = ['hugo', ...args.map((a) => (a === tempDir.real ? `${site.output}(new)` : a))].join(
         ' ',
       );
-      const result = await runHugo(ctx, root.real, args);
+      const result = await runHugo(ctx, root.real, args, {
+        output: path.join(root.real, site.output),
+      });
       log = result.log;
       exitCode = result.exitCode;
       outcome = result.outcome;

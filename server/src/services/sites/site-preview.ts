@@ -7,6 +7,7 @@ import type { ScopedFs } from '../../fs/scoped-fs.ts';
 import type { FileToSend } from '../file-to-send.ts';
 import type { SessionUser } from '../sessions.service.ts';
 import { pageFile, renderBuiltin, type SiteSource } from './builtin-generator.ts';
+import { HugoMountsCache } from './hugo-mounts-cache.ts';
 import { runHugo } from './hugo-runner.ts';
 import type { SiteAccessor } from './site-access.ts';
 import { MAX_SOURCE_BYTES, siteSource } from './site-builder.ts';
@@ -31,6 +32,8 @@ export class SitePreviewer {
   readonly previews: SitePreviews;
   /** Previews being made, by user, site and post: a newer one aborts the older. */
   private readonly running = new Map<string, AbortController>();
+  /** `hugo config mounts` answers, kept while the sites' configuration is unchanged. */
+  private readonly mounts: HugoMountsCache;
 
   constructor(
     private readonly ctx: AppContext,
@@ -38,6 +41,7 @@ export class SitePreviewer {
     private readonly now: () => number,
   ) {
     this.previews = new SitePreviews(path.join(ctx.config.data, 'site-previews'));
+    this.mounts = new HugoMountsCache(now);
   }
 
   async preview(
@@ -65,7 +69,7 @@ export class SitePreviewer {
       const base = `${this.ctx.config.baseURL}/api/sites/${name}/preview/${scratch.id}/`;
       let page: string;
       if (access.site.generator === 'hugo') {
-        await this.hugo(fs, scratch, rel, content, base, signal);
+        await this.hugo(fs, access.site.output, scratch, rel, content, base, signal);
         const { section, slug } = splitPostPath(rel);
         page = `${[section, slug].filter(Boolean).join('/')}/`;
       } else {
@@ -101,6 +105,7 @@ export class SitePreviewer {
    */
   private async hugo(
     fs: ScopedFs,
+    output: string,
     scratch: { dir: string; out: string },
     rel: string,
     content: string,
@@ -123,6 +128,8 @@ export class SitePreviewer {
       env: { HUGO_RESOURCEDIR: path.join(scratch.dir, 'resources') },
       alsoReadable: [scratch.dir],
       signal,
+      output: path.join(root.real, output),
+      mounts: this.mounts,
     });
     if (signal.aborted) throw superseded();
     if (!run.ok) throw errors.badRequest(`hugo failed: ${run.log.slice(0, 500)}`);
