@@ -84,43 +84,32 @@ export class SitePreviews {
     await rm(path.join(this.dir, id), { recursive: true, force: true });
   }
 
-  /** Removes the user's other previews of the same post (replaced by `keep`). */
-  async removeOthers(keep: string, meta: PreviewMeta): Promise<void> {
+  /**
+   * After `keep` was made: removes the user's other previews of the same post (it replaces them)
+   * and, past `max` previews in all, the oldest (many editors at once, or one asking faster than
+   * the sweep). One pass over the folder.
+   */
+  async settle(keep: string, meta: PreviewMeta, max: number): Promise<void> {
     let names: string[];
     try {
       names = (await readdir(this.dir)).filter((name) => ID.test(name) && name !== keep);
     } catch {
       return;
     }
+    const others: { name: string; at: number }[] = [];
     for (const name of names) {
       const other = await this.meta(name);
-      if (other?.site === meta.site && other.userId === meta.userId && other.post === meta.post) {
-        await rm(path.join(this.dir, name), { recursive: true, force: true });
-      }
+      const replaced =
+        other?.site === meta.site && other.userId === meta.userId && other.post === meta.post;
+      if (replaced) await rm(path.join(this.dir, name), { recursive: true, force: true });
+      else others.push({ name, at: other?.createdAt ?? 0 });
     }
-  }
-
-  /**
-   * Keeps at most `max` previews: the oldest beyond that are removed (many editors at once, or
-   * one asking faster than the sweep). Returns how many went.
-   */
-  async limit(max: number): Promise<number> {
-    let names: string[];
-    try {
-      names = (await readdir(this.dir)).filter((name) => ID.test(name));
-    } catch {
-      return 0;
-    }
-    if (names.length <= max) return 0;
-    const dated: { name: string; at: number }[] = [];
-    for (const name of names) {
-      dated.push({ name, at: (await this.meta(name))?.createdAt ?? 0 });
-    }
-    dated.sort((a, b) => a.at - b.at);
-    const extra = dated.slice(0, dated.length - max);
-    for (const { name } of extra)
+    const extra = others.length + 1 - max;
+    if (extra <= 0) return;
+    others.sort((a, b) => a.at - b.at);
+    for (const { name } of others.slice(0, extra)) {
       await rm(path.join(this.dir, name), { recursive: true, force: true });
-    return extra.length;
+    }
   }
 
   /** Removes previews made before `before` (ms); returns how many. */

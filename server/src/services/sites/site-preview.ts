@@ -86,8 +86,7 @@ export class SitePreviewer {
       }
       if (signal.aborted) throw superseded();
       // The page this one replaces is not needed any more; past the count, the oldest go.
-      await this.previews.removeOthers(scratch.id, meta);
-      await this.previews.limit(MAX_PREVIEWS);
+      await this.previews.settle(scratch.id, meta, MAX_PREVIEWS);
       return { url: `/api/sites/${name}/preview/${scratch.id}/${page}` };
     } catch (error) {
       if (scratch) await this.previews.remove(scratch.id);
