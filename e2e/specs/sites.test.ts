@@ -51,7 +51,7 @@ async function scheduleAndWatch(sites: SitesPage, title: string) {
   await expect
     .poll(() => sites.post(title).locator('time').textContent())
     .toMatch(/^Scheduled for/);
-  // The list reads the posts again while one is scheduled: no reload needed.
+  // The list follows the event stream: the scheduler's build shows without a reload.
   await expect
     .poll(() => sites.postState(title).textContent(), { timeout: SCHEDULER_WAIT_MS })
     .toBe('Published');

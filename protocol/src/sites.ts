@@ -174,3 +174,18 @@ export const PostActionResult = z.object({
   build: z.nullable(SiteBuild),
 });
 export type PostActionResult = z.infer<typeof PostActionResult>;
+
+/** The event-stream event (`GET /api/events`) telling a site's users that its posts or output changed. */
+export const SITE_EVENT = 'site';
+/**
+ * Sent on publish, unpublish, schedule, cancel and at the end of every build (a scheduled one
+ * included): the posts screen of `site` reads its posts again.
+ */
+export const SiteEvent = z.object({
+  site: z.string(),
+  /** The post acted on, when the change was about one. */
+  path: z.optional(z.string()),
+  /** The build's outcome, when the change was a build. */
+  build: z.optional(z.enum(['ok', 'failed'])),
+});
+export type SiteEvent = z.infer<typeof SiteEvent>;

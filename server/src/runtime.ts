@@ -24,6 +24,7 @@ import { SubtitleService } from './services/subtitle.service.ts';
 import { TusService } from './services/tus.service.ts';
 import { sweepInterval } from './services/tus/expiry-sweeper.ts';
 import { SITE_JOBS, SitesService } from './services/sites.service.ts';
+import { staleBuildMs } from './services/sites/site-builder.ts';
 import { UsersService } from './services/users.service.ts';
 import { TrashService } from './services/trash/trash.service.ts';
 import { TwoFactorService } from './services/auth/totp.ts';
@@ -144,7 +145,9 @@ const PURGE_AUDIT_EVERY_MS = 60 * 60 * 1000;
 const PURGE_TRASH_EVERY_MS = 60 * 60 * 1000;
 
 const PRUNE_SESSIONS_EVERY_MS = 60 * 60 * 1000;
-const SWEEP_SITE_PREVIEWS_EVERY_MS = 15 * 60 * 1000;
+/** Previews last minutes (sites/site-preview.ts): swept often so their space stays small. */
+const SWEEP_SITE_PREVIEWS_EVERY_MS = 2 * 60 * 1000;
+const SWEEP_SITE_BUILDS_EVERY_MS = 30 * 60 * 1000;
 const RECONCILE_QUOTAS_EVERY_MS = 15 * 60 * 1000;
 
 /** `auto` shares state through the database on PostgreSQL (the several-instance engine). */
@@ -266,7 +269,13 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     commands: new CommandsService(ctx, audit, now),
     search: new SearchService(ctx),
     events: new EventStreams(ctx, coordination.events, sessions, { now }),
-    sites: new SitesService(ctx, coordination.scheduler, now, quota),
+    sites: new SitesService(ctx, {
+      scheduler: coordination.scheduler,
+      lock: coordination.lock,
+      events: coordination.events,
+      now,
+      quota,
+    }),
     trash,
     appPasswords,
     dav: new DavService(ctx, resources, coordination.davLocks),
@@ -298,6 +307,11 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   scheduler.handle(SITE_JOBS.publish, (job) => services.sites.runScheduledPublish(job));
   scheduler.handle(SITE_JOBS.sweepPreviews, async () => {
     await services.sites.sweepPreviews();
+  });
+  // Build folders a crash or stop left in site folders; a running build's are younger than this.
+  scheduler.handle(SITE_JOBS.sweepBuilds, async () => {
+    const removed = await services.sites.sweepBuilds(staleBuildMs(ctx.config.commandTimeout));
+    if (removed > 0) log.info({ removed }, 'removed build folders of interrupted site builds');
   });
   scheduler.handle(JOBS.purgeTrash, async () => {
     const purged = await trash.purge();
@@ -354,6 +368,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       await scheduler.every(JOBS.sweepUploads, sweepInterval(tus.expiry));
       await scheduler.every(JOBS.pruneSessions, PRUNE_SESSIONS_EVERY_MS);
       await scheduler.every(SITE_JOBS.sweepPreviews, SWEEP_SITE_PREVIEWS_EVERY_MS);
+      await scheduler.every(SITE_JOBS.sweepBuilds, SWEEP_SITE_BUILDS_EVERY_MS);
       await scheduler.every(JOBS.purgeTrash, PURGE_TRASH_EVERY_MS);
       await scheduler.every(JOBS.reconcileQuotas, RECONCILE_QUOTAS_EVERY_MS);
       await scheduler.every(JOBS.purgeAudit, PURGE_AUDIT_EVERY_MS);

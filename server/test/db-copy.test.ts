@@ -64,10 +64,10 @@ describe('cabinet db copy', () => {
     command_runs: 1,
     /**
      * The recurring jobs (the upload sweep, session pruning, the trash purge, the quota reconcile,
-     * the coordination's prune, the site preview sweep, the audit purge, the file jobs prune, the
-     * temp-file sweep) and one scheduled post publication.
+     * the coordination's prune, the site preview sweep, the site build sweep, the audit purge, the
+     * file jobs prune, the temp-file sweep) and one scheduled post publication.
      */
-    scheduled_jobs: 10,
+    scheduled_jobs: 11,
     sites: 1,
     site_post_failures: 1,
     /** The admin's deleted file. */

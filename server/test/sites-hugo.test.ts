@@ -54,6 +54,9 @@ describe('sites: Hugo', () => {
       title: 'First steps',
     });
     expect(post.status).toBe(201);
+    // Declared with the starter, the site was built at once: it has output before any publish.
+    expect(existsSync(path.join(site, 'public', 'index.html'))).toBe(true);
+    const before = (await readdir(site)).sort();
 
     const preview = await call<PostPreview>(ann.token, 'POST', '/api/sites/docs/preview', {
       path: post.body.path,
@@ -66,8 +69,16 @@ describe('sites: Hugo', () => {
     expect(html).toContain('Draft view');
     expect(html).toContain('Not saved yet');
     // The preview built into the data folder: nothing new in the site.
-    expect(existsSync(path.join(site, 'public'))).toBe(false);
-    expect((await readdir(site)).sort()).toEqual(['archetypes', 'content', 'hugo.toml', 'layouts']);
+    expect(before).toEqual([
+      'archetypes',
+      'content',
+      'hugo.toml',
+      'layouts',
+      'public',
+      'resources',
+    ]);
+    expect((await readdir(site)).sort()).toEqual(before);
+    expect(existsSync(path.join(site, 'public', 'posts', 'first-steps'))).toBe(false);
 
     const published = await call<PostActionResult>(ann.token, 'POST', '/api/sites/docs/publish', {
       path: post.body.path,
@@ -240,6 +251,8 @@ describe('sites: Hugo', () => {
       );
       await mkdir(outside(), { recursive: true });
       await writeFile(path.join(outside(), 'secret.txt'), 'OUTSIDE-SECRET');
+      // The output of the build at declaration goes: a refused build must not make one.
+      await rm(path.join(site(), 'public'), { recursive: true, force: true });
     });
 
     it('a template cannot read an environment variable, even one the config allows', async () => {

@@ -5,6 +5,7 @@ import type { Post, PostActionResult, PostPreview, SiteBuild, UserSite } from '@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { eventually } from './helpers/eventually.ts';
+import { openReady } from './helpers/event-stream.ts';
 
 let server: TestServer;
 /** How far the sites' clock runs ahead of the real one (the scheduler keeps real time). */
@@ -270,12 +271,12 @@ describe('sites: posts', () => {
   });
 
   it('a served site never built says so on a page, not a bare 404', async () => {
+    // Declared over an empty folder: nothing to build yet.
     const created = await call(server, server.admin.token, 'POST', '/api/sites', {
       name: 'fresh',
       title: 'Fresh <start>',
       folder: '/users/ann/fresh',
       serve: true,
-      starter: true,
     });
     expect(created.status).toBe(201);
     const page = await fetch(`${server.url}/sites/fresh/`);
@@ -284,6 +285,7 @@ describe('sites: posts', () => {
     const html = await page.text();
     expect(html).toContain('Fresh &#60;start&#62; has not been built yet');
     expect(html).toContain('Publish a post');
+    await mkdir(path.join(server.root, 'users', 'ann', 'fresh', 'content'), { recursive: true });
     const built = await call<SiteBuild>(
       server,
       server.admin.token,
@@ -333,6 +335,35 @@ describe('sites: scheduling', () => {
       scheduledAt: null,
       failure: null,
     });
+  });
+
+  it("tells the site's users, and no one else, of a schedule and of the scheduled build", async () => {
+    const stranger = await server.createUser({
+      scope: '/elsewhere',
+      perm: { create: true, modify: true },
+    });
+    const mine = await openReady(server.url, { token: ann.token });
+    const theirs = await openReady(server.url, { token: stranger.token });
+    try {
+      const post = await newPost(server, 'Told');
+      const at = new Date(Date.now() + SOON_MS).toISOString();
+      const scheduled = await call(server, ann.token, 'POST', '/api/sites/blog/schedule', {
+        path: post.path,
+        at,
+      });
+      expect(scheduled.status).toBe(200);
+      const told = await mine.next((e) => e.type === 'site');
+      expect(told.data).toEqual({ site: 'blog', path: post.path });
+      await untilPublished(server, path.join(blog(), 'public', 'posts', 'told', 'index.html'));
+      const built = await mine.next(
+        (e) => e.type === 'site' && (e.data as { build?: string }).build !== undefined,
+      );
+      expect(built.data).toEqual({ site: 'blog', path: post.path, build: 'ok' });
+      expect(theirs.events.filter((e) => e.type === 'site')).toEqual([]);
+    } finally {
+      mine.close();
+      theirs.close();
+    }
   });
 
   it('publishes a scheduled post now when Publish is pressed, and its job cannot undo it', async () => {

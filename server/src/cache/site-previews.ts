@@ -16,6 +16,8 @@ import path from 'node:path';
 export interface PreviewMeta {
   site: string;
   userId: number;
+  /** The post previewed (relative to content/): a newer preview of it replaces this one. */
+  post?: string;
   /** Milliseconds since the epoch. */
   createdAt: number;
 }
@@ -31,8 +33,9 @@ const ID = /^[a-f0-9]{32}$/;
 
 /**
  * Scratch builds of the static-site area (docs/sites.md, "Preview"): one folder per preview in the
- * data folder, never inside a site, holding `meta.json`, the generator's `out/` and, for Hugo
- * previews of unsaved text, a `content/` copy. Removed by the runtime's sweep job after a while.
+ * data folder, never inside a site, holding `meta.json`, the generator's `out/` and, for Hugo, a
+ * `content/` holding only the post previewed. Removed when superseded, beyond a count, and by the
+ * runtime's sweep job after a few minutes.
  */
 export class SitePreviews {
   constructor(private readonly dir: string) {}
@@ -73,6 +76,40 @@ export class SitePreviews {
     if (!ID.test(id)) return undefined;
     const out = path.join(this.dir, id, 'out');
     return findInside(out, rel);
+  }
+
+  /** Removes one preview (a superseded or failed one). */
+  async remove(id: string): Promise<void> {
+    if (!ID.test(id)) return;
+    await rm(path.join(this.dir, id), { recursive: true, force: true });
+  }
+
+  /**
+   * After `keep` was made: removes the user's other previews of the same post (it replaces them)
+   * and, past `max` previews in all, the oldest (many editors at once, or one asking faster than
+   * the sweep). One pass over the folder.
+   */
+  async settle(keep: string, meta: PreviewMeta, max: number): Promise<void> {
+    let names: string[];
+    try {
+      names = (await readdir(this.dir)).filter((name) => ID.test(name) && name !== keep);
+    } catch {
+      return;
+    }
+    const others: { name: string; at: number }[] = [];
+    for (const name of names) {
+      const other = await this.meta(name);
+      const replaced =
+        other?.site === meta.site && other.userId === meta.userId && other.post === meta.post;
+      if (replaced) await rm(path.join(this.dir, name), { recursive: true, force: true });
+      else others.push({ name, at: other?.createdAt ?? 0 });
+    }
+    const extra = others.length + 1 - max;
+    if (extra <= 0) return;
+    others.sort((a, b) => a.at - b.at);
+    for (const { name } of others.slice(0, extra)) {
+      await rm(path.join(this.dir, name), { recursive: true, force: true });
+    }
   }
 
   /** Removes previews made before `before` (ms); returns how many. */

@@ -26,12 +26,25 @@ export async function landsInside(absolute: string, roots: readonly string[]): P
   return roots.some((root) => isRealInside(real, root));
 }
 
+/** What `linkLeadingOut` walks besides the folder itself. */
+export interface LinkWalk {
+  /** Where links must land (default: the folder walked). */
+  inside?: string;
+  /** Real folders under the folder not walked (a generator's output, which it never reads). */
+  skip?: readonly string[];
+}
+
 /**
- * The first symlink below the real folder `folder` whose target lands outside it (relative path),
- * or undefined. A program that follows links (Hugo does, in the main project) then reaches only
- * the folder; links that stay inside it keep working.
+ * The first symlink below the real folder `folder` whose target lands outside it (or outside
+ * `walk.inside`), as a path relative to it, or undefined. A program that follows links (Hugo
+ * does, in the main project) then reaches only the folder; links that stay inside it keep working.
  */
-export async function linkLeadingOut(folder: string): Promise<string | undefined> {
+export async function linkLeadingOut(
+  folder: string,
+  walk: LinkWalk = {},
+): Promise<string | undefined> {
+  const inside = walk.inside ?? folder;
+  const skip = new Set(walk.skip ?? []);
   const pending = [folder];
   while (pending.length > 0) {
     const dir = pending.pop()!;
@@ -41,10 +54,11 @@ export async function linkLeadingOut(folder: string): Promise<string | undefined
     });
     for (const item of items) {
       const full = path.join(dir, item.name);
-      if (item.isDirectory()) pending.push(full);
-      else if (item.isSymbolicLink()) {
+      if (item.isDirectory()) {
+        if (!skip.has(full)) pending.push(full);
+      } else if (item.isSymbolicLink()) {
         const target = path.resolve(dir, await readlink(full));
-        if (!(await landsInside(target, [folder]))) return path.relative(folder, full);
+        if (!(await landsInside(target, [inside]))) return path.relative(inside, full);
       }
     }
   }

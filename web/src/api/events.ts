@@ -15,8 +15,8 @@ export interface EventStreamHandlers {
   onEvent?(type: string, data: unknown): void;
 }
 
-/** Event names the stream sends besides `ready`, `changed` and `resync`. */
-const OTHER_EVENTS = ['job'] as const;
+/** Event names the stream sends besides `ready`, `changed` and `resync`: jobs, and sites' changes. */
+const OTHER_EVENTS = ['job', 'site'] as const;
 
 function parse(event: MessageEvent): unknown {
   try {

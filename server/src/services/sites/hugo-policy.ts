@@ -17,7 +17,7 @@ export const HUGO_POLICY: Readonly<Record<string, string>> = {
 };
 
 /** One module of `hugo config mounts`: its folder and what it mounts from where. */
-interface HugoModule {
+export interface HugoModule {
   path: string;
   dir: string;
   mounts: Array<{ source: string; target: string }> | null;
@@ -52,12 +52,15 @@ export function parseMounts(text: string): HugoModule[] {
  * project mount any folder (`module.mounts`, `contentDir = "/etc"`, a `themesDir` elsewhere) and
  * follows the project's symlinks, so both are checked before a run: every module folder and mount
  * source must land inside the site folder (or `extra`, the preview's scratch folder), and no
- * symlink in the site folder may lead out of it.
+ * symlink in the site folder may lead out of it. The output folder (`output`, real) is not walked:
+ * Hugo only writes there (a build's goes to a new folder anyway), and reads from it only what a
+ * module or mount names, which is walked.
  */
 export async function reachOutside(
   siteReal: string,
   modules: readonly HugoModule[],
   extra: readonly string[] = [],
+  output?: string,
 ): Promise<string | undefined> {
   const roots = await Promise.all([siteReal, ...extra].map(realLanding));
   for (const module of modules) {
@@ -71,6 +74,24 @@ export async function reachOutside(
       }
     }
   }
-  const link = await linkLeadingOut(siteReal);
-  return link === undefined ? undefined : `the symlink ${link} leads outside the site folder`;
+  const walks: string[] = [siteReal];
+  if (output !== undefined) {
+    for (const module of modules) {
+      const dir = path.resolve(siteReal, module.dir);
+      const read = [dir, ...(module.mounts ?? []).map((m) => path.resolve(dir, m.source))];
+      walks.push(...read.filter((folder) => isUnder(folder, output)));
+    }
+  }
+  for (const folder of walks) {
+    const link = await linkLeadingOut(folder, {
+      inside: siteReal,
+      skip: output === undefined ? [] : [output],
+    });
+    if (link !== undefined) return `the symlink ${link} leads outside the site folder`;
+  }
+  return undefined;
+}
+
+function isUnder(folder: string, parent: string): boolean {
+  return folder === parent || folder.startsWith(parent + path.sep);
 }

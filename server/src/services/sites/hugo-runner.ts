@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { commandEnvironment } from '../../commands/environment.ts';
 import { runLine, type RunResult } from '../../commands/run-line.ts';
+import type { HugoMountsCache } from './hugo-mounts-cache.ts';
 import { HUGO_POLICY, parseMounts, reachOutside } from './hugo-policy.ts';
 
 /** Hugo's own default when commands have no time limit configured. */
@@ -20,6 +21,12 @@ export interface HugoOptions {
   env?: Readonly<Record<string, string>>;
   /** Real folders outside the site that the run may read besides it (a preview's scratch copy). */
   alsoReadable?: readonly string[];
+  /** Stops Hugo (its process group) when aborted: a preview superseded by a newer one. */
+  signal?: AbortSignal;
+  /** The site's output folder (real): not walked for symlinks, Hugo does not read it. */
+  output?: string;
+  /** Previews: the mounts probe's answer, kept while the configuration is unchanged. */
+  mounts?: HugoMountsCache;
 }
 
 /**
@@ -39,13 +46,19 @@ export async function runHugo(
   // the site's own public/.
   const destination = args[args.indexOf('--destination') + 1];
   const probeEnv = destination === undefined ? env : { ...env, HUGO_PUBLISHDIR: destination };
-  const mounts = await hugo(ctx, cwd, ['config', 'mounts'], probeEnv);
-  if (!mounts.ok) return mounts;
-  const refusal = await reachOutside(cwd, parseMounts(mounts.log), options.alsoReadable);
+  const probe = async () => {
+    const run = await hugo(ctx, cwd, ['config', 'mounts'], probeEnv, options.signal);
+    return run.ok ? parseMounts(run.log) : run;
+  };
+  const modules = options.mounts ? await options.mounts.get(cwd, probe) : await probe();
+  if (!Array.isArray(modules)) return modules;
+  const refusal = await reachOutside(cwd, modules, options.alsoReadable, options.output);
   if (refusal !== undefined) {
     return { ok: false, log: `Refused: ${refusal}.`, exitCode: 1, outcome: 'refused' };
   }
-  return hugo(ctx, cwd, args, env);
+  if (options.signal?.aborted)
+    return { ok: false, log: 'Stopped.', exitCode: 1, outcome: 'aborted' };
+  return hugo(ctx, cwd, args, env, options.signal);
 }
 
 async function hugo(
@@ -53,6 +66,7 @@ async function hugo(
   cwd: string,
   args: string[],
   env: Record<string, string>,
+  signal?: AbortSignal,
 ): Promise<HugoRun> {
   const lines: string[] = [];
   const limit = ctx.config.commandOutputLimit || DEFAULT_OUTPUT_LIMIT;
@@ -66,6 +80,7 @@ async function hugo(
         ctx.config.commandTimeout > 0 ? ctx.config.commandTimeout * 1000 : DEFAULT_TIMEOUT_MS,
       outputLimit: limit,
       onLine: (line) => lines.push(line),
+      signal,
     },
   );
   let log = lines.join('\n');

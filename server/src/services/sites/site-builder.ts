@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { SiteBuild } from '@cabinet/protocol';
 import type { AppContext } from '../../context.ts';
 import type { ScopedFs } from '../../fs/scoped-fs.ts';
@@ -12,7 +13,10 @@ import { runHugo } from './hugo-runner.ts';
 export const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
 /** Output files compared byte for byte up to this size; bigger ones by size and time. */
 const MAX_COMPARED_BYTES = 64 * 1024 * 1024;
-/** Leftovers of a build that stopped half-way start with this; the next build removes them. */
+/**
+ * A build's own temp folder (and the old output it moves aside) starts with this. Only that build
+ * removes it; one left by a crash is removed by the sweep job once older than STALE_BUILD_MS.
+ */
 export const BUILD_PREFIX = '.cabinet-build-';
 
 /** Who a build runs for, as the run record names them (the scheduler runs for nobody: id 0). */
@@ -61,22 +65,32 @@ export function servedBase(ctx: AppContext, name: string): string {
   return `${ctx.config.baseURL}/sites/${name}/`;
 }
 
+export interface BuildOptions {
+  /** The runtime's clock: what is due, and the run record's times. */
+  clock: () => number;
+  /** Judges and counts the new output against the quotas of the scopes holding the site. */
+  quota?: QuotaService;
+  /** Aborted when the build lost the site's build lock: it then does not replace the output. */
+  signal?: AbortSignal;
+}
+
 /**
- * Builds a site into its output folder: the generator writes a fresh folder inside the site, which
- * then replaces the output (renamed aside, the new one renamed in, the old removed), so the output
- * is never half-written. Reports what changed and records the run like a command run.
+ * Builds a site into its output folder: the generator writes a fresh folder of its own inside the
+ * site, which then replaces the output (renamed aside, the new one renamed in, the old removed),
+ * so the output is never half-written. A failed build removes its own folder and leaves the output
+ * as it was. Callers serialise builds of a site (build-queue.ts). Reports what changed and records
+ * the run like a command run.
  */
 export async function buildSite(
   ctx: AppContext,
   site: SiteRecord,
   fs: ScopedFs,
   actor: BuildActor,
-  now: number,
-  /** Judges and counts the new output against the quotas of the scopes holding the site. */
-  quota?: QuotaService,
+  options: BuildOptions,
 ): Promise<SiteBuild> {
-  const started = Date.now();
-  await removeLeftovers(fs);
+  const { clock, quota, signal } = options;
+  const started = clock();
+  const now = started;
   const temp = `/${BUILD_PREFIX}${randomBytes(8).toString('hex')}`;
   const output = `/${site.output}`;
   let log = '';
@@ -94,7 +108,9 @@ export async function buildSite(
       line = ['hugo', ...args.map((a) => (a === tempDir.real ? `${site.output}(new)` : a))].join(
         ' ',
       );
-      const result = await runHugo(ctx, root.real, args);
+      const result = await runHugo(ctx, root.real, args, {
+        output: path.join(root.real, site.output),
+      });
       log = result.log;
       exitCode = result.exitCode;
       outcome = result.outcome;
@@ -133,15 +149,25 @@ export async function buildSite(
       log = [log, error instanceof Error ? describe(error) : String(error)].join('\n').trim();
     }
   }
-  let changed: SiteBuild['changed'] = { added: [], updated: [], removed: [] };
-  if (ok) {
-    changed = await compareTrees(fs, output, temp);
-    await swapIn(fs, temp, output);
-    if (counted) await quota.recordChange((await fs.resolve(output)).real, grown);
-  } else {
-    await fs.remove(temp).catch(() => undefined);
+  if (ok && signal?.aborted) {
+    ok = false;
+    outcome = 'failed';
+    log = [log, "Stopped: the build lost the site's build lock; the output was left as it was."]
+      .join('\n')
+      .trim();
   }
-  const durationMs = Date.now() - started;
+  let changed: SiteBuild['changed'] = { added: [], updated: [], removed: [] };
+  try {
+    if (ok) {
+      changed = await compareTrees(fs, output, temp);
+      await swapIn(fs, temp, output);
+      if (counted) await quota.recordChange((await fs.resolve(output)).real, grown);
+    }
+  } finally {
+    // This build's own folder only (gone after a swap): other builds' folders are theirs.
+    await removeIfThere(fs, temp);
+  }
+  const durationMs = clock() - started;
   await recordRun(ctx, {
     kind: 'site_build',
     userId: actor.userId,
@@ -167,11 +193,26 @@ function describe(error: Error): string {
   return reason ?? error.message;
 }
 
-async function removeLeftovers(fs: ScopedFs): Promise<void> {
+async function removeIfThere(fs: ScopedFs, folder: string): Promise<void> {
+  const found = await fs.resolve(folder).catch(() => undefined);
+  if (found?.stat || found?.isSymlink) await fs.remove(folder).catch(() => undefined);
+}
+
+/**
+ * Removes the build folders (`.cabinet-build-*`) at the top of a site that were last changed
+ * before `before` (ms): left by a build a crash or a stop cut short. Younger ones may belong to a
+ * build running now, on this instance or another, and are left alone. Returns how many went.
+ */
+export async function sweepStaleBuilds(fs: ScopedFs, before: number): Promise<number> {
   const { entries } = await fs.list('/');
+  let removed = 0;
   for (const entry of entries) {
-    if (entry.name.startsWith(BUILD_PREFIX)) await fs.remove(`/${entry.name}`);
+    if (!entry.name.startsWith(BUILD_PREFIX) || !entry.stat) continue;
+    if (entry.stat.mtimeMs >= before) continue;
+    await fs.remove(`/${entry.name}`).catch(() => undefined);
+    removed++;
   }
+  return removed;
 }
 
 async function swapIn(fs: ScopedFs, temp: string, output: string): Promise<void> {
@@ -220,4 +261,13 @@ async function compareTrees(
   }
   const removed = [...old.keys()].filter((rel) => !fresh.has(rel));
   return { added: added.sort(), updated: updated.sort(), removed: removed.sort() };
+}
+
+/**
+ * How old a build folder must be before the sweep removes it: past any build's time limit (twice
+ * the commands' limit, `commandTimeoutS`, Hugo's 120 s when none), and at least an hour.
+ */
+export function staleBuildMs(commandTimeoutS: number): number {
+  const limitMs = (commandTimeoutS > 0 ? commandTimeoutS : 120) * 1000;
+  return Math.max(60 * 60 * 1000, 2 * limitMs);
 }

@@ -14,16 +14,15 @@ export function useAllSitesQuery() {
   });
 }
 
-/** How often the posts are read again while one is scheduled, so its publication shows. */
-const SCHEDULED_REFRESH_MS = 5000;
-
-/** GET /api/sites/{name}/posts; read again every few seconds while a post is scheduled. */
+/**
+ * GET /api/sites/{name}/posts. Read again when the event stream says the site changed (a publish,
+ * schedule or build here, elsewhere or by the scheduler: features/events/use-live-folders.ts), not
+ * on a timer.
+ */
 export function usePostsQuery(site: string) {
   return useQuery({
     queryKey: siteKeys.posts(site),
     queryFn: ({ signal }) => apiJson(siteApiPath(site, '/posts'), PostList, { signal }),
-    refetchInterval: (query) =>
-      query.state.data?.some((post) => post.state === 'scheduled') ? SCHEDULED_REFRESH_MS : false,
   });
 }
 

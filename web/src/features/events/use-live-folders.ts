@@ -1,7 +1,9 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { SITE_EVENT, SiteEvent } from '@cabinet/protocol';
 import { openEventStream } from '../../api/events.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
+import { siteKeys } from '../../api/sites/site-keys.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
 import { isAffected } from './changed-folders.ts';
 import { receiveJobEvent, reloadJobs } from '../jobs/index.ts';
@@ -10,6 +12,13 @@ import { receiveJobEvent, reloadJobs } from '../jobs/index.ts';
 const GATHER_MS = 300;
 /** After the server refused the stream (a restart, a renewed session), it is reopened this late. */
 const REOPEN_MS = 5000;
+
+/** A site's posts changed (`site` event, docs/sites.md): its posts are read again. */
+function refreshSite(queryClient: QueryClient, data: unknown): void {
+  const site = SiteEvent.safeParse(data);
+  if (!site.success) return;
+  void queryClient.invalidateQueries({ queryKey: siteKeys.posts(site.data.site) });
+}
 
 /** Re-reads the resources shown (or cached) that a change on disk affects. */
 function refresh(queryClient: QueryClient, changed: readonly string[] | 'all'): void {
@@ -44,15 +53,18 @@ export function useLiveFolders(): void {
         {
           onOpen: (resumed) => {
             if (resumed) refresh(queryClient, 'all');
-            // Background jobs went on while the stream was away (docs/jobs.md).
+            // Background jobs and sites went on while the stream was away (docs/jobs.md).
             if (resumed) void reloadJobs();
+            if (resumed) void queryClient.invalidateQueries({ queryKey: siteKeys.all });
           },
           onResync: () => {
             refresh(queryClient, 'all');
             void reloadJobs();
+            void queryClient.invalidateQueries({ queryKey: siteKeys.all });
           },
           onEvent: (type, data) => {
             if (type === 'job') receiveJobEvent(data);
+            if (type === SITE_EVENT) refreshSite(queryClient, data);
           },
           onChanged: (path) => {
             pending.push(path);

@@ -103,7 +103,7 @@ export function PostsPage() {
               className="button button--secondary button--small"
               href={servedSiteUrl(site.url)}
               target="_blank"
-              rel="noreferrer"
+              rel="noopener"
             >
               <ExternalLink size={16} aria-hidden="true" />
               {t('sites.viewSite')}

@@ -53,7 +53,7 @@ export function SitesPage() {
                   className="site-card__served"
                   href={servedSiteUrl(site.url)}
                   target="_blank"
-                  rel="noreferrer"
+                  rel="noopener"
                 >
                   <ExternalLink size={14} aria-hidden="true" />
                   {t('sites.viewSite')}

@@ -1,0 +1,27 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SitePreviews } from './site-previews.ts';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-previews-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('SitePreviews.settle', () => {
+  it('keeps one preview per user and post, and at most the count given, the newest', async () => {
+    const previews = new SitePreviews(dir);
+    const made = [];
+    for (let i = 0; i < 5; i++) {
+      made.push(await previews.create({ site: 's', userId: 1, post: `p${i}.md`, createdAt: i }));
+    }
+    const again = await previews.create({ site: 's', userId: 1, post: 'p4.md', createdAt: 10 });
+    await previews.settle(again.id, { site: 's', userId: 1, post: 'p4.md', createdAt: 10 }, 3);
+    // p4's earlier preview was replaced; of the rest, the two newest stay beside the new one.
+    expect((await readdir(dir)).sort()).toEqual([again.id, made[2]!.id, made[3]!.id].sort());
+  });
+});

@@ -1,0 +1,180 @@
+import path from 'node:path';
+import type { PostPreview, PostPreviewRequest } from '@cabinet/protocol';
+import { SitePreviews } from '../../cache/site-previews.ts';
+import type { AppContext } from '../../context.ts';
+import { errors } from '../../errors.ts';
+import type { ScopedFs } from '../../fs/scoped-fs.ts';
+import type { FileToSend } from '../file-to-send.ts';
+import type { SessionUser } from '../sessions.service.ts';
+import { pageFile, renderBuiltin, type SiteSource } from './builtin-generator.ts';
+import { HugoMountsCache } from './hugo-mounts-cache.ts';
+import { runHugo } from './hugo-runner.ts';
+import type { SiteAccessor } from './site-access.ts';
+import { MAX_SOURCE_BYTES, siteSource } from './site-builder.ts';
+import { SiteError } from './site-error.ts';
+import { postPath, splitPostPath } from './site-paths.ts';
+import { previewToSend } from './site-serving.ts';
+
+/** How long a preview stays servable: long enough to read it and follow its links. */
+export const PREVIEW_TTL_MS = 10 * 60 * 1000;
+/** Most previews kept at once, across users (the oldest go first). */
+export const MAX_PREVIEWS = 100;
+
+/**
+ * Live previews (docs/sites.md, "Preview"): the post being edited, rendered with the site's layout
+ * into a scratch folder in the data folder, in time proportional to the post, not the site. The
+ * built-in generator renders that post alone (with an index and feed holding only it); Hugo runs
+ * on the site's configuration, layouts, themes and static files with a content folder holding only
+ * the post (and its sections' `_index.md`). A newer preview of the same post by the same user
+ * cancels the one still running (Hugo's process is stopped) and replaces the finished one.
+ */
+export class SitePreviewer {
+  readonly previews: SitePreviews;
+  /** Previews being made, by user, site and post: a newer one aborts the older. */
+  private readonly running = new Map<string, AbortController>();
+  /** `hugo config mounts` answers, kept while the sites' configuration is unchanged. */
+  private readonly mounts: HugoMountsCache;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly sites: SiteAccessor,
+    private readonly now: () => number,
+  ) {
+    this.previews = new SitePreviews(path.join(ctx.config.data, 'site-previews'));
+    this.mounts = new HugoMountsCache(now);
+  }
+
+  async preview(
+    user: SessionUser,
+    name: string,
+    request: PostPreviewRequest,
+  ): Promise<PostPreview> {
+    const access = await this.sites.access(user, name);
+    const rel = postPath(request.path);
+    const key = `${user.id}:${name}:${rel}`;
+    this.running.get(key)?.abort();
+    const controller = new AbortController();
+    this.running.set(key, controller);
+    const { signal } = controller;
+    const meta = { site: name, userId: user.id, post: rel, createdAt: this.now() };
+    let scratch: Awaited<ReturnType<SitePreviews['create']>> | undefined;
+    try {
+      const content =
+        request.content ??
+        (
+          await access.userFs.readAll(`${access.sitePath}/content/${rel}`, MAX_SOURCE_BYTES)
+        ).toString('utf8');
+      const fs = await this.sites.siteFs(access.site);
+      scratch = await this.previews.create(meta);
+      const base = `${this.ctx.config.baseURL}/api/sites/${name}/preview/${scratch.id}/`;
+      let page: string;
+      if (access.site.generator === 'hugo') {
+        await this.hugo(fs, access.site.output, scratch, rel, content, base, signal);
+        const { section, slug } = splitPostPath(rel);
+        page = `${[section, slug].filter(Boolean).join('/')}/`;
+      } else {
+        const files = await renderBuiltin(onePost(siteSource(fs), rel, content), {
+          name,
+          title: access.site.title,
+          baseURL: base,
+          now: this.now(),
+          includeUnpublished: true,
+        });
+        if (signal.aborted) throw superseded();
+        for (const [file, text] of files) await this.previews.write(scratch.out, file, text);
+        page = pageFile(rel).replace(/index\.html$/, '');
+      }
+      if (signal.aborted) throw superseded();
+      // The page this one replaces is not needed any more; past the count, the oldest go.
+      await this.previews.settle(scratch.id, meta, MAX_PREVIEWS);
+      return { url: `/api/sites/${name}/preview/${scratch.id}/${page}` };
+    } catch (error) {
+      if (scratch) await this.previews.remove(scratch.id);
+      throw signal.aborted ? superseded() : error;
+    } finally {
+      if (this.running.get(key) === controller) this.running.delete(key);
+    }
+  }
+
+  /**
+   * Hugo on the site itself (configuration, layouts, themes, static, assets, data) with a content
+   * folder in the scratch space holding only the post and the `_index.md` of its sections, so its
+   * time follows the post, not the site. Its resources and cache go to the scratch folder too: a
+   * preview leaves the site as it was.
+   */
+  private async hugo(
+    fs: ScopedFs,
+    output: string,
+    scratch: { dir: string; out: string },
+    rel: string,
+    content: string,
+    base: string,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const root = await fs.resolve('/');
+    const contentDir = path.join(scratch.dir, 'content');
+    await this.previews.write(scratch.dir, `content/${rel}`, content);
+    const parts = rel.split('/').slice(0, -1);
+    for (let depth = 0; depth <= parts.length; depth++) {
+      const index = [...parts.slice(0, depth), '_index.md'].join('/');
+      const text = await fs.readAll(`/content/${index}`, MAX_SOURCE_BYTES).catch(() => undefined);
+      if (text) await this.previews.write(scratch.dir, `content/${index}`, text);
+    }
+    const args = ['--buildDrafts', '--buildFuture', '--noBuildLock', '--quiet'];
+    args.push('--destination', scratch.out, '--cacheDir', path.join(scratch.dir, 'cache'));
+    args.push('--contentDir', contentDir, '--baseURL', base);
+    const run = await runHugo(this.ctx, root.real, args, {
+      env: { HUGO_RESOURCEDIR: path.join(scratch.dir, 'resources') },
+      alsoReadable: [scratch.dir],
+      signal,
+      output: path.join(root.real, output),
+      mounts: this.mounts,
+    });
+    if (signal.aborted) throw superseded();
+    if (!run.ok) throw errors.badRequest(`hugo failed: ${run.log.slice(0, 500)}`);
+  }
+
+  /**
+   * A file of a preview of this site, by its ticket (the preview's random id) while the preview
+   * lasts; with a signed-in user, only their own previews of a site they may use. 404 otherwise.
+   */
+  async previewFile(
+    user: SessionUser | undefined,
+    name: string,
+    id: string,
+    rel: string,
+  ): Promise<FileToSend> {
+    if (user) await this.sites.access(user, name);
+    const meta = await this.previews.meta(id);
+    if (!meta || meta.site !== name || meta.createdAt < this.now() - PREVIEW_TTL_MS) {
+      throw errors.notFound();
+    }
+    if (user && meta.userId !== user.id) throw errors.notFound();
+    if (!user && !(await this.ctx.store.sites.get(name))) throw errors.notFound();
+    const found = await this.previews.find(id, rel);
+    if (!found) throw errors.notFound();
+    return previewToSend(found);
+  }
+
+  async sweep(): Promise<number> {
+    return this.previews.sweep(this.now() - PREVIEW_TTL_MS);
+  }
+}
+
+/** A newer preview of the same post replaced this one while it was being made. */
+function superseded(): SiteError {
+  return new SiteError(
+    'conflict',
+    'preview_superseded',
+    'a newer preview of this post replaced it',
+  );
+}
+
+/** The site as the built-in generator sees it for a preview: its layouts and the one post. */
+function onePost(source: SiteSource, rel: string, content: string): SiteSource {
+  return {
+    layouts: () => source.layouts(),
+    posts: () => Promise.resolve([rel]),
+    post: (p) => (p === rel ? Promise.resolve(content) : source.post(p)),
+  };
+}
