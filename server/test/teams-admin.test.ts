@@ -2,7 +2,12 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, TeamFolder } from '@cabinet/protocol';
-import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
+import {
+  ADMIN_PASSWORD,
+  startTestServer,
+  type TestServer,
+  type TestUser,
+} from '../testing/test-server.ts';
 
 let server: TestServer;
 let alice: TestUser;
@@ -122,6 +127,29 @@ describe('team folders', () => {
     expect((await call(alice, 'DELETE', `/api/team-folders/${folder.id}`)).status).toBe(403);
     expect((await call(server.admin, 'DELETE', `/api/team-folders/${folder.id}`)).status).toBe(200);
     expect(await (await call(server.admin, 'GET', '/api/team-folders')).json()).toEqual([]);
+  });
+});
+
+describe('deleting a user', () => {
+  it('takes them out of their groups and ends their shares with people', async () => {
+    const gone = await server.createUser({ scope: '/users/gone' });
+    await mkdir(path.join(server.root, 'users/gone/stuff'), { recursive: true });
+    const group = (await (
+      await call(server.admin, 'POST', '/api/groups', { name: 'Leavers', members: [gone.user.id] })
+    ).json()) as Group;
+    const shared = await call(gone, 'POST', '/api/people-shares', {
+      path: '/stuff',
+      grantees: [{ kind: 'user', id: bob.user.id }],
+      access: EDIT,
+    });
+    expect(shared.status).toBe(201);
+    const deleted = await call(server.admin, 'DELETE', `/api/users/${gone.user.id}`, {
+      current_password: ADMIN_PASSWORD,
+    });
+    expect(deleted.status).toBe(200);
+    const groups = (await (await call(server.admin, 'GET', '/api/groups')).json()) as Group[];
+    expect(groups.find((g) => g.id === group.id)!.members).toEqual([]);
+    expect(await server.ctx.store.teams.peopleSharesOf(gone.user.id)).toEqual([]);
   });
 });
 

@@ -108,11 +108,9 @@ export class MountedParts {
 
   /** The entries the user's root shows for the grants: each team folder, "Shared with me". */
   async rootEntries(): Promise<ListEntry[]> {
-    const entries: ListEntry[] = [];
-    for (const mount of this.table.team) {
-      const entry = await this.mountEntry(mount);
-      if (entry) entries.push(entry);
-    }
+    const entries = (
+      await Promise.all(this.table.team.map((mount) => this.mountEntry(mount)))
+    ).filter((entry): entry is ListEntry => entry !== null);
     if (this.table.sharedName) {
       const shared = await this.sharedRootResolved(`/${this.table.sharedName}`, false);
       entries.push({
@@ -128,12 +126,9 @@ export class MountedParts {
 
   /** The entries of "Shared with me": each share with people whose item is still there. */
   async sharedEntries(): Promise<ListEntry[]> {
-    const entries: ListEntry[] = [];
-    for (const mount of this.table.people) {
-      const entry = await this.mountEntry(mount);
-      if (entry) entries.push(entry);
-    }
-    return entries;
+    return (await Promise.all(this.table.people.map((mount) => this.mountEntry(mount)))).filter(
+      (entry): entry is ListEntry => entry !== null,
+    );
   }
 
   /** A grant's top as a listing entry, or null when it is gone or its owner may not see it. */

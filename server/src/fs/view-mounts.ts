@@ -43,11 +43,22 @@ export class ViewMounts {
   ): Promise<ViewMounts> {
     const fold = (name: string) => (caseInsensitive ? name.toLowerCase() : name);
     const taken = new Set<string>();
+    const exists = (name: string) =>
+      lstatOrNull(path.join(ownReal, name)).then(
+        (info) => info !== null,
+        () => true,
+      );
+    // The wanted names are looked up all at once; only a clash asks further, one name at a time.
+    const wanted = [...new Set(specs.filter((s) => s.kind === 'team').map((s) => s.name))];
+    if (specs.some((s) => s.kind === 'people')) wanted.push(SHARED_WITH_ME);
+    const found = new Map(
+      await Promise.all(wanted.map(async (name) => [name, await exists(name)] as const)),
+    );
     const free = async (candidates: (n: number) => string): Promise<string> => {
       for (let n = 0; ; n++) {
         const name = candidates(n);
         if (taken.has(fold(name))) continue;
-        if (await lstatOrNull(path.join(ownReal, name)).catch(() => null)) continue;
+        if (found.get(name) ?? (await exists(name))) continue;
         taken.add(fold(name));
         return name;
       }

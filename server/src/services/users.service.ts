@@ -162,6 +162,8 @@ export class UsersService {
     }
     await this.ctx.store.sessions.revokeAllForUser(id);
     await this.ctx.store.users.remove(id);
+    // Their memberships, the grants made to them and their shares with people go too.
+    await this.ctx.store.teams.forgetUser(id);
     return target.username;
   }
 

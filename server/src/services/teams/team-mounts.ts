@@ -49,19 +49,28 @@ export class TeamMounts implements GrantSource {
         owner,
       ]),
     );
-    const scopes = new Map<number, Promise<string | null>>();
+    // Each owner's scope folder by real location, looked up together.
+    const scopes = new Map(
+      await Promise.all(
+        [...owners.values()].map(
+          async (owner) =>
+            [
+              owner.id,
+              await ScopedFs.open(this.files, {
+                scope: owner.scope,
+                rules: [],
+                hideDotfiles: false,
+              })
+                .then((fs) => fs.scopeReal)
+                .catch(() => null),
+            ] as const,
+        ),
+      ),
+    );
     for (const share of live) {
       const owner = owners.get(share.ownerId);
-      if (!owner) continue;
-      let scope = scopes.get(owner.id);
-      if (!scope) {
-        scope = ScopedFs.open(this.files, { scope: owner.scope, rules: [], hideDotfiles: false })
-          .then((fs) => fs.scopeReal)
-          .catch(() => null);
-        scopes.set(owner.id, scope);
-      }
-      const ownerReal = await scope;
-      const spec = ownerReal && this.peopleSpec(share, owner, ownerReal, rules);
+      const ownerReal = owner && scopes.get(owner.id);
+      const spec = owner && ownerReal && this.peopleSpec(share, owner, ownerReal, rules);
       if (spec) specs.push(spec);
     }
     return specs;
