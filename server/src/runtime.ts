@@ -36,6 +36,7 @@ import { realTimers, systemClock, type Clock, type Timers } from './coordination
 import { listenPostgres, notifyPostgres } from './store/notices.ts';
 import { ChangeRelay } from './services/tree/change-relay.ts';
 import { trustedWatches, UntrustedReconcile } from './services/tree/watch-trust.ts';
+import { TeamsService } from './services/teams/teams.service.ts';
 import { RuntimeMetrics } from './services/metrics/runtime-metrics.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
@@ -68,6 +69,8 @@ export interface Services {
   audit: AuditLog;
   /** Background copy, move and delete jobs (docs/jobs.md). */
   fileJobs: FileJobsService;
+  /** Groups, team folders, shares with people (docs/teams.md). */
+  teams: TeamsService;
 }
 
 /**
@@ -294,6 +297,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       },
       now,
     ),
+    teams: new TeamsService(ctx, coordination.events, now),
   };
 
   const log = ctx.log.child({ area: 'runtime' });

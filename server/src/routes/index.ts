@@ -29,6 +29,7 @@ import { fileJobsRoutes } from './file-jobs.routes.ts';
 import { memoryRoutes } from './memory.routes.ts';
 import { metricsRoutes } from './metrics.routes.ts';
 import { openapiRoutes } from './openapi.routes.ts';
+import { teamsRoutes } from './teams.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -56,6 +57,7 @@ export const API_ROUTES: RouteModule[] = [
   previewRoutes,
   subtitleRoutes,
   shareRoutes,
+  teamsRoutes,
   publicShareRoutes,
   commandRoutes,
   searchRoutes,

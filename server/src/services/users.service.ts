@@ -44,7 +44,7 @@ function parseEnvelope(body: unknown): UserWriteRequest {
 /** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
 export interface UsersDeps {
   config: Pick<ServerConfig, 'authMethod' | 'root'>;
-  store: Pick<Store, 'sessions' | 'users'>;
+  store: Pick<Store, 'sessions' | 'teams' | 'users'>;
   files: FileRoot;
   settings: SettingsRepo;
 }
@@ -173,6 +173,8 @@ export class UsersService {
     }
     await this.ctx.store.sessions.revokeAllForUser(id);
     await this.ctx.store.users.remove(id);
+    // Their memberships, the grants made to them and their shares with people go too.
+    await this.ctx.store.teams.forgetUser(id);
     return target.username;
   }
 

@@ -4,6 +4,7 @@ import type { OidcFailureCode } from '@cabinet/protocol';
 import { decodeJwt } from 'jose';
 import type { Store } from '../../store/store.ts';
 import type { FastifyBaseLogger } from 'fastify';
+import { claimedGroups, syncOidcGroups } from '../teams/oidc-groups.ts';
 import type { ServerConfig } from '../../config/options.ts';
 import { AppError, errors, OidcError } from '../../errors.ts';
 import { systemClock, type Clock } from '../../coordination/index.ts';
@@ -75,7 +76,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
 export interface OidcDeps {
   config: ServerConfig;
-  store: Pick<Store, 'oidc' | 'users'>;
+  store: Pick<Store, 'oidc' | 'users' | 'teams'>;
   log: FastifyBaseLogger;
 }
 
@@ -261,6 +262,9 @@ export class OidcService {
       }
       user = await this.create(username, this.scopeFrom(claims));
     }
+    // Memberships of the provider's groups follow each sign-in (docs/teams.md).
+    const groups = claimedGroups(claims[this.ctx.config.oidcGroupsClaim]);
+    if (groups) await syncOidcGroups(this.ctx.store, user.id, groups);
     return this.applyAdminGroup(user, claims);
   }
 
