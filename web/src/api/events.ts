@@ -16,7 +16,8 @@ export interface EventStreamHandlers {
 }
 
 /** Event names the stream sends besides `ready`, `changed` and `resync`. */
-const OTHER_EVENTS = ['job'] as const;
+// `shared`: the user's shared set changed (a grant, change, revocation or leave; docs/teams.md).
+const OTHER_EVENTS = ['job', 'shared'] as const;
 
 function parse(event: MessageEvent): unknown {
   try {

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { openEventStream } from '../../api/events.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
+import { teamKeys } from '../../api/teams/team-keys.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
 import { isAffected } from './changed-folders.ts';
 import { receiveJobEvent, reloadJobs } from '../jobs/index.ts';
@@ -53,6 +54,13 @@ export function useLiveFolders(): void {
           },
           onEvent: (type, data) => {
             if (type === 'job') receiveJobEvent(data);
+            // A grant came, changed or went: what the user sees of it is read again, and a
+            // folder they lost access to answers "not found" where it is on screen.
+            if (type === 'shared') {
+              void queryClient.invalidateQueries({ queryKey: teamKeys.sharedWithMe });
+              void queryClient.invalidateQueries({ queryKey: teamKeys.peopleShares });
+              refresh(queryClient, 'all');
+            }
           },
           onChanged: (path) => {
             pending.push(path);
