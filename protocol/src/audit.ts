@@ -25,6 +25,17 @@ export const AUDIT_ACTIONS = [
   'two-factor.enrol',
   'two-factor.disable',
   'two-factor.reset',
+  // Teams (docs/teams.md): grants, their changes and revocations, and recipients leaving.
+  'group.create',
+  'group.update',
+  'group.delete',
+  'team-folder.grant',
+  'team-folder.change',
+  'team-folder.revoke',
+  'people-share.grant',
+  'people-share.change',
+  'people-share.revoke',
+  'shared.leave',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

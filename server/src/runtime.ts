@@ -37,6 +37,7 @@ import { realTimers, type Timers } from './coordination/timers.ts';
 import { listenPostgres, notifyPostgres } from './store/notices.ts';
 import { ChangeRelay } from './services/tree/change-relay.ts';
 import { trustedWatches, UntrustedReconcile } from './services/tree/watch-trust.ts';
+import { TeamsService } from './services/teams/teams.service.ts';
 import { RuntimeMetrics } from './services/metrics/runtime-metrics.ts';
 
 /** Every service, built once per process; routes, workers and the CLI receive them from here. */
@@ -69,6 +70,8 @@ export interface Services {
   audit: AuditLog;
   /** Background copy, move and delete jobs (docs/jobs.md). */
   fileJobs: FileJobsService;
+  /** Groups, team folders, shares with people (docs/teams.md). */
+  teams: TeamsService;
 }
 
 /**
@@ -280,6 +283,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       instanceId: coordination.instanceId,
       afterFile: options.afterJobFile,
     }),
+    teams: new TeamsService(ctx, coordination.events, options.now),
   };
 
   const log = ctx.log.child({ area: 'runtime' });

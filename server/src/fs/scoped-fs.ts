@@ -22,6 +22,7 @@ import { ScopedReads } from './scoped-reads.ts';
 import { ScopedUploads, type UploadPlace } from './scoped-uploads.ts';
 import { ScopedWrites, type WriteOptions } from './scoped-writes.ts';
 import { ScopedTrash } from './scoped-trash.ts';
+import type { PlacedMount } from './mounts.ts';
 
 /** File stats as ScopedFs returns them (services may not import node:fs). */
 export type { Stats } from 'node:fs';
@@ -79,6 +80,16 @@ export class ScopedFs {
   /** A view with explicit options (shares re-root at a sub-folder with a rule prefix). */
   static async open(root: FileRoot, options: ScopedFsOptions): Promise<ScopedFs> {
     return new ScopedFs(await ScopeResolver.open(root, options));
+  }
+
+  /** The grant a path lies in (or is), or null for the user's own files (docs/teams.md). */
+  mountOf(_virtual: string | Resolved): PlacedMount | null {
+    return null;
+  }
+
+  /** Every grant placed in this view, team folders first. */
+  mountList(): Promise<PlacedMount[]> {
+    return Promise.resolve([]);
   }
 
   /** Removes an abandoned upload's staging file on no user's behalf (the expiry sweeper). */

@@ -28,6 +28,7 @@ import { auditRoutes } from './audit.routes.ts';
 import { fileJobsRoutes } from './file-jobs.routes.ts';
 import { memoryRoutes } from './memory.routes.ts';
 import { metricsRoutes } from './metrics.routes.ts';
+import { teamsRoutes } from './teams.routes.ts';
 
 export type RouteModule = (app: FastifyInstance, runtime: Runtime) => Promise<void>;
 
@@ -55,6 +56,7 @@ export const API_ROUTES: RouteModule[] = [
   previewRoutes,
   subtitleRoutes,
   shareRoutes,
+  teamsRoutes,
   publicShareRoutes,
   commandRoutes,
   searchRoutes,

@@ -25,9 +25,12 @@ export async function usersRoutes(scope: FastifyInstance, runtime: Runtime): Pro
     return sendStatus(reply.header('location', `/settings/users/${id}`), 201);
   });
 
-  app.get('/users/:id', byId, async (request) =>
-    users.get(currentUser(request), parseUserId(request.params.id)),
-  );
+  app.get('/users/:id', byId, async (request) => {
+    const id = parseUserId(request.params.id);
+    const user = await users.get(currentUser(request), id);
+    // Additive (docs/teams.md): the ids of the user's groups.
+    return { ...user, groups: await services.teams.groupIdsOf(id) };
+  });
 
   app.put('/users/:id', byId, async (request, reply) => {
     const id = parseUserId(request.params.id);

@@ -510,6 +510,88 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0020_teams': {
+    async up(db: Kysely<unknown>) {
+      // Teams (docs/teams.md): groups and their members, team folders an administrator grants,
+      // items a user shares with people, who each grant is for, and what recipients left.
+      await db.schema
+        .createTable('groups')
+        .addColumn('id', 'integer', generatedId(db))
+        .addColumn('name', 'text', (c) => c.notNull())
+        // The name folded to lower case: unique, so two groups never differ by case alone.
+        .addColumn('name_key', 'text', (c) => c.notNull().unique())
+        .addColumn('source', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('group_members')
+        // Its own id: `cabinet db copy` pages every table by a unique key.
+        .addColumn('id', 'integer', generatedId(db))
+        .addColumn('group_id', 'integer', (c) => c.notNull())
+        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addUniqueConstraint('group_members_pair', ['group_id', 'user_id'])
+        .execute();
+      await db.schema
+        .createIndex('group_members_user')
+        .on('group_members')
+        .column('user_id')
+        .execute();
+      await db.schema
+        .createTable('team_folders')
+        .addColumn('id', 'integer', generatedId(db))
+        .addColumn('name', 'text', (c) => c.notNull())
+        // Root-relative, leading slash: where the folder really is.
+        .addColumn('path', 'text', (c) => c.notNull())
+        // GrantAccess as bits: create 1, rename 2, modify 4, delete 8, share 16.
+        .addColumn('access', 'integer', (c) => c.notNull())
+        .addColumn('quota', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createTable('people_shares')
+        .addColumn('id', 'integer', generatedId(db))
+        .addColumn('owner_id', 'integer', (c) => c.notNull())
+        // The owner's scope path, and the root-relative real path the share follows (as links).
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('is_dir', 'integer', (c) => c.notNull())
+        .addColumn('access', 'integer', (c) => c.notNull())
+        .addColumn('expire', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('people_shares_owner')
+        .on('people_shares')
+        .column('owner_id')
+        .execute();
+      await db.schema
+        .createTable('grantees')
+        .addColumn('id', 'integer', generatedId(db))
+        // `team` or `people`, and the team folder's or the people share's id.
+        .addColumn('grant_kind', 'text', (c) => c.notNull())
+        .addColumn('grant_id', 'integer', (c) => c.notNull())
+        .addColumn('grantee_kind', 'text', (c) => c.notNull())
+        .addColumn('grantee_id', 'integer', (c) => c.notNull())
+        .addUniqueConstraint('grantees_one', [
+          'grant_kind',
+          'grant_id',
+          'grantee_kind',
+          'grantee_id',
+        ])
+        .execute();
+      await db.schema
+        .createIndex('grantees_by_grantee')
+        .on('grantees')
+        .columns(['grantee_kind', 'grantee_id'])
+        .execute();
+      // A recipient who left a grant they hold through a group: it stays hidden for them.
+      await db.schema
+        .createTable('shared_left')
+        .addColumn('id', 'integer', generatedId(db))
+        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('grant_kind', 'text', (c) => c.notNull())
+        .addColumn('grant_id', 'integer', (c) => c.notNull())
+        .addUniqueConstraint('shared_left_one', ['user_id', 'grant_kind', 'grant_id'])
+        .execute();
+    },
+  },
 };
 
 /** The names of every migration this code has, in the order they run (the schema versions). */

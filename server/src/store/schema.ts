@@ -323,6 +323,53 @@ export interface FileJobsTable {
   items_replaced: Generated<number>;
 }
 
+/** Teams (migration 0020, docs/teams.md). */
+export interface GroupsTable {
+  id: Generated<number>;
+  name: string;
+  name_key: string;
+  source: string;
+}
+
+export interface GroupMembersTable {
+  id: Generated<number>;
+  group_id: number;
+  user_id: number;
+}
+
+export interface TeamFoldersTable {
+  id: Generated<number>;
+  name: string;
+  path: string;
+  access: number;
+  quota: number;
+}
+
+export interface PeopleSharesTable {
+  id: Generated<number>;
+  owner_id: number;
+  path: string;
+  target: string;
+  is_dir: number;
+  access: number;
+  expire: number;
+}
+
+export interface GranteesTable {
+  id: Generated<number>;
+  grant_kind: string;
+  grant_id: number;
+  grantee_kind: string;
+  grantee_id: number;
+}
+
+export interface SharedLeftTable {
+  id: Generated<number>;
+  user_id: number;
+  grant_kind: string;
+  grant_id: number;
+}
+
 export interface Database {
   users: UsersTable;
   kv: KeyValueTable;
@@ -343,6 +390,12 @@ export interface Database {
   dav_locks: DavLocksTable;
   quota_usage: QuotaUsageTable;
   share_visits: ShareVisitsTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  team_folders: TeamFoldersTable;
+  people_shares: PeopleSharesTable;
+  grantees: GranteesTable;
+  shared_left: SharedLeftTable;
   two_factor: TwoFactorTable;
   oidc_requests: OidcRequestsTable;
   oidc_sessions: OidcSessionsTable;

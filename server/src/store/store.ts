@@ -15,6 +15,7 @@ import { QuotaUsageRepo } from './quota-usage.repo.ts';
 import { SessionsRepo } from './sessions.repo.ts';
 import { SharesRepo } from './shares.repo.ts';
 import { SitesRepo } from './sites.repo.ts';
+import { TeamsRepo } from './teams.repo.ts';
 import { TrashRepo } from './trash.repo.ts';
 import { TwoFactorRepo } from './two-factor.repo.ts';
 import { OidcRepo } from './oidc.repo.ts';
@@ -55,6 +56,8 @@ export interface Store {
   audit: AuditRepo;
   /** Background copy/move/delete jobs (docs/jobs.md). */
   fileJobs: FileJobsRepo;
+  /** Groups, team folders and shares with people (docs/teams.md). */
+  teams: TeamsRepo;
 }
 
 export function createStore(db: Db): Store {
@@ -81,5 +84,6 @@ export function createStore(db: Db): Store {
     oidc: new OidcRepo(db),
     audit: new AuditRepo(db),
     fileJobs: new FileJobsRepo(db),
+    teams: new TeamsRepo(db),
   };
 }

@@ -32,6 +32,12 @@ export const STATE_TABLES = {
   oidc_sessions: { key: 'session_id' },
   audit_log: { key: 'id', identity: 'id' },
   file_jobs: { key: 'id' },
+  groups: { key: 'id', identity: 'id' },
+  group_members: { key: 'id', identity: 'id' },
+  team_folders: { key: 'id', identity: 'id' },
+  people_shares: { key: 'id', identity: 'id' },
+  grantees: { key: 'id', identity: 'id' },
+  shared_left: { key: 'id', identity: 'id' },
 } as const satisfies {
   [T in Exclude<keyof Database, TransientTable>]: TableCopySpec<Database[T]>;
 };

@@ -56,6 +56,24 @@ export class UsersRepo {
     return row && toRecord(row);
   }
 
+  /** Several users by id in one query (the owners of the grants a view composes). */
+  async byIds(ids: readonly number[]): Promise<UserRecord[]> {
+    const wanted = [...new Set(ids)].filter(isStorableInteger);
+    if (wanted.length === 0) return [];
+    const rows = await this.db.selectFrom('users').selectAll().where('id', 'in', wanted).execute();
+    return rows.map(toRecord);
+  }
+
+  /** Every user's id and username, by username (type-ahead over names). */
+  async names(): Promise<{ id: number; username: string }[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .orderBy('username')
+      .execute();
+    return rows.map((row) => ({ id: Number(row.id), username: row.username }));
+  }
+
   async byUsername(username: string): Promise<UserRecord | undefined> {
     if (!isStorableText(username)) return undefined;
     const row = await this.db

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import type { OidcFailureCode } from '@cabinet/protocol';
 import { decodeJwt } from 'jose';
+import { claimedGroups, syncOidcGroups } from '../teams/oidc-groups.ts';
 import type { AppContext } from '../../context.ts';
 import type { ServerConfig } from '../../config/options.ts';
 import { AppError, errors } from '../../errors.ts';
@@ -259,6 +260,9 @@ export class OidcService {
       }
       user = await this.create(username, this.scopeFrom(claims));
     }
+    // Memberships of the provider's groups follow each sign-in (docs/teams.md).
+    const groups = claimedGroups(claims[this.ctx.config.oidcGroupsClaim]);
+    if (groups) await syncOidcGroups(this.ctx.store, user.id, groups);
     return this.applyAdminGroup(user, claims);
   }
 
