@@ -12,7 +12,7 @@ import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
 import { ShareLinkItem } from './ShareLinkItem.tsx';
 import { shareOrder } from './share-order.ts';
 import './share.css';
-import { PeopleShareSection } from '../teams/index.ts';
+import { PeopleShareSection } from '../teams/on-demand.ts';
 
 /**
  * Share: the item's links, permanent first, then by expiry; a new link

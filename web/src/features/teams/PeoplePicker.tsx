@@ -31,7 +31,7 @@ export function GranteeName({ grantee }: { grantee: Grantee }) {
     <span className="grantee">
       <Icon size={16} aria-hidden="true" />
       <span className="visually-hidden">
-        {grantee.kind === 'group' ? t('teams.groupLabel') : t('teams.userLabel')}
+        {grantee.kind === 'group' ? t('teams.groupLabel') : t('teams.userLabel')}{' '}
       </span>
       <bdi>{grantee.name ?? `#${grantee.id}`}</bdi>
     </span>

@@ -2,7 +2,7 @@ import type { SharedMark } from '@cabinet/protocol';
 import { FolderInput, Users } from 'lucide-react';
 import { isolateName } from '../../i18n/isolate-name.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
-import './teams.css';
+import './shared-mark.css';
 
 /** "Team folder", "Shared by alice" or "Shared with me": what a shared entry is, in words. */
 export function useSharedMarkText(): (mark: SharedMark) => string {

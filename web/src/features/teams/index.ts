@@ -1,10 +1,5 @@
-// What other features may use of teams (docs/teams.md): the people picker and access fields of
-// the settings screens, the share dialog's people section, the listing's marks and grant rules.
-export { AccessFields } from './AccessFields.tsx';
-export { accessText, canWrite, VIEW_ONLY } from './access-text.ts';
+// What the first screen may use of teams (docs/teams.md): the listing's marks and the grant's
+// narrowing of permissions. The screens and dialogs' parts are in on-demand.ts.
 export { withGrant } from './grant-perms.ts';
-export { GranteeName, matchPeople, PeoplePicker } from './PeoplePicker.tsx';
-export { PeopleShareSection } from './PeopleShareSection.tsx';
-export { PeopleSharesCard } from './PeopleSharesCard.tsx';
 export { marksOf, withMarks } from './shared-marks.ts';
 export { SharedMarkIcon } from './SharedMarkIcon.tsx';

@@ -7,7 +7,7 @@ import { Dialog } from '../../../components/Dialog.tsx';
 import { useInitialFocus } from '../../../hooks/use-initial-focus.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { notifySuccess } from '../../../stores/notification-store.ts';
-import { PeoplePicker, matchPeople } from '../../teams/index.ts';
+import { PeoplePicker, matchPeople } from '../../teams/on-demand.ts';
 
 /** Group names are 1–64 characters (protocol/src/teams.ts). */
 const NAME_MAX = 64;

@@ -4,7 +4,7 @@ import { useGroupsQuery } from '../../../api/teams/groups-query.ts';
 import { useUserGroupsMutation } from '../../../api/teams/user-groups-mutation.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { notifySuccess } from '../../../stores/notification-store.ts';
-import { PeoplePicker, matchPeople } from '../../teams/index.ts';
+import { PeoplePicker, matchPeople } from '../../teams/on-demand.ts';
 
 /**
  * The user screen's groups (administrators): the groups the user is a member of, changed by

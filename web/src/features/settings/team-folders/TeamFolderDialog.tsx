@@ -9,7 +9,7 @@ import { useTranslation } from '../../../i18n/use-translation.ts';
 import { notifySuccess } from '../../../stores/notification-store.ts';
 import { TextField } from '../TextField.tsx';
 import { QuotaField } from '../users/QuotaField.tsx';
-import { AccessFields, PeoplePicker, VIEW_ONLY, matchPeople } from '../../teams/index.ts';
+import { AccessFields, PeoplePicker, VIEW_ONLY, matchPeople } from '../../teams/on-demand.ts';
 
 /** What the form checks before asking the server: a name of one path segment and a root path. */
 function problemsOf(name: string, path: string) {

@@ -10,7 +10,7 @@ import { formatFileSize } from '../../../format/file-size.ts';
 import { notifySuccess } from '../../../stores/notification-store.ts';
 import { ErrorPage } from '../../errors/index.ts';
 import { TeamFolderDialog } from './TeamFolderDialog.tsx';
-import { GranteeName, accessText } from '../../teams/index.ts';
+import { GranteeName, accessText } from '../../teams/on-demand.ts';
 
 type Open = { kind: 'new' } | { kind: 'edit' | 'delete'; folder: TeamFolder } | null;
 
