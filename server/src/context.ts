@@ -13,6 +13,8 @@ import { newInstanceId } from './coordination/coordination.ts';
 import { openInstanceLease, type InstanceLease } from './coordination/instance-lease.ts';
 import type { Timers } from './coordination/timers.ts';
 import { NameIndex } from './fs/name-index/name-index.ts';
+import type { GrantSource } from './fs/mounts.ts';
+import { TeamMounts } from './services/teams/team-mounts.ts';
 
 /** Everything services need, built once at start and passed down explicitly. */
 export interface AppContext {
@@ -30,6 +32,8 @@ export interface AppContext {
   mounts: MountTrust;
   /** This instance's id and lease: what its temp files are known by (docs/runtime.md). */
   instance: InstanceLease;
+  /** The grants each user's view mounts, read per view (docs/teams.md). */
+  grants: GrantSource;
 }
 
 export interface ContextOptions {
@@ -77,7 +81,8 @@ export async function createContext(
     gate: options.searchGate,
   });
   if (options.searchIndex ?? true) await search.start();
-  return { config, store, settings, signingKey, log, files, search, mounts, instance };
+  const grants = new TeamMounts(store, settings, files);
+  return { config, store, settings, signingKey, log, files, search, mounts, instance, grants };
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {

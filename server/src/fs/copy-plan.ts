@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errors } from '../errors.ts';
-import { isRealInside, joinVirtual, virtualOfReal } from './canonical-path.ts';
+import { isRealInside, joinVirtual } from './canonical-path.ts';
 import { lstatOrNull, toAppError } from './fs-errors.ts';
 import { mapInOrder } from './map-in-order.ts';
 import { followSegments } from './real-path.ts';
@@ -160,7 +160,7 @@ async function lookUpChild(
       return { kind: 'skip' }; // Escaping or looping links are never followed.
     }
     if (!followed.stat) return { kind: 'skip' }; // Dangling: nothing to copy.
-    const followedVirtual = virtualOfReal(followed.real, scope.scopeReal);
+    const followedVirtual = scope.virtualOf(followed.real);
     if (!scope.rulesAllow(followedVirtual)) throw errors.forbidden();
     child.real = followed.real;
     child.virtual = followedVirtual;
@@ -203,7 +203,7 @@ async function destinationOf(
   const info = await lstatOrNull(target.real);
   if (!info?.isSymbolicLink()) return target;
   const followed = await followSegments(parentReal, [name], scope.scopeReal);
-  const virtual = virtualOfReal(followed.real, scope.scopeReal);
+  const virtual = scope.virtualOf(followed.real);
   if (!scope.rulesAllow(virtual)) throw errors.forbidden();
   return { ...target, virtual, real: followed.real };
 }

@@ -41,6 +41,11 @@ export class FileRoot {
     readonly dirMode: number,
     /** Batch buffers and collection cadence shared by every write of a body into this root. */
     readonly writeBuffers: WriteBuffers,
+    /**
+     * An empty folder of the data folder, outside the root: the real place of a view's virtual
+     * "Shared with me" folder (docs/teams.md), so reading it reads nothing of anyone's files.
+     */
+    readonly emptyFolder: string,
   ) {}
 
   private staging: UploadStaging | undefined;
@@ -66,6 +71,8 @@ export class FileRoot {
     const journal = await TempJournal.open(options.dataDir, options.journal);
     const removed = await journal.cleanUp();
     if (removed > 0) options.log?.info({ removed }, 'removed temp files of interrupted writes');
+    const emptyFolder = path.join(path.resolve(options.dataDir), 'empty-folder');
+    await mkdir(emptyFolder, { recursive: true });
     return new FileRoot(
       realRoot,
       caseInsensitive,
@@ -74,6 +81,7 @@ export class FileRoot {
       options.fileMode ?? DEFAULT_FILE_MODE,
       options.dirMode ?? DEFAULT_DIR_MODE,
       new WriteBuffers(),
+      await realpath(emptyFolder),
     );
   }
 }

@@ -85,6 +85,23 @@ export interface ScopedFsOptions {
    * at the shared folder yet must apply the owner's rules to owner-original paths.
    */
   rulePrefix?: string;
+  /**
+   * A grant mounted in another user's view (docs/teams.md): paths given to and issued by this
+   * resolver are the view's (`outer`, `/Design/...`); its own scope is reached at `inner` (`/` for
+   * a folder, `/report.pdf` for one shared file). Anything not at or under `outer` is refused, and
+   * nothing inside the scope outside `inner` is reachable.
+   */
+  view?: { outer: string; inner: string };
+  /**
+   * Top-level names (folded to lower case) this view refuses: where the mounted grants sit. The
+   * grants answer there, never the user's own scope (docs/teams.md).
+   */
+  reserved?: ReadonlySet<string>;
+  /**
+   * In a mounted grant: the viewing user's own rules (global then theirs) and hideDotfiles, judged
+   * on the view's paths, on top of the owner's rules judged on the owner's paths.
+   */
+  viewRules?: { rules: readonly Rule[]; hideDotfiles: boolean };
 }
 
 /** Where a symlink child leads, and whether the rules allow its target's own virtual path. */
@@ -97,6 +114,7 @@ export interface LinkTarget extends RealTarget {
 /** One user's scope and rules: resolves virtual paths and judges them (see the header). */
 export class ScopeResolver {
   private readonly ruleSet: RuleSet;
+  private readonly viewRuleSet: RuleSet | null;
   private readonly issued = new WeakSet<Resolved>();
 
   private constructor(
@@ -107,6 +125,9 @@ export class ScopeResolver {
     private readonly options: ScopedFsOptions,
   ) {
     this.ruleSet = new RuleSet(options.rules, root.caseInsensitive);
+    this.viewRuleSet = options.viewRules
+      ? new RuleSet(options.viewRules.rules, root.caseInsensitive)
+      : null;
   }
 
   /** A resolver for a scope under the root (403 when the scope itself leads out of the root). */
@@ -120,12 +141,14 @@ export class ScopeResolver {
 
   /** True when any global or user rule exists. */
   get hasRules(): boolean {
-    return !this.ruleSet.isEmpty;
+    return !this.ruleSet.isEmpty || (this.viewRuleSet !== null && !this.viewRuleSet.isEmpty);
   }
 
   /** True when a rule or hideDotfiles can deny a path (temp names aside). */
   get judgesPaths(): boolean {
-    return !this.ruleSet.isEmpty || this.options.hideDotfiles;
+    return (
+      this.hasRules || this.options.hideDotfiles || this.options.viewRules?.hideDotfiles === true
+    );
   }
 
   /** Whether rules (and hideDotfiles) allow a virtual path; never touches the disk. */
@@ -135,10 +158,50 @@ export class ScopeResolver {
 
   /** isAllowed for a path already canonical (children built from a canonical folder and a name). */
   isCanonicalAllowed(canonical: string, rulesOnly = false): boolean {
-    const name = virtualBaseName(canonical);
+    if (this.isReserved(canonical)) return false;
+    const inner = this.innerOf(canonical);
+    if (inner === null) return false;
+    const name = virtualBaseName(inner);
     if (isTempName(name)) return false;
     if (!rulesOnly && this.options.hideDotfiles && name.startsWith('.')) return false;
-    return this.ruleSet.allows(this.rulePath(canonical));
+    if (!this.viewAllows(canonical, rulesOnly)) return false;
+    return this.ruleSet.allows(this.rulePath(inner));
+  }
+
+  /** The viewing user's own rules on a view path (only in a mounted grant). */
+  private viewAllows(canonical: string, rulesOnly: boolean): boolean {
+    const view = this.options.viewRules;
+    if (!view || !this.viewRuleSet) return true;
+    if (!rulesOnly && view.hideDotfiles && virtualBaseName(canonical).startsWith('.')) return false;
+    return this.viewRuleSet.allows(canonical);
+  }
+
+  /** A view path (canonical) as this scope's own path, or null when it is not this view's. */
+  innerOf(canonical: string): string | null {
+    const view = this.options.view;
+    if (!view) return canonical;
+    if (canonical === view.outer) return view.inner;
+    if (!canonical.startsWith(view.outer === '/' ? '/' : `${view.outer}/`)) return null;
+    // A shared file has no children: only the file itself is reachable.
+    if (view.inner !== '/') return null;
+    return canonical.slice(view.outer.length);
+  }
+
+  /** This scope's own path as a view path, or null when the view does not show it. */
+  outerOf(inner: string): string | null {
+    const view = this.options.view;
+    if (!view) return inner;
+    if (inner === view.inner) return view.outer;
+    if (view.inner !== '/') return null;
+    return view.outer === '/' ? inner : `${view.outer}${inner}`;
+  }
+
+  /** Whether a canonical path's first segment is one of the names this view refuses. */
+  private isReserved(canonical: string): boolean {
+    const reserved = this.options.reserved;
+    if (!reserved || reserved.size === 0 || canonical === '/') return false;
+    const end = canonical.indexOf('/', 1);
+    return reserved.has((end < 0 ? canonical.slice(1) : canonical.slice(1, end)).toLowerCase());
   }
 
   /**
@@ -146,7 +209,9 @@ export class ScopeResolver {
    * hidden dotfiles both start with one), so a big folder's names are judged by their first unit.
    */
   get allowsUndottedChildren(): boolean {
-    return this.ruleSet.isEmpty;
+    // A name reserved for a grant is never on disk (grants are named around the user's own
+    // content), so listings need not judge it.
+    return this.ruleSet.isEmpty && !this.options.view;
   }
 
   /**
@@ -157,6 +222,16 @@ export class ScopeResolver {
   isChildAllowed(folder: string | JudgedFolder, name: string, rulesOnly = false): boolean {
     if (isTempName(name)) return false;
     if (!rulesOnly && this.options.hideDotfiles && name.startsWith('.')) return false;
+    if (this.options.view) {
+      // A mounted grant's children are judged path by path (its paths are the view's).
+      const spelled = typeof folder === 'string' ? folder : folder.path;
+      if (!this.isCanonicalAllowed(joinVirtual(spelled, name), rulesOnly)) return false;
+      return (
+        typeof folder === 'string' ||
+        folder.realPath === folder.path ||
+        this.isCanonicalAllowed(joinVirtual(folder.realPath, name), rulesOnly)
+      );
+    }
     if (this.ruleSet.isEmpty) return true;
     if (typeof folder === 'string')
       return this.ruleSet.allows(this.rulePath(joinVirtual(folder, name)));
@@ -169,7 +244,13 @@ export class ScopeResolver {
 
   /** Whether rules alone allow a canonical virtual path (copy plans, descendant checks). */
   rulesAllow(canonical: string): boolean {
-    return this.ruleSet.allows(this.rulePath(canonical));
+    if (this.isReserved(canonical)) return false;
+    const inner = this.innerOf(canonical);
+    return (
+      inner !== null &&
+      this.viewAllows(canonical, true) &&
+      this.ruleSet.allows(this.rulePath(inner))
+    );
   }
 
   /**
@@ -185,30 +266,30 @@ export class ScopeResolver {
     }
     const canonical = canonicalPath(virtual);
     if (!this.isCanonicalAllowed(canonical.path)) throw errors.forbidden(DENIED_BY_RULES);
+    const innerPath = this.innerOf(canonical.path);
+    if (innerPath === null) throw errors.forbidden();
+    const segments = innerPath === '/' ? [] : innerPath.slice(1).split('/');
     let resolved: Resolved;
-    if (canonical.segments.length === 0) {
+    if (segments.length === 0) {
       const info = await lstatOrNull(this.scopeReal).catch(() => null);
       resolved = {
-        path: '/',
-        trailingSlash: false,
-        name: '',
+        path: canonical.path,
+        trailingSlash: canonical.path === '/' ? false : canonical.trailingSlash,
+        name: virtualBaseName(canonical.path),
         real: this.scopeReal,
         entry: this.scopeReal,
         stat: info,
         isSymlink: false,
-        entryPath: '/',
-        realPath: '/',
+        entryPath: canonical.path,
+        realPath: canonical.path,
       };
     } else {
-      const name = canonical.segments[canonical.segments.length - 1]!;
-      const parent = await resolveFolder(
-        this.scopeReal,
-        canonical.segments.slice(0, -1),
-        this.scopeReal,
-      );
+      const name = segments[segments.length - 1]!;
+      const parent = await resolveFolder(this.scopeReal, segments.slice(0, -1), this.scopeReal);
       // Judged where it really is too: `/loop/secret` with `loop -> .` is `/secret`. Before the
       // folder's type, as for a direct path (rules first, then the disk).
-      const entryPath = joinVirtual(virtualOfReal(parent.real, this.scopeReal), name);
+      const entryPath = this.outerOf(joinVirtual(virtualOfReal(parent.real, this.scopeReal), name));
+      if (entryPath === null) throw errors.forbidden();
       if (entryPath !== canonical.path && !this.isCanonicalAllowed(entryPath)) {
         throw errors.forbidden(DENIED_BY_RULES);
       }
@@ -217,7 +298,7 @@ export class ScopeResolver {
       const base = {
         path: canonical.path,
         trailingSlash: canonical.trailingSlash,
-        name,
+        name: virtualBaseName(canonical.path),
         entry,
         entryPath,
       };
@@ -254,7 +335,9 @@ export class ScopeResolver {
    */
   async followLink(folderReal: string, name: string, rulesOnly = false): Promise<LinkTarget> {
     const target = await followSegments(folderReal, [name], this.scopeReal);
-    const virtual = virtualOfReal(target.real, this.scopeReal);
+    // In a mounted grant, a target the view does not show (a shared file's sibling) is refused.
+    const virtual = this.outerOf(virtualOfReal(target.real, this.scopeReal));
+    if (virtual === null) return { ...target, virtual: '/', allowed: false };
     return { ...target, virtual, allowed: this.isCanonicalAllowed(virtual, rulesOnly) };
   }
 
@@ -266,7 +349,14 @@ export class ScopeResolver {
   /** Virtual path of a real path inside this scope (for entries found by walking). */
   virtualOf(real: string): string {
     this.assertRealInside(real);
-    return virtualOfReal(real, this.scopeReal);
+    const outer = this.outerOf(virtualOfReal(real, this.scopeReal));
+    if (outer === null) throw errors.forbidden();
+    return outer;
+  }
+
+  /** The view place of a mounted grant (undefined for a user's own scope). */
+  get view(): { outer: string; inner: string } | undefined {
+    return this.options.view;
   }
 
   private rulePath(canonical: string): string {

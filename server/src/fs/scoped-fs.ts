@@ -3,6 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Rule } from '@cabinet/protocol';
 import { AppError, errors } from '../errors.ts';
+import { canonicalPath, joinVirtual } from './canonical-path.ts';
 import type { AtomicWrite, WriteSource } from './atomic-write.ts';
 import { diskUsage } from './disk-usage.ts';
 import { treeBytes, treeSize, type TreeSize } from './tree-bytes.ts';
@@ -22,7 +23,10 @@ import { ScopedReads } from './scoped-reads.ts';
 import { ScopedUploads, type UploadPlace } from './scoped-uploads.ts';
 import { ScopedWrites, type WriteOptions } from './scoped-writes.ts';
 import { ScopedTrash } from './scoped-trash.ts';
-import type { PlacedMount } from './mounts.ts';
+import type { GrantSource, MountSpec, PlacedMount } from './mounts.ts';
+import { ViewMounts, type Route } from './view-mounts.ts';
+import type { GrantAccess } from '@cabinet/protocol';
+import { MountedParts } from './mounted-parts.ts';
 
 /** File stats as ScopedFs returns them (services may not import node:fs). */
 export type { Stats } from 'node:fs';
@@ -50,13 +54,23 @@ export class ScopedFs {
   readonly uploads: ScopedUploads;
   /** Moves into the trash and back out of it (docs/trash.md). */
   readonly trash: ScopedTrash;
+  /** The grants this view mounts and their opened views (docs/teams.md), or null. */
+  private readonly mounted: MountedParts | null;
 
-  private constructor(private readonly scope: ScopeResolver) {
+  private constructor(
+    private readonly scope: ScopeResolver,
+    mounts: { table: ViewMounts; open: (mount: PlacedMount) => Promise<ScopedFs> } | null = null,
+  ) {
     this.listing = new ScopedListing(scope);
     this.reads = new ScopedReads(scope);
     this.writes = new ScopedWrites(scope, this.listing);
-    this.uploads = new ScopedUploads(scope);
-    this.trash = new ScopedTrash(scope, this.listing);
+    this.mounted = mounts && new MountedParts(this, mounts.table, mounts.open);
+    this.uploads = this.mounted
+      ? this.mounted.uploads(new ScopedUploads(scope))
+      : new ScopedUploads(scope);
+    this.trash = this.mounted
+      ? this.mounted.trash(new ScopedTrash(scope, this.listing))
+      : new ScopedTrash(scope, this.listing);
   }
 
   /**
@@ -64,17 +78,56 @@ export class ScopedFs {
    * `settings` is anything with `get()` returning the global settings (the SettingsRepo).
    */
   static async forUser(
-    ctx: { files: FileRoot; settings: { get(): Promise<{ rules: Rule[] }> } },
-    user: { scope: string; rules: readonly Rule[]; hideDotfiles: boolean; rulePrefix?: string },
+    ctx: {
+      files: FileRoot;
+      settings: { get(): Promise<{ rules: Rule[] }> };
+      grants?: GrantSource;
+    },
+    user: {
+      id?: number;
+      scope: string;
+      rules: readonly Rule[];
+      hideDotfiles: boolean;
+      rulePrefix?: string;
+    },
   ): Promise<ScopedFs> {
     const settings = await ctx.settings.get();
-    return ScopedFs.open(ctx.files, {
+    const options: ScopedFsOptions = {
       scope: user.scope,
       rules: [...settings.rules, ...user.rules],
       hideDotfiles: user.hideDotfiles,
       // A folder-limited app password re-roots the view; the rules still judge account paths.
       ...(user.rulePrefix !== undefined && { rulePrefix: user.rulePrefix }),
-    });
+    };
+    // Grants are read per view, so a revocation holds from the next request on (docs/teams.md).
+    // A folder-limited app password sees its folder only, never the grants.
+    const specs =
+      ctx.grants && user.id !== undefined && user.rulePrefix === undefined
+        ? await ctx.grants.mountsFor({ id: user.id })
+        : [];
+    if (specs.length === 0) return ScopedFs.open(ctx.files, options);
+    return ScopedFs.withMounts(ctx.files, options, specs);
+  }
+
+  /** A user's view with grants mounted on top of their scope (docs/teams.md). */
+  static async withMounts(
+    root: FileRoot,
+    options: ScopedFsOptions,
+    specs: readonly MountSpec[],
+  ): Promise<ScopedFs> {
+    const own = await ScopeResolver.open(root, options);
+    const table = await ViewMounts.place(own.scopeReal, specs, root.caseInsensitive);
+    const scope = await ScopeResolver.open(root, { ...options, reserved: table.reserved() });
+    const open = (mount: PlacedMount) =>
+      ScopedFs.open(root, {
+        scope: mount.spec.scope,
+        rules: mount.spec.rules,
+        hideDotfiles: mount.spec.hideDotfiles,
+        ...(mount.spec.rulePrefix !== undefined && { rulePrefix: mount.spec.rulePrefix }),
+        view: { outer: mount.path, inner: mount.spec.file ? `/${mount.spec.file}` : '/' },
+        viewRules: { rules: options.rules, hideDotfiles: options.hideDotfiles },
+      });
+    return new ScopedFs(scope, { table, open });
   }
 
   /** A view with explicit options (shares re-root at a sub-folder with a rule prefix). */
@@ -83,13 +136,35 @@ export class ScopedFs {
   }
 
   /** The grant a path lies in (or is), or null for the user's own files (docs/teams.md). */
-  mountOf(_virtual: string | Resolved): PlacedMount | null {
-    return null;
+  mountOf(virtual: string | Resolved): PlacedMount | null {
+    if (!this.mounted) return null;
+    const route = this.mounted.route(virtual);
+    return route.kind === 'mount' ? route.mount : null;
+  }
+
+  /** Whether a path is one of the virtual folders (a grant's top, "Shared with me") or inside one. */
+  isInGrant(virtual: string | Resolved): boolean {
+    return this.mounted !== null && this.mounted.route(virtual).kind !== 'own';
   }
 
   /** Every grant placed in this view, team folders first. */
   mountList(): Promise<PlacedMount[]> {
-    return Promise.resolve([]);
+    return Promise.resolve(this.mounted?.table.all ?? []);
+  }
+
+  /** The view a grant path is served by (its own ScopedFs), or null for the user's own files. */
+  viewOf(virtual: string | Resolved): Promise<ScopedFs | null> {
+    return this.mounted ? this.mounted.viewOf(virtual) : Promise.resolve(null);
+  }
+
+  /** What a grant allows at a path (null: the user's own files, their permissions alone). */
+  accessAt(virtual: string | Resolved): GrantAccess | null {
+    return this.mountOf(virtual)?.spec.access ?? null;
+  }
+
+  /** The route of a path (MountedParts). */
+  route(virtual: string | Resolved): Route {
+    return this.mounted ? this.mounted.route(virtual) : { kind: 'own' };
   }
 
   /** Removes an abandoned upload's staging file on no user's behalf (the expiry sweeper). */
@@ -119,7 +194,41 @@ export class ScopedFs {
 
   /** Whether rules (and hideDotfiles) allow a virtual path; never touches the disk. */
   isAllowed(virtual: string, options: { rulesOnly?: boolean } = {}): boolean {
+    const other = this.syncOther(virtual);
+    if (other !== null)
+      return typeof other === 'boolean' ? other : other.isAllowed(virtual, options);
     return this.scope.isAllowed(virtual, options);
+  }
+
+  /**
+   * For checks that cannot wait (docs/teams.md): the grant view of a path when it is opened
+   * already, `true` for "Shared with me" itself, `false` for anything else of the grants, null
+   * for the user's own files.
+   */
+  private syncOther(virtual: string | Resolved): ScopedFs | boolean | null {
+    if (!this.mounted) return null;
+    const route = this.mounted.route(virtual);
+    if (route.kind === 'own') return null;
+    if (route.kind === 'shared-root') return true;
+    if (route.kind === 'shared-missing') return false;
+    return this.mounted.readyFs(route.mount) ?? false;
+  }
+
+  /** The grant view serving a path, 'shared' for "Shared with me" itself, null for own files. */
+  private async other(virtual: string | Resolved): Promise<ScopedFs | 'shared' | null> {
+    if (!this.mounted) return null;
+    if (this.mounted.route(virtual).kind === 'shared-root') return 'shared';
+    return this.mounted.viewOf(virtual);
+  }
+
+  private async sharedRoot(virtual: string | Resolved): Promise<Resolved & { stat: Stats }> {
+    const route = this.mounted!.route(virtual);
+    const trailing =
+      typeof virtual === 'string' ? canonicalPath(virtual).trailingSlash : virtual.trailingSlash;
+    return this.mounted!.sharedRootResolved(
+      route.kind === 'shared-root' ? route.path : '/',
+      trailing,
+    );
   }
 
   /**
@@ -127,6 +236,8 @@ export class ScopedFs {
    * judged exactly as walks and listings judge their children: no re-parsing of the name.
    */
   isEntryAllowed(canonical: string): boolean {
+    const other = this.syncOther(canonical);
+    if (other !== null) return typeof other === 'boolean' ? other : other.isEntryAllowed(canonical);
     return this.scope.isCanonicalAllowed(canonical);
   }
 
@@ -136,6 +247,10 @@ export class ScopedFs {
    * a missing folder) are not a rule's verdict and answer false: the operation reports them.
    */
   async isDenied(virtual: string): Promise<boolean> {
+    const other = await this.other(virtual).catch(() => false as const);
+    if (other === false) return false;
+    if (other === 'shared') return false;
+    if (other) return other.isDenied(virtual);
     if (!this.scope.isAllowed(virtual)) return true;
     try {
       await this.scope.resolve(virtual);
@@ -155,16 +270,22 @@ export class ScopedFs {
 
   /** Throws 403 unless rules and hideDotfiles allow a virtual path. */
   checkAllowed(virtual: string): void {
-    if (!this.scope.isAllowed(virtual)) throw errors.forbidden();
+    if (!this.isAllowed(virtual)) throw errors.forbidden();
   }
 
   /** See ScopeResolver.resolve: the one way from a user path to a real one. */
-  resolve(virtual: string | Resolved): Promise<Resolved> {
+  async resolve(virtual: string | Resolved): Promise<Resolved> {
+    const other = await this.other(virtual);
+    if (other === 'shared') return this.sharedRoot(virtual);
+    if (other) return other.resolve(virtual);
     return this.scope.resolve(virtual);
   }
 
   /** Resolves a path that must exist (404 otherwise). */
-  stat(virtual: string | Resolved): Promise<Resolved & { stat: Stats }> {
+  async stat(virtual: string | Resolved): Promise<Resolved & { stat: Stats }> {
+    const other = await this.other(virtual);
+    if (other === 'shared') return this.sharedRoot(virtual);
+    if (other) return other.stat(virtual);
     return this.scope.stat(virtual);
   }
 
@@ -175,136 +296,281 @@ export class ScopedFs {
 
   /** Whether rules alone allow a canonical virtual path (descendant checks). */
   rulesAllow(virtual: string): boolean {
+    const other = this.syncOther(virtual);
+    if (other !== null) return typeof other === 'boolean' ? other : other.rulesAllow(virtual);
     return this.scope.rulesAllow(virtual);
   }
 
   /** See ScopedListing.list. */
-  list(
+  async list(
     virtual: string | Resolved,
     options?: ListOptions,
   ): Promise<{ dir: Resolved & { stat: Stats }; entries: ListEntry[] }> {
-    return this.listing.list(virtual, options);
+    const other = await this.other(virtual);
+    if (other === 'shared') {
+      return { dir: await this.sharedRoot(virtual), entries: await this.mounted!.sharedEntries() };
+    }
+    if (other) return other.list(virtual, options);
+    const listed = await this.listing.list(virtual, options);
+    if (!this.mounted || listed.dir.path !== '/') return listed;
+    // The grants show at the top of the user's own content (docs/teams.md).
+    const entries = [...listed.entries, ...(await this.mounted.rootEntries())];
+    if (options?.sorted ?? true)
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { dir: listed.dir, entries };
+  }
+
+  /** The entries a listing of the top adds for the grants (the resources listing appends them). */
+  async grantEntries(virtual: string | Resolved): Promise<ListEntry[]> {
+    if (!this.mounted) return [];
+    const route = this.mounted.route(virtual);
+    if (route.kind === 'shared-root') return this.mounted.sharedEntries();
+    const path = typeof virtual === 'string' ? canonicalPath(virtual).path : virtual.path;
+    return route.kind === 'own' && path === '/' ? this.mounted.rootEntries() : [];
   }
 
   /** See ScopedListing.listChildren. */
-  listChildren(
+  async listChildren(
     virtual: string | Resolved,
     options?: ListOptions,
   ): Promise<{ dir: Resolved & { stat: Stats }; children: FolderChildren }> {
+    const other = await this.other(virtual);
+    if (other === 'shared') {
+      // Its grants are added by grantEntries; its real place is an empty folder.
+      const dir = await this.sharedRoot(virtual);
+      return { dir, children: await this.listing.statVisible(dir, [], options) };
+    }
+    if (other) return other.listChildren(virtual, options);
     return this.listing.listChildren(virtual, options);
   }
 
   /** See ScopedListing.readAllChildren (shared caches only: filter with `isChildAllowed`). */
-  readAllChildren(
+  async readAllChildren(
     dir: Resolved & { stat: Stats },
     options?: ListOptions & { maxCount?: number },
   ): Promise<FolderChildren | null> {
+    const other = await this.other(dir);
+    if (other && other !== 'shared') return other.readAllChildren(dir, options);
     return this.listing.readAllChildren(dir, options);
   }
 
   /** See ScopedListing.readVisibleNames. */
-  readVisibleNames(
+  async readVisibleNames(
     dir: Resolved & { stat: Stats },
     known?: TypedNames | null,
   ): Promise<TypedNames> {
-    return this.listing.readVisibleNames(dir, known);
+    const other = await this.other(dir);
+    if (other && other !== 'shared') return other.readVisibleNames(dir, known);
+    return this.listing.readVisibleNames(dir, other === 'shared' ? null : known);
   }
 
   /** See ScopedListing.statVisible. */
-  statVisible(
+  async statVisible(
     dir: Resolved & { stat: Stats },
     names: string[],
     options?: ListOptions,
   ): Promise<FolderChildren> {
+    const other = await this.other(dir);
+    if (other === 'shared') return this.listing.statVisible(dir, [], options);
+    if (other) return other.statVisible(dir, names, options);
     return this.listing.statVisible(dir, names, options);
   }
 
   /** See ScopedListing.isChildAllowed. */
   isChildAllowed(folder: string | JudgedFolder, name: string): boolean {
+    const path = typeof folder === 'string' ? folder : folder.path;
+    const other = this.syncOther(path);
+    if (other === true) return this.mounted!.route(joinVirtual(path, name)).kind === 'mount';
+    if (other !== null) return other !== false && other.isChildAllowed(folder, name);
     return this.listing.isChildAllowed(folder, name);
   }
 
   /** See ScopedListing.walk. */
-  walk(virtual: string | Resolved, options?: WalkOptions): AsyncGenerator<Entry> {
-    return this.listing.walk(virtual, options);
+  async *walk(virtual: string | Resolved, options?: WalkOptions): AsyncGenerator<Entry> {
+    const other = await this.other(virtual);
+    // "Shared with me" itself holds no files; a walk of the top stays in the user's own files.
+    if (other === 'shared') return;
+    yield* other ? other.walk(virtual, options) : this.listing.walk(virtual, options);
   }
 
   /** See ScopedListing.assertTreeAllowed. */
-  assertTreeAllowed(source: Resolved, destination?: string): Promise<void> {
+  async assertTreeAllowed(source: Resolved, destination?: string): Promise<void> {
+    const other = await this.other(source);
+    if (other === 'shared') throw errors.forbidden();
+    if (other) return other.assertTreeAllowed(source, destination);
     return this.listing.assertTreeAllowed(source, destination);
   }
 
   /** See ScopedReads.openRead. */
-  openRead(
+  async openRead(
     virtual: string | Resolved,
     range?: { start?: number; end?: number },
   ): Promise<{ resolved: Resolved; stat: Stats; stream: Readable }> {
+    const other = await this.other(virtual);
+    if (other === 'shared') throw errors.badRequest('a folder has no content');
+    if (other) return other.openRead(virtual, range);
     return this.reads.openRead(virtual, range);
   }
 
   /** See ScopedReads.openFile. */
-  openFile(virtual: string | Resolved): Promise<FileHandle> {
+  async openFile(virtual: string | Resolved): Promise<FileHandle> {
+    const other = await this.other(virtual);
+    if (other === 'shared') throw errors.badRequest('a folder has no content');
+    if (other) return other.openFile(virtual);
     return this.reads.openFile(virtual);
   }
 
   /** See ScopedReads.openKnown. */
-  openKnown(known: { path: string; real: string; stat: Stats }): Promise<FileHandle> {
+  async openKnown(known: { path: string; real: string; stat: Stats }): Promise<FileHandle> {
+    const other = await this.other(known.path);
+    if (other === 'shared') throw errors.notFound();
+    if (other) return other.openKnown(known);
     return this.reads.openKnown(known);
   }
 
   /** See ScopedReads.readAll. */
-  readAll(virtual: string | Resolved, maxBytes: number): Promise<Buffer> {
+  async readAll(virtual: string | Resolved, maxBytes: number): Promise<Buffer> {
+    const other = await this.other(virtual);
+    if (other === 'shared') throw errors.badRequest('a folder has no content');
+    if (other) return other.readAll(virtual, maxBytes);
     return this.reads.readAll(virtual, maxBytes);
   }
 
   /** See ScopedReads.readHead. */
-  readHead(virtual: string | Resolved, bytes?: number): Promise<Buffer> {
+  async readHead(virtual: string | Resolved, bytes?: number): Promise<Buffer> {
+    const other = await this.other(virtual);
+    if (other === 'shared') throw errors.badRequest('a folder has no content');
+    if (other) return other.readHead(virtual, bytes);
     return this.reads.readHead(virtual, bytes);
   }
 
   /** See ScopedWrites.createWriteAtomic. */
-  createWriteAtomic(
+  async createWriteAtomic(
     virtual: string | Resolved,
     options?: WriteOptions,
   ): Promise<{ resolved: Resolved; write: AtomicWrite }> {
+    const other = await this.writable(virtual);
+    if (other) return other.createWriteAtomic(virtual, options);
     return this.writes.createWriteAtomic(virtual, options);
   }
 
+  /**
+   * The grant view a write to a path goes to, after the grant's access allowed it: `modify` to
+   * replace what exists, `create` otherwise (docs/teams.md). Null for the user's own files.
+   */
+  private async writable(virtual: string | Resolved): Promise<ScopedFs | null> {
+    const other = await this.other(virtual);
+    if (other === null) return null;
+    if (other === 'shared') throw errors.forbidden('shared folders themselves cannot be changed');
+    const resolved = await other.resolve(virtual);
+    this.mounted!.check(resolved, resolved.stat ? 'modify' : 'create');
+    return other;
+  }
+
   /** See ScopedWrites.writeFile. */
-  writeFile(
+  async writeFile(
     virtual: string | Resolved,
     source: WriteSource,
     options?: WriteOptions,
   ): Promise<{ resolved: Resolved; stat: Stats }> {
+    const other = await this.writable(virtual);
+    if (other) return other.writeFile(virtual, source, options);
     return this.writes.writeFile(virtual, source, options);
   }
 
   /** See ScopedWrites.mkdir. */
-  mkdir(virtual: string | Resolved): Promise<Resolved> {
+  async mkdir(virtual: string | Resolved): Promise<Resolved> {
+    const other = await this.other(virtual);
+    if (other === 'shared') throw errors.forbidden('shared folders themselves cannot be changed');
+    if (other) {
+      const resolved = await other.resolve(virtual);
+      if (resolved.stat?.isDirectory()) return resolved;
+      this.mounted!.check(resolved, 'create');
+      return other.mkdir(virtual);
+    }
     return this.writes.mkdir(virtual);
   }
 
   /** See ScopedWrites.remove. */
-  remove(virtual: string | Resolved): Promise<Resolved> {
+  async remove(virtual: string | Resolved): Promise<Resolved> {
+    this.mounted?.check(virtual, 'delete');
+    const other = await this.other(virtual);
+    if (other && other !== 'shared') return other.remove(virtual);
     return this.writes.remove(virtual);
   }
 
   /** See ScopedWrites.copy. */
-  copy(
+  async copy(
     source: string | Resolved,
     destination: string | Resolved,
     options?: { override?: boolean; control?: CopyControl },
   ): Promise<Resolved> {
-    return this.writes.copy(source, destination, options);
+    if (!this.mounted) return this.writes.copy(source, destination, options);
+    const from = await this.other(source);
+    const to = await this.writable(destination);
+    if (from === 'shared') throw errors.forbidden('shared folders themselves cannot be copied');
+    if (from === to) return (to ?? this).writesOf().copy(source, destination, options);
+    return this.copyAcross(from ?? this, to ?? this, source, destination, options?.override);
+  }
+
+  /**
+   * A copy between two views (the user's files and a grant, or two grants): one file, read from
+   * one and written atomically into the other. Folders are refused (docs/teams.md).
+   */
+  private async copyAcross(
+    from: ScopedFs,
+    to: ScopedFs,
+    source: string | Resolved,
+    destination: string | Resolved,
+    override = false,
+  ): Promise<Resolved> {
+    const item = await (from === this ? this.scope.stat(source) : from.stat(source));
+    if (!item.stat.isFile()) {
+      throw errors.forbidden('folders are copied into or out of a shared folder file by file');
+    }
+    const target = await (to === this ? this.scope.resolve(destination) : to.resolve(destination));
+    if (target.stat && !override) throw errors.conflict();
+    if (target.stat?.isDirectory()) throw errors.conflict();
+    const { stream } = await (from === this ? this.reads.openRead(item) : from.openRead(item));
+    const written = await (to === this
+      ? this.writes.writeFile(target, stream, { override })
+      : to.writeFile(target, stream, { override }));
+    return written.resolved;
+  }
+
+  private writesOf(): ScopedWrites {
+    return this.writes;
   }
 
   /** See ScopedWrites.move. */
-  move(
+  async move(
     source: string | Resolved,
     destination: string | Resolved,
     options?: { override?: boolean },
   ): Promise<Resolved> {
-    return this.writes.move(source, destination, options);
+    if (!this.mounted) return this.writes.move(source, destination, options);
+    const from = await this.other(source);
+    const to = await this.other(destination);
+    if (from === 'shared' || to === 'shared') {
+      throw errors.forbidden('shared folders themselves cannot be moved');
+    }
+    if (from === to) {
+      this.mounted.check(source, 'rename');
+      this.mounted.check(destination, 'rename');
+      return (to ?? this).writesOf().move(source, destination, options);
+    }
+    // Between views: a copy of the file, then the delete of the original.
+    this.mounted.check(source, 'delete');
+    await this.writable(destination);
+    const moved = await this.copyAcross(
+      from ?? this,
+      to ?? this,
+      source,
+      destination,
+      options?.override,
+    );
+    await (from ?? this).writesOf().remove(source);
+    return moved;
   }
 
   /**
@@ -312,6 +578,9 @@ export class ScopedFs {
    * (see treeBytes). The path is resolved first, so a denied or escaping path is refused.
    */
   async bytesUnder(virtual: string | Resolved, signal?: AbortSignal): Promise<number> {
+    const other = await this.other(virtual);
+    if (other === 'shared') return 0;
+    if (other) return other.bytesUnder(virtual, signal);
     const resolved = await this.scope.resolve(virtual);
     if (!resolved.stat && !resolved.isSymlink) return 0;
     return treeBytes(resolved.real, signal);
@@ -319,6 +588,9 @@ export class ScopedFs {
 
   /** Files and their bytes at or under a path (a background job's totals); 0 when it is gone. */
   async treeSize(virtual: string | Resolved, signal?: AbortSignal): Promise<TreeSize> {
+    const other = await this.other(virtual);
+    if (other === 'shared') return { files: 0, bytes: 0 };
+    if (other) return other.treeSize(virtual, signal);
     const resolved = await this.scope.resolve(virtual);
     if (!resolved.stat && !resolved.isSymlink) return { files: 0, bytes: 0 };
     return treeSize(resolved.real, signal);
@@ -330,7 +602,10 @@ export class ScopedFs {
   }
 
   /** See diskUsage. */
-  usage(virtual: string | Resolved): Promise<{ total: number; used: number }> {
+  async usage(virtual: string | Resolved): Promise<{ total: number; used: number }> {
+    const other = await this.other(virtual);
+    if (other === 'shared') return diskUsage(this.scope, '/');
+    if (other) return other.usage(virtual);
     return diskUsage(this.scope, virtual);
   }
 }

@@ -101,6 +101,8 @@ export class CommandsService {
       return refuse(['The folder does not exist or you may not open it.']);
     }
     if (!folder.stat.isDirectory()) return refuse(['Commands run in a folder, not in a file.']);
+    // A command is not confined by ScopedFs: it never runs in a folder shared with the user.
+    if (fs.isInGrant(folder)) return refuse(['Commands do not run in shared folders.']);
 
     const settings = await this.ctx.settings.get();
     const result = await runLine(parsed, {

@@ -22,6 +22,7 @@ import type { ShareService } from './share.service.ts';
 import type { TrashService } from './trash/trash.service.ts';
 import { freeName } from './resources/free-name.ts';
 import { readListing, type Listing } from './resources/listing.ts';
+import { withGrants } from './resources/granted-items.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
 import type { ListingCache } from './resources/listing-cache.ts';
 import type { InstanceChanges } from './tree/change-relay.ts';
@@ -84,7 +85,7 @@ export class ResourcesService {
         this.listingBudget,
         this.listingCache,
       );
-      return { kind: 'listing', listing };
+      return { kind: 'listing', listing: await withGrants(fs, target, listing) };
     }
     if (options.checksum !== undefined) {
       if (!canDownload(user)) return { kind: 'accepted' };

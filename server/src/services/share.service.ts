@@ -110,6 +110,9 @@ export class ShareService {
     }
     const fs = await ScopedFs.forUser(this.ctx, user);
     const item = await fs.stat(rawPath);
+    // Links into what was shared with the user are not made yet (docs/teams.md): a link is served
+    // through its owner's own scope, which a grant is not part of.
+    if (fs.isInGrant(item)) throw errors.forbidden('links cannot be made in shared folders yet');
     const isRequest = request.request === true;
     if (isRequest && !item.stat.isDirectory()) {
       throw errors.badRequest('files can be requested into a folder only');
@@ -174,6 +177,40 @@ export class ShareService {
       );
     }
     await this.ctx.store.shares.remove(doomed);
+    await this.followPeopleShares(from, to);
+  }
+
+  /** Shares with people follow their item as links do, and end when it leaves its owner's scope. */
+  private async followPeopleShares(from: string, to: string): Promise<void> {
+    for (const share of await this.ctx.store.teams.peopleSharesAtOrUnder(from)) {
+      const owner = await this.ctx.store.users.byId(share.ownerId);
+      const newTarget = to + share.target.slice(from.length);
+      const newReal = path.join(this.ctx.files.realRoot, newTarget);
+      const ownerFs =
+        owner &&
+        (await ScopedFs.open(this.ctx.files, {
+          scope: owner.scope,
+          rules: [],
+          hideDotfiles: false,
+        }));
+      if (!ownerFs || !isRealInside(newReal, ownerFs.scopeReal) || newReal === ownerFs.scopeReal) {
+        await this.ctx.store.teams.removeGrant('people', share.id);
+        continue;
+      }
+      await this.ctx.store.teams.relocatePeopleShare(
+        share.id,
+        ownerFs.virtualOf(newReal),
+        newTarget,
+      );
+    }
+  }
+
+  /** A deleted item's shares with people end with it (trashed or not: a restore does not revive them). */
+  private async endPeopleShares(removed: Resolved): Promise<void> {
+    if (removed.isSymlink) return;
+    for (const share of await this.ctx.store.teams.peopleSharesAtOrUnder(this.targetOf(removed))) {
+      await this.ctx.store.teams.removeGrant('people', share.id);
+    }
   }
 
   /**
@@ -206,6 +243,7 @@ export class ShareService {
     if (removed.isSymlink) return;
     const links = await this.ctx.store.shares.atOrUnderTarget(this.targetOf(removed));
     await this.ctx.store.shares.remove(links.map((share) => share.hash));
+    await this.endPeopleShares(removed);
   }
 
   /**
@@ -231,6 +269,7 @@ export class ShareService {
       }
     }
     await this.ctx.store.shares.remove([...links.keys()]);
+    await this.endPeopleShares(removed);
     return [...links.values()];
   }
 

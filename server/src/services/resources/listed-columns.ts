@@ -1,4 +1,4 @@
-import type { CachedItems, FreshItems } from './listing.ts';
+import type { CachedItems, FreshItems, GrantedItems } from './listing.ts';
 
 /**
  * One part of a listing read as columns by child index, wherever the part holds them: children
@@ -17,7 +17,20 @@ export interface ListedColumns {
   subtitles(i: number): string[] | undefined;
 }
 
-export function columnsOf(part: FreshItems | CachedItems): ListedColumns {
+export function columnsOf(part: FreshItems | CachedItems | GrantedItems): ListedColumns {
+  if (part.kind === 'granted') {
+    const { entries } = part;
+    return {
+      name: (i) => entries[i]!.name,
+      size: (i) => entries[i]!.stat?.size ?? 0,
+      mtimeMs: (i) => entries[i]!.stat?.mtimeMs ?? 0,
+      mode: (i) => entries[i]!.stat?.mode ?? 0,
+      isDir: (i) => entries[i]!.stat?.isDirectory() === true,
+      isSymlink: () => false,
+      type: () => 0,
+      subtitles: () => undefined,
+    };
+  }
   if (part.kind === 'cached') {
     const { folder } = part;
     // A cached folder holds no symlinks and no videos with subtitles (listing-cache.ts).

@@ -1,6 +1,13 @@
 import type { ResourceItem, Sorting } from '@cabinet/protocol';
 import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
-import type { FolderChildren, Resolved, ScopedFs, Stats, TypedNames } from '../../fs/scoped-fs.ts';
+import type {
+  FolderChildren,
+  ListEntry,
+  Resolved,
+  ScopedFs,
+  Stats,
+  TypedNames,
+} from '../../fs/scoped-fs.ts';
 import { SubtitleFinder } from '../../files/subtitles.ts';
 import { virtualBaseName } from '../../fs/canonical-path.ts';
 import { fileInfo } from './file-info.ts';
@@ -37,6 +44,8 @@ export interface Listing {
   readonly numDirs: number;
   readonly numFiles: number;
   readonly sorting: Sorting;
+  /** The grants a top-level listing shows after the user's own children (docs/teams.md). */
+  readonly granted?: GrantedItems;
   /** To be called once the reply is written or abandoned: gives the entries back to the budget. */
   done(): void;
 }
@@ -50,6 +59,15 @@ export interface FreshItems {
   /** Subtitles of the videos that have some, by index. */
   readonly subtitles: ReadonlyMap<number, string[]>;
   /** Indices of the shown children, in the user's order. */
+  readonly order: ArrayLike<number>;
+}
+
+/** Team folders and "Shared with me" at the top of a view, or the shares in it (docs/teams.md). */
+export interface GrantedItems {
+  readonly kind: 'granted';
+  readonly entries: readonly ListEntry[];
+  /** Each entry as a listing item, with its `shared` mark. */
+  readonly items: readonly ResourceItem[];
   readonly order: ArrayLike<number>;
 }
 
@@ -257,14 +275,17 @@ function itemJson(columns: ListedColumns, i: number, folderJson: string): string
  * The parts of a listing's items in order, each with its `order` to write: the one part of a
  * fresh or cached listing, or a streamed listing's parts as they are read.
  */
-export async function* listedParts(listing: Listing): AsyncGenerator<FreshItems | CachedItems> {
+export async function* listedParts(
+  listing: Listing,
+): AsyncGenerator<FreshItems | CachedItems | GrantedItems> {
   const { items } = listing;
   if (items.kind !== 'streamed') {
     yield items;
-    return;
+  } else {
+    yield items.first;
+    yield* items.rest();
   }
-  yield items.first;
-  yield* items.rest();
+  if (listing.granted) yield listing.granted;
 }
 
 /**
@@ -290,7 +311,11 @@ export async function* listingJson(
   for await (const part of listedParts(listing)) {
     const { order } = part;
     const columns = columnsOf(part);
-    const chunks = itemsJson(order, (i) => itemJson(columns, i, folderJson), written > 0, take);
+    const json =
+      part.kind === 'granted'
+        ? (i: number) => JSON.stringify(part.items[i])
+        : (i: number) => itemJson(columns, i, folderJson);
+    const chunks = itemsJson(order, json, written > 0, take);
     for (const chunk of chunks) {
       yield chunk;
       // Other requests get in while a big folder is written to a client that reads fast.
