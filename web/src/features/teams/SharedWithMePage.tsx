@@ -28,11 +28,11 @@ export function SharedWithMePage() {
 
   if (shared.isError) return <ErrorPage code={errorPageCode(shared.error)} />;
   return (
-    <section className="settings settings__screen" aria-labelledby="shared-title">
-      <h1 id="shared-title" className="settings__title">
+    <section className="shared-page" aria-labelledby="shared-title">
+      <h1 id="shared-title" className="shared-page__title">
         {t('teams.sharedWithMe')}
       </h1>
-      <p className="settings__help">{t('teams.sharedWithMeHelp')}</p>
+      <p className="shared-page__help">{t('teams.sharedWithMeHelp')}</p>
       <div className="card">
         {shared.isPending ? (
           <p className="grant-list__empty">{t('files.loading')}</p>
