@@ -1,6 +1,7 @@
 import type { Group, TeamFolder } from '@cabinet/protocol';
 import { describe, expect, it } from 'vitest';
 import { PeoplePickerField, TeamsSettings } from '../pages/teams-pages.ts';
+import { seriousAxeFindings } from '../support/axe.ts';
 import { withCabinet } from '../support/cabinet.ts';
 import { waitForNotice } from '../support/notices.ts';
 
@@ -154,5 +155,31 @@ describe('Settings → Team folders', () => {
     await waitForNotice(page, 'Team folder deleted');
     await page.getByText('No team folders yet.').waitFor();
     expect(await adminGet<TeamFolder[]>('/api/team-folders')).toEqual([]);
+  });
+});
+
+describe('the teams screens', () => {
+  it('have no serious accessibility findings in either theme, dialogs open', async () => {
+    const nina = await cabinet.server.createUser({ username: 'nina' });
+    await adminPost('/api/groups', { name: 'Editors', members: [nina.user.id] });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page } = await cabinet.tokenPage({ colorScheme });
+      await page.goto(`${cabinet.server.url}/settings/groups`);
+      const settings = new TeamsSettings(page);
+      await settings.row(settings.groups, 'Editors').waitFor();
+      expect(await seriousAxeFindings(page), `groups, ${colorScheme}`).toEqual([]);
+      await page.getByRole('button', { name: 'Edit group Editors' }).click();
+      // The type-ahead's list open, an option highlighted.
+      await new PeoplePickerField(settings.dialog, 'Members').input.fill('a');
+      await page.getByRole('option').first().waitFor();
+      expect(await seriousAxeFindings(page), `group dialog, ${colorScheme}`).toEqual([]);
+      await page.goto(`${cabinet.server.url}/settings/team-folders`);
+      await page.getByRole('button', { name: 'New team folder' }).click();
+      await settings.dialog.getByRole('radio', { name: 'Can edit' }).check();
+      expect(await seriousAxeFindings(page), `team folder dialog, ${colorScheme}`).toEqual([]);
+      await page.goto(`${cabinet.server.url}/shared`);
+      await page.getByText('Nothing is shared with you yet.').waitFor();
+      expect(await seriousAxeFindings(page), `shared with me, ${colorScheme}`).toEqual([]);
+    }
   });
 });
