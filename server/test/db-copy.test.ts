@@ -88,6 +88,13 @@ describe('cabinet db copy', () => {
     audit_log: 9,
     /** Background file jobs: none started. */
     file_jobs: 0,
+    /** Teams (docs/teams.md): none made. */
+    groups: 0,
+    group_members: 0,
+    team_folders: 0,
+    people_shares: 0,
+    grantees: 0,
+    shared_left: 0,
   };
 
   beforeAll(async () => {

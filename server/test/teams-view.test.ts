@@ -237,6 +237,67 @@ describe('team folders in a grantee view', () => {
   });
 });
 
+describe('search and archives in a team folder', () => {
+  it('find and pack what the folder holds, nothing beside it', async () => {
+    await put('teams/find/needle-in.txt', 'in');
+    await put('teams/needle-beside.txt', 'beside');
+    await put('users/sam/needle-own.txt', 'own');
+    const sam = await server.createUser({ scope: '/users/sam' });
+    await teamFolder({
+      name: 'Find',
+      path: '/teams/find',
+      grantees: [{ kind: 'user', id: sam.user.id }],
+      access: VIEW,
+    });
+    const res = await call(sam, 'GET', `/api/search${encodePath('/Find')}/?query=needle`);
+    expect(res.status).toBe(200);
+    const found = (await res.text())
+      .split('\n')
+      .filter((row) => row.trim() !== '')
+      .map((row) => (JSON.parse(row) as { path: string }).path);
+    expect(found).toEqual(['needle-in.txt']);
+    const archive = await call(sam, 'GET', `/api/raw${encodePath('/Find')}/?algo=tar`);
+    expect(archive.status).toBe(200);
+    const bytes = Buffer.from(await archive.arrayBuffer()).toString('latin1');
+    expect(bytes).toContain('needle-in.txt');
+    expect(bytes).not.toContain('needle-beside');
+    expect(bytes).not.toContain('needle-own');
+  });
+});
+
+describe('quota and trash in a team folder', () => {
+  it('its own quota refuses bytes past it; a delete goes to the trash and can be restored', async () => {
+    await put('teams/quota/ten.txt', '0123456789');
+    const tia = await server.createUser({ scope: '/users/tia' });
+    await teamFolder({
+      name: 'Small',
+      path: '/teams/quota',
+      grantees: [{ kind: 'user', id: tia.user.id }],
+      access: EDIT,
+      quota: 16,
+    });
+    const at = (p: string) => `/api/resources${encodePath(p)}`;
+    expect((await call(tia, 'POST', at('/Small/five.txt'), '12345')).status).toBe(200);
+    const over = await call(tia, 'POST', at('/Small/more.txt'), '1234567890');
+    expect(over.status).toBe(507);
+    await expect(stat(path.join(server.root, 'teams/quota/more.txt'))).rejects.toThrow();
+    // Deleting frees it, into the trash of the one who deleted it; restoring brings it back.
+    expect((await call(tia, 'DELETE', at('/Small/ten.txt'))).ok).toBe(true);
+    await expect(stat(path.join(server.root, 'teams/quota/ten.txt'))).rejects.toThrow();
+    const trash = (await (await call(tia, 'GET', '/api/trash')).json()) as {
+      id: string;
+      path: string;
+    }[];
+    const item = trash.find((entry) => entry.path === '/Small/ten.txt')!;
+    expect(item).toBeDefined();
+    const restored = await call(tia, 'POST', `/api/trash/${item.id}/restore`, {});
+    expect(restored.ok).toBe(true);
+    expect(await readFile(path.join(server.root, 'teams/quota/ten.txt'), 'utf8')).toBe(
+      '0123456789',
+    );
+  });
+});
+
 describe('shares with people', () => {
   it('appear under "Shared with me", can be left, follow renames and end with deletion', async () => {
     await put('users/olga/reports/q1.txt', 'q1');

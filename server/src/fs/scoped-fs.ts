@@ -3,7 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Rule } from '@cabinet/protocol';
 import { AppError, errors } from '../errors.ts';
-import { canonicalPath, joinVirtual } from './canonical-path.ts';
+import { canonicalPath, isRealInside, joinVirtual } from './canonical-path.ts';
 import type { AtomicWrite, WriteSource } from './atomic-write.ts';
 import { diskUsage } from './disk-usage.ts';
 import { treeBytes, treeSize, type TreeSize } from './tree-bytes.ts';
@@ -160,6 +160,21 @@ export class ScopedFs {
   /** What a grant allows at a path (null: the user's own files, their permissions alone). */
   accessAt(virtual: string | Resolved): GrantAccess | null {
     return this.mountOf(virtual)?.spec.access ?? null;
+  }
+
+  /**
+   * The room of a team folder with a quota of its own that holds the real path `real` (bytes
+   * landing there), or null (docs/teams.md). Its usage is counted by walking the folder.
+   */
+  async grantRoom(real: string): Promise<{ quota: number; used: number } | null> {
+    if (!this.mounted) return null;
+    for (const mount of this.mounted.table.team) {
+      if (mount.spec.quota <= 0) continue;
+      const view = await this.mounted.mountFs(mount);
+      if (!isRealInside(real, view.scopeReal)) continue;
+      return { quota: mount.spec.quota, used: await view.bytesUnder(mount.path) };
+    }
+    return null;
   }
 
   /** The route of a path (MountedParts). */

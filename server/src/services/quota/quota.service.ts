@@ -61,6 +61,11 @@ export class QuotaService {
     options: { writer?: { user: QuotaUser; fs: ScopedFs }; from?: string; except?: string[] } = {},
   ): Promise<void> {
     if (bytes <= 0) return;
+    // A team folder with a quota of its own holds its grantees' writes to it (docs/teams.md).
+    const room = options.writer && (await options.writer.fs.grantRoom(real));
+    if (room && room.used + bytes > room.quota) {
+      throw errors.insufficientStorage(quotaExceededReason(room.used, room.quota));
+    }
     const leaving = new Set(options.from === undefined ? [] : this.ancestorScopes(options.from));
     for (const key of options.except ?? []) leaving.add(key);
     const keys = this.ancestorScopes(real).filter((key) => !leaving.has(key));
@@ -97,8 +102,14 @@ export class QuotaService {
     const judged = this.quotaOf(user) > 0 ? [{ user, fs }] : [];
     if (at !== undefined)
       judged.push(...(await this.holders(this.ancestorScopes(at), { user, fs })));
-    if (judged.length === 0) return body;
+    // A team folder with a quota of its own (docs/teams.md).
+    const room = at === undefined ? null : await fs.grantRoom(at);
+    if (judged.length === 0 && !room) return body;
     let tightest: { allowed: number; used: number; quota: number } | undefined;
+    if (room) {
+      const allowed = Math.max(0, room.quota - room.used) + replaced;
+      tightest = { allowed, used: room.used, quota: room.quota };
+    }
     for (const holder of judged) {
       const quota = this.quotaOf(holder.user);
       const used = await this.usedOf(holder.user, holder.fs);

@@ -3,7 +3,7 @@ import { PeopleShareList } from '@cabinet/protocol';
 import { apiJson } from '../client.ts';
 import { teamKeys } from './team-keys.ts';
 
-/** GET /api/people-shares: the user's shares with people (every one for administrators). */
+/** GET /api/people-shares: the shares with people the user made. */
 export function usePeopleSharesQuery() {
   return useQuery({
     queryKey: teamKeys.peopleShares,
