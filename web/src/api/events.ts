@@ -15,8 +15,11 @@ export interface EventStreamHandlers {
   onEvent?(type: string, data: unknown): void;
 }
 
-/** Event names the stream sends besides `ready`, `changed` and `resync`: jobs, and sites' changes. */
-const OTHER_EVENTS = ['job', 'site'] as const;
+/**
+ * Event names the stream sends besides `ready`, `changed` and `resync`: jobs, sites' changes, and
+ * `shared` when the user's shared set changed (a grant, change, revocation or leave; docs/teams.md).
+ */
+const OTHER_EVENTS = ['job', 'site', 'shared'] as const;
 
 function parse(event: MessageEvent): unknown {
   try {

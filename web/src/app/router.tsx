@@ -35,6 +35,18 @@ const UserEditPage = lazyComponent(
   () => import('../features/settings/users/UserEditPage.tsx'),
   (m) => m.UserEditPage,
 );
+const GroupsPage = lazyComponent(
+  () => import('../features/settings/groups/GroupsPage.tsx'),
+  (m) => m.GroupsPage,
+);
+const TeamFoldersPage = lazyComponent(
+  () => import('../features/settings/team-folders/TeamFoldersPage.tsx'),
+  (m) => m.TeamFoldersPage,
+);
+const SharedWithMePage = lazyComponent(
+  () => import('../features/teams/SharedWithMePage.tsx'),
+  (m) => m.SharedWithMePage,
+);
 const ShareListPage = lazyComponent(
   () => import('../features/settings/ShareListPage.tsx'),
   (m) => m.ShareListPage,
@@ -102,6 +114,11 @@ export const routes: RouteObject[] = [
               },
               { path: 'trash', element: <TrashPage />, handle: handle('trash.title') },
               {
+                path: 'shared',
+                element: <SharedWithMePage />,
+                handle: handle('teams.sharedWithMe'),
+              },
+              {
                 path: 'settings',
                 element: <SettingsLayout />,
                 handle: handle('settings.title'),
@@ -134,6 +151,16 @@ export const routes: RouteObject[] = [
                         path: 'users/:id',
                         handle: handle('settings.user'),
                         element: <UserEditPage />,
+                      },
+                      {
+                        path: 'groups',
+                        handle: handle('teams.groups'),
+                        element: <GroupsPage />,
+                      },
+                      {
+                        path: 'team-folders',
+                        handle: handle('teams.teamFolders'),
+                        element: <TeamFoldersPage />,
                       },
                       {
                         path: 'commands',

@@ -4,6 +4,7 @@ import { SITE_EVENT, SiteEvent } from '@cabinet/protocol';
 import { openEventStream } from '../../api/events.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
 import { siteKeys } from '../../api/sites/site-keys.ts';
+import { teamKeys } from '../../api/teams/team-keys.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
 import { isAffected } from './changed-folders.ts';
 import { receiveJobEvent, reloadJobs } from '../jobs/index.ts';
@@ -65,6 +66,13 @@ export function useLiveFolders(): void {
           onEvent: (type, data) => {
             if (type === 'job') receiveJobEvent(data);
             if (type === SITE_EVENT) refreshSite(queryClient, data);
+            // A grant came, changed or went: what the user sees of it is read again, and a
+            // folder they lost access to answers "not found" where it is on screen.
+            if (type === 'shared') {
+              void queryClient.invalidateQueries({ queryKey: teamKeys.sharedWithMe });
+              void queryClient.invalidateQueries({ queryKey: teamKeys.peopleShares });
+              refresh(queryClient, 'all');
+            }
           },
           onChanged: (path) => {
             pending.push(path);

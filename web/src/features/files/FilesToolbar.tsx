@@ -13,7 +13,7 @@ import {
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useDialogStore } from '../../stores/dialog-store.ts';
 import { useSelectionStore } from '../../stores/selection-store.ts';
-import { useCurrentUser } from '../../stores/session-store.ts';
+import type { TokenUser } from '@cabinet/protocol';
 import { HeaderSlot } from '../layout/index.ts';
 import { UploadButton } from '../upload/index.ts';
 import type { ViewMode } from './listing-order.ts';
@@ -25,6 +25,10 @@ import './toolbar.css';
 interface FilesToolbarProps {
   /** The folder on screen (scope path ending with "/"). */
   folder: string;
+  /** The user as the folder lets them act (inside a shared folder: own ∩ grant). */
+  user: TokenUser | null;
+  /** The folder is, or lies in, a shared folder (so its entries are no grant's own folder). */
+  isShared: boolean;
   viewMode: ViewMode;
   onViewMode(mode: ViewMode): void;
 }
@@ -53,17 +57,19 @@ function ToolbarButton({ action }: { action: MenuAction }) {
  * screens show them as buttons (selection actions first); phones get a more-menu, with Upload
  * kept beside it as the main action.
  */
-export function FilesToolbar({ folder, viewMode, onViewMode }: FilesToolbarProps) {
+export function FilesToolbar({ folder, user, isShared, viewMode, onViewMode }: FilesToolbarProps) {
   const { t } = useTranslation();
-  const user = useCurrentUser();
   const isPhone = usePhoneLayout();
   const count = useSelectionStore((s) => s.items.length);
+  // A team folder or "Shared with me" at the top of the view is not the user's to rename, move
+  // or delete (the server refuses it); leaving it is on the "Shared with me" screen.
+  const hasGrantRoot = useSelectionStore((s) => !isShared && s.items.some((item) => item.shared));
   const multiple = useSelectionStore((s) => s.multiple);
   const setMultiple = useSelectionStore((s) => s.setMultiple);
   const openDialog = useDialogStore((s) => s.open);
 
   const onSelection: MenuAction[] = [];
-  if (count === 1 && hasPerm(user, 'rename')) {
+  if (count === 1 && !hasGrantRoot && hasPerm(user, 'rename')) {
     onSelection.push({
       id: 'rename',
       label: t('files.rename'),
@@ -79,7 +85,7 @@ export function FilesToolbar({ folder, viewMode, onViewMode }: FilesToolbarProps
       onSelect: () => openDialog('copy'),
     });
   }
-  if (count > 0 && hasPerm(user, 'rename')) {
+  if (count > 0 && !hasGrantRoot && hasPerm(user, 'rename')) {
     onSelection.push({
       id: 'move',
       label: t('files.move'),
@@ -96,7 +102,7 @@ export function FilesToolbar({ folder, viewMode, onViewMode }: FilesToolbarProps
       onSelect: () => openDialog('share'),
     });
   }
-  if (count > 0 && hasPerm(user, 'delete')) {
+  if (count > 0 && !hasGrantRoot && hasPerm(user, 'delete')) {
     onSelection.push({
       id: 'delete',
       label: t('files.delete'),

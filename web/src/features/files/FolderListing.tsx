@@ -17,6 +17,8 @@ import { useListingPreferences } from './use-listing-preferences.ts';
 import { useListingShortcuts } from './use-listing-shortcuts.ts';
 import { UI_LIMITS } from '../../config/ui-limits.ts';
 import { firstScreenShown } from '../../app/first-screen.ts';
+import { useSharedWithMeQuery } from '../../api/teams/shared-with-me-query.ts';
+import { marksOf, withGrant, withMarks } from '../teams/index.ts';
 
 const PAGE = UI_LIMITS.listingPageSize;
 
@@ -30,10 +32,20 @@ const PAGE = UI_LIMITS.listingPageSize;
  */
 export function FolderListing({ folder }: { folder: Resource }) {
   const { t } = useTranslation();
-  const user = useCurrentUser();
+  // Inside a shared folder the grant's access narrows what the user may do (docs/teams.md).
+  const sessionUser = useCurrentUser();
+  const grant = folder.shared?.access;
+  const user = useMemo(() => withGrant(sessionUser, grant), [sessionUser, grant]);
+  // Entries at the top of the view (team folders, "Shared with me") and inside shared folders
+  // are marked; the compact listing carries no marks, so they come from the user's grants.
+  const shared = useSharedWithMeQuery({ enabled: folder.path === '/' || !!folder.shared });
+  const marks = useMemo(() => (shared.data ? marksOf(shared.data) : undefined), [shared.data]);
   // The folder's first rows (or its empty state) are on screen: what waited for them may load.
   useEffect(() => firstScreenShown(), []);
-  const entries = useMemo(() => orderEntries(folder.items ?? []), [folder.items]);
+  const entries = useMemo(
+    () => withMarks(orderEntries(folder.items ?? []), marks, folder.shared),
+    [folder.items, marks, folder.shared],
+  );
   const folderPath = asFolderPath(folder.path);
   const { viewMode, setViewMode, sort, sortBy } = useListingPreferences(folder);
   const [shown, setShown] = useState<number>(PAGE);
@@ -95,7 +107,13 @@ export function FolderListing({ folder }: { folder: Resource }) {
       className="folder-listing"
       {...dropTargetHandlers(folderPath, { canMove: false, canUpload })}
     >
-      <FilesToolbar folder={folderPath} viewMode={viewMode} onViewMode={setViewMode} />
+      <FilesToolbar
+        folder={folderPath}
+        user={user}
+        isShared={!!folder.shared}
+        viewMode={viewMode}
+        onViewMode={setViewMode}
+      />
       {entries.length === 0 ? (
         <EmptyFolder />
       ) : viewMode === 'list' ? (

@@ -1,6 +1,7 @@
 import {
   FilePlus,
   FolderOpen,
+  FolderInput,
   FolderPlus,
   LogIn,
   LogOut,
@@ -111,6 +112,9 @@ export function Sidebar() {
                   </SidebarButton>
                 </>
               )}
+              <SidebarLink to="/shared" icon={<FolderInput size={20} aria-hidden="true" />}>
+                {t('teams.sharedWithMe')}
+              </SidebarLink>
               <Suspense fallback={null}>
                 <SitesSidebarLink />
               </Suspense>

@@ -10,6 +10,8 @@ const TABS = [
   { to: '/settings/shares', label: 'share.manageTitle', needs: 'share' },
   { to: '/settings/global', label: 'settings.globalSettings', needs: 'admin' },
   { to: '/settings/users', label: 'settings.userManagement', needs: 'admin' },
+  { to: '/settings/groups', label: 'teams.groups', needs: 'admin' },
+  { to: '/settings/team-folders', label: 'teams.teamFolders', needs: 'admin' },
   // The record of command and hook runs only matters where commands can run.
   ...(pageConfig.EnableExec
     ? [{ to: '/settings/commands', label: 'commandRuns.tab', needs: 'admin' } as const]

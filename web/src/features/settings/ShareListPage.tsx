@@ -11,6 +11,7 @@ import { notifySuccess } from '../../stores/notification-store.ts';
 import { routeFromScopePath } from '../../paths/file-paths.ts';
 import { useExpiryText } from '../share/index.ts';
 import './share-list.css';
+import { PeopleSharesCard } from '../teams/on-demand.ts';
 
 /**
  * /settings/shares: the user's links (every link, with its owner, for administrators) with
@@ -56,6 +57,7 @@ export function ShareListPage() {
           </table>
         )}
       </div>
+      <PeopleSharesCard />
     </section>
   );
 }

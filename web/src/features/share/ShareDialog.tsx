@@ -12,6 +12,7 @@ import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
 import { ShareLinkItem } from './ShareLinkItem.tsx';
 import { shareOrder } from './share-order.ts';
 import './share.css';
+import { PeopleShareSection } from '../teams/on-demand.ts';
 
 /**
  * Share: the item's links, permanent first, then by expiry; a new link
@@ -134,6 +135,8 @@ function ShareForm({
       }
     >
       <p className="operation__subject">{name || '/'}</p>
+      <PeopleShareSection path={path} />
+      <h3 className="field__label">{t('teams.links')}</h3>
       {links.isPending ? (
         <p className="share-links__status">{t('share.loading')}</p>
       ) : ordered.length === 0 ? (

@@ -9,6 +9,7 @@ import { UserTwoFactorCard } from '../../two-factor/on-demand.ts';
 import { pageConfig } from '../../../config/page-config.ts';
 import { toFormValue } from './user-form-value.ts';
 import { UserEditor } from './UserEditor.tsx';
+import { UserGroupsCard } from '../groups/UserGroupsCard.tsx';
 
 /** The numeric id of the route's tail, or undefined for "new" and anything unreadable. */
 function userIdOf(tail: string | undefined): number | undefined {
@@ -51,6 +52,7 @@ export function UserEditPage() {
           {t('files.loading')}
         </p>
       )}
+      {id !== undefined && user.data && <UserGroupsCard userId={id} />}
       {id !== undefined && user.data && <SessionsCard userId={id} />}
       {id !== undefined && user.data && <AppPasswordsCard userId={id} own={false} />}
       {id !== undefined && user.data && pageConfig.AuthMethod === 'json' && (

@@ -1,0 +1,32 @@
+import type { SharedMark } from '@cabinet/protocol';
+import { FolderInput, Users } from 'lucide-react';
+import { isolateName } from '../../i18n/isolate-name.ts';
+import { useTranslation } from '../../i18n/use-translation.ts';
+import './shared-mark.css';
+
+/** "Team folder", "Shared by alice" or "Shared with me": what a shared entry is, in words. */
+export function useSharedMarkText(): (mark: SharedMark) => string {
+  const { t } = useTranslation();
+  return (mark) =>
+    mark.kind === 'team'
+      ? t('teams.teamFolder')
+      : mark.kind === 'shared-with-me'
+        ? t('teams.sharedWithMe')
+        : mark.owner
+          ? t('teams.sharedBy', { name: isolateName(mark.owner) })
+          : t('teams.sharedWithYou');
+}
+
+/**
+ * The icon beside a shared entry's name, with its meaning as an image name (screen readers say
+ * "Team folder" or "Shared by alice"; a tooltip shows it to the pointer).
+ */
+export function SharedMarkIcon({ mark }: { mark: SharedMark }) {
+  const text = useSharedMarkText()(mark);
+  const Icon = mark.kind === 'team' ? Users : FolderInput;
+  return (
+    <span className="shared-mark" role="img" aria-label={text} title={text}>
+      <Icon size={16} aria-hidden="true" />
+    </span>
+  );
+}
