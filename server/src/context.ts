@@ -11,7 +11,7 @@ import { pidSpace } from './fs/pid-space.ts';
 import { processRuns } from './fs/temp-files.ts';
 import { newInstanceId } from './coordination/coordination.ts';
 import { openInstanceLease, type InstanceLease } from './coordination/instance-lease.ts';
-import type { Timers } from './coordination/timers.ts';
+import { systemClock, type Timers } from './coordination/timers.ts';
 import { NameIndex } from './fs/name-index/name-index.ts';
 import type { GrantSource } from './fs/mounts.ts';
 import { TeamMounts } from './services/teams/team-mounts.ts';
@@ -81,7 +81,7 @@ export async function createContext(
     gate: options.searchGate,
   });
   if (options.searchIndex ?? true) await search.start();
-  const grants = new TeamMounts(store, settings, files);
+  const grants = new TeamMounts(store, settings, files, systemClock);
   return { config, store, settings, signingKey, log, files, search, mounts, instance, grants };
 }
 

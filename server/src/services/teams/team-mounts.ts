@@ -4,6 +4,7 @@ import { isRealInside, virtualOfReal } from '../../fs/canonical-path.ts';
 import type { FileRoot } from '../../fs/file-root.ts';
 import type { GrantSource, MountSpec } from '../../fs/mounts.ts';
 import { ScopedFs } from '../../fs/scoped-fs.ts';
+import type { Clock } from '../../coordination/index.ts';
 import type { Store } from '../../store/store.ts';
 import type { PeopleShareRecord } from '../../store/teams.repo.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
@@ -19,7 +20,7 @@ export class TeamMounts implements GrantSource {
     private readonly store: Store,
     private readonly settings: { get(): Promise<{ rules: Rule[] }> },
     private readonly files: FileRoot,
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock,
   ) {}
 
   async mountsFor(user: { id: number }): Promise<MountSpec[]> {

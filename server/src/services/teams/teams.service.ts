@@ -11,8 +11,10 @@ import {
   type SharedWithMe,
   type TeamFolder,
 } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
+import type { Clock } from '../../coordination/index.ts';
 import type { EventBus } from '../../coordination/event-bus.ts';
+import type { FileRoot } from '../../fs/file-root.ts';
+import type { Store } from '../../store/store.ts';
 import { errors } from '../../errors.ts';
 import { virtualOfReal } from '../../fs/canonical-path.ts';
 import { ScopedFs } from '../../fs/scoped-fs.ts';
@@ -37,11 +39,17 @@ export const PEOPLE_MATCHES = 20;
  * Groups, team folders, shares with people and "Shared with me" (docs/teams.md): the management
  * side. What a grant shows in a view is composed by TeamMounts (team-mounts.ts) per request.
  */
+/** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
+export type TeamsDeps = {
+  store: Pick<Store, 'teams' | 'users'>;
+  files: FileRoot;
+} & Parameters<typeof ScopedFs.forUser>[0];
+
 export class TeamsService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: TeamsDeps,
     private readonly events: EventBus,
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock,
   ) {}
 
   // ---- groups ----
