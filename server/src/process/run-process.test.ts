@@ -57,7 +57,8 @@ describe('runProcess', () => {
       const text = (result as Extract<RunResult, { kind: 'ok' }>).stdout.toString();
       expect(text).not.toContain('CABINET_SECRET_FOR_TEST');
       expect(text).toContain('home-exists');
-      const home = /^HOME=(.*)$/m.exec(text)![1];
+      const home = /^HOME=(.*)$/m.exec(text)?.[1] ?? '';
+      expect(home).toMatch(/cabinet-home-/);
       await expect(stat(home)).rejects.toThrow();
     } finally {
       delete process.env.CABINET_SECRET_FOR_TEST;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { access, constants, mkdtemp, rm } from 'node:fs/promises';
+import { access, constants, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -74,11 +74,27 @@ async function isExecutable(file: string): Promise<boolean> {
   }
 }
 
+/** A private temp folder a program writes its output into (decoders that cannot use stdout). */
+export interface TempDir {
+  readonly path: string;
+  /** Reads a file the program wrote, refusing one larger than `maxBytes` (undefined if absent). */
+  read(name: string, maxBytes: number): Promise<Buffer | undefined>;
+}
+
 /** Runs `task` with a fresh private temp folder, removed afterwards whatever happens. */
-export async function withTempDir<T>(task: (dir: string) => Promise<T>): Promise<T> {
+export async function withTempDir<T>(task: (dir: TempDir) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-proc-'));
+  const read = async (name: string, maxBytes: number) => {
+    const file = path.join(dir, name);
+    try {
+      if ((await stat(file)).size > maxBytes) return undefined;
+      return await readFile(file);
+    } catch {
+      return undefined;
+    }
+  };
   try {
-    return await task(dir);
+    return await task({ path: dir, read });
   } finally {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
@@ -153,7 +169,8 @@ function launch(
   env: Record<string, string>,
   streaming: boolean,
 ): { result: Promise<RunResult>; stdout?: Readable } {
-  const child = spawn(argv[0], argv.slice(1), {
+  const [program = '', ...rest] = argv;
+  const child = spawn(program, rest, {
     cwd: options.cwd,
     env,
     // Its own process group, so a timeout kills what the program started too (soffice forks).
@@ -226,7 +243,7 @@ function launch(
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (spawnError?.code === 'ENOENT')
-        return resolve({ kind: 'not-installed', command: argv[0] });
+        return resolve({ kind: 'not-installed', command: program });
       if (ending === 'cancelled') return resolve({ kind: 'cancelled' });
       if (ending === 'timed-out') return resolve({ kind: 'timed-out', stderr });
       if (ending === 'output-too-large') return resolve({ kind: 'output-too-large', stderr });
@@ -238,7 +255,7 @@ function launch(
     const out = stdout;
     void result.then((settled) => {
       if (settled.kind !== 'ok' && !out.destroyed) {
-        out.destroy(new Error(`${path.basename(argv[0])}: ${describeFailure(settled)}`));
+        out.destroy(new Error(`${path.basename(program)}: ${describeFailure(settled)}`));
       }
     });
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { InlineQuery, PreviewParams, PreviewSize } from '@cabinet/protocol';
+import { PreviewParams, PreviewQuery, PreviewSize } from '@cabinet/protocol';
 import type { Runtime } from '../runtime.ts';
 import { errors } from '../errors.ts';
 import { currentUser, requireUser } from '../http/authenticate.ts';
@@ -8,7 +8,10 @@ import { sendFile } from '../http/file-reply.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 
-/** GET /api/preview/{thumb|big}/{path}: resized images, cached on disk. */
+/**
+ * GET /api/preview/{thumb|big}/{path}: pictures of images, videos, photos, documents and audio,
+ * cached on disk; GET /api/preview/pdf/{path}: an office document as PDF (docs/previews.md).
+ */
 export async function previewRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
   const { services } = runtime;
   const app = scope.withTypeProvider<ZodTypeProvider>();
@@ -19,20 +22,27 @@ export async function previewRoutes(scope: FastifyInstance, runtime: Runtime): P
     {
       preHandler: requireUser(services.sessions, { queryToken: true }),
       exposeHeadRoute: false,
-      schema: { params: PreviewParams, querystring: InlineQuery },
+      schema: { params: PreviewParams, querystring: PreviewQuery },
     },
     async (request, reply) => {
+      const signal = clientGone(reply);
+      const user = currentUser(request);
+      const virtual = request.params['*'];
       // Checked here, after the session guard: a signed-out client is told 401 first.
       const size = PreviewSize.safeParse(request.params.size);
-      if (!size.success) throw errors.badRequest(`unknown preview size: ${request.params.size}`);
-      const signal = clientGone(reply);
-      const result = await service.preview(
-        currentUser(request),
-        size.data,
-        request.params['*'],
-        request.query.inline,
-        signal,
-      );
+      if (!size.success && request.params.size !== 'pdf') {
+        throw errors.badRequest(`unknown preview size: ${request.params.size}`);
+      }
+      const result = size.success
+        ? await service.preview(
+            user,
+            size.data,
+            virtual,
+            request.query.inline,
+            signal,
+            request.query.prefetch ? 'low' : 'high',
+          )
+        : await service.pdf(user, virtual, request.query.inline, signal);
       if (result.kind === 'accepted') return sendStatus(reply, 202);
       return sendFile(request, reply, result.file, signal);
     },
