@@ -25,3 +25,4 @@ export * from './audit.ts';
 export * from './file-jobs.ts';
 export * from './compact-listing.ts';
 export * from './teams.ts';
+export * from './previews.ts';

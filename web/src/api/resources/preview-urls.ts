@@ -25,6 +25,11 @@ export function bigPreviewUrl(path: string, modified: string): string {
   return apiUrl(`/preview/big${encodePath(path)}?key=${encodeURIComponent(modified)}`);
 }
 
+/** An office document rendered as PDF by the server (docs/previews.md). */
+export function pdfPreviewUrl(path: string, modified: string): string {
+  return apiUrl(`/preview/pdf${encodePath(path)}?inline=true&key=${encodeURIComponent(modified)}`);
+}
+
 /** A subtitle file converted to WebVTT by the server. */
 export function subtitleUrl(path: string): string {
   return apiUrl(`/subtitle${encodePath(path)}?inline=true`);
