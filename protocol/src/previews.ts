@@ -1,3 +1,5 @@
+import * as z from 'zod/mini';
+
 /**
  * Which files get a picture from `GET /api/preview/{thumb|big}/…`, by extension (docs/previews.md).
  * The server picks its decoder by the family; the web app asks for thumbnails of these files only.
@@ -37,3 +39,28 @@ export function previewFamilyOf(name: string): PreviewFamily | undefined {
   if (dot < 0) return undefined;
   return BY_EXTENSION.get(name.slice(dot + 1).toLowerCase());
 }
+
+/**
+ * Reply of `GET /api/preview/info/{path}` (Cabinet's addition, docs/previews.md): what the info
+ * dialog shows of a photo, video or audio file beyond name, size and date. Every field is
+ * optional: a file without EXIF, or a server without the tool, answers fewer (or none).
+ */
+export const MediaInfo = z.object({
+  /** Camera maker and model (`Canon EOS R5`). */
+  camera: z.optional(z.string()),
+  lens: z.optional(z.string()),
+  /** Exposure as photographers write it: `1/250 s · f/2.8 · ISO 100 · 50 mm`. */
+  exposure: z.optional(z.string()),
+  /** When the photo was taken, as the camera wrote it (`2026:11:29 06:00:00`, no zone). */
+  taken: z.optional(z.string()),
+  /** Pixel size of a photo or video. */
+  width: z.optional(z.number()),
+  height: z.optional(z.number()),
+  /** Length of a video or audio file in seconds. */
+  durationSeconds: z.optional(z.number()),
+  videoCodec: z.optional(z.string()),
+  audioCodec: z.optional(z.string()),
+  /** Tags of an audio or video file (title, artist, album…), lowercase keys. */
+  tags: z.optional(z.record(z.string(), z.string())),
+});
+export type MediaInfo = z.infer<typeof MediaInfo>;

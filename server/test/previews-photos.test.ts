@@ -60,6 +60,26 @@ beforeAll(async () => {
   );
   expect(tagged.kind).toBe('ok');
   await copyFile(raw, path.join(photos, 'camera.nef'));
+  const holiday = path.join(photos, 'holiday.jpg');
+  await green.clone().jpeg().toFile(holiday);
+  const exif = await runProcess(
+    'exiftool',
+    [
+      '-q',
+      '-overwrite_original',
+      '-Make=Canon',
+      '-Model=Canon EOS R5',
+      '-LensModel=RF24-105mm F4 L IS USM',
+      '-ExposureTime=0.004',
+      '-FNumber=2.8',
+      '-ISO=100',
+      '-FocalLength=50',
+      '-DateTimeOriginal=2026:07:14 18:30:00',
+      holiday,
+    ],
+    { timeoutMs: 60_000, maxOutputBytes: 1024 * 1024 },
+  );
+  expect(exif.kind).toBe('ok');
 });
 
 afterAll(async () => {
@@ -95,5 +115,22 @@ describe('photo previews', () => {
     const { top, bottom } = await topAndBottom(body);
     expect(top.r).toBeGreaterThan(200);
     expect(bottom.b).toBeGreaterThan(200);
+  });
+});
+
+describe('photo info', () => {
+  it('gives the info dialog the camera, lens, exposure and date taken', async () => {
+    const response = await server.fetch('/api/preview/info/photos/holiday.jpg', {
+      token: server.admin.token,
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      camera: 'Canon EOS R5',
+      lens: 'RF24-105mm F4 L IS USM',
+      exposure: '1/250 s · f/2.8 · ISO 100 · 50 mm',
+      taken: '2026:07:14 18:30:00',
+      width: 400,
+      height: 300,
+    });
   });
 });

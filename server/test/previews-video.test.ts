@@ -73,3 +73,20 @@ describe('audio previews', () => {
     expect(color.r).toBeLessThan(60);
   });
 });
+
+describe('media info', () => {
+  it('gives the info dialog the duration, codecs and tags of audio and video', async () => {
+    const song = await server.fetch('/api/preview/info/media/song.mp3', {
+      token: server.admin.token,
+    });
+    expect(song.status).toBe(200);
+    const info = (await song.json()) as Record<string, unknown>;
+    expect(info.durationSeconds).toBeCloseTo(2, 0);
+    expect(info.audioCodec).toBe('mp3');
+    expect(info.tags).toMatchObject({ title: 'Test Tone', artist: 'Cabinet' });
+    const clip = await server.fetch('/api/preview/info/media/clip.mkv', {
+      token: server.admin.token,
+    });
+    expect(await clip.json()).toMatchObject({ videoCodec: 'h264' });
+  });
+});

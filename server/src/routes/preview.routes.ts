@@ -10,7 +10,9 @@ import type { ZodTypeProvider } from '../http/zod-validation.ts';
 
 /**
  * GET /api/preview/{thumb|big}/{path}: pictures of images, videos, photos, documents and audio,
- * cached on disk; GET /api/preview/pdf/{path}: an office document as PDF (docs/previews.md).
+ * cached on disk; GET /api/preview/pdf/{path}: an office document as PDF; GET
+ * /api/preview/info/{path}: a photo's camera and exposure, a video's or song's duration and tags
+ * (docs/previews.md).
  */
 export async function previewRoutes(scope: FastifyInstance, runtime: Runtime): Promise<void> {
   const { services } = runtime;
@@ -28,6 +30,11 @@ export async function previewRoutes(scope: FastifyInstance, runtime: Runtime): P
       const signal = clientGone(reply);
       const user = currentUser(request);
       const virtual = request.params['*'];
+      if (request.params.size === 'info') {
+        const info = await service.info(user, virtual, signal);
+        if ('kind' in info) return sendStatus(reply, 202);
+        return reply.send(info);
+      }
       // Checked here, after the session guard: a signed-out client is told 401 first.
       const size = PreviewSize.safeParse(request.params.size);
       if (!size.success && request.params.size !== 'pdf') {

@@ -17,6 +17,8 @@ import { Limiter, type Priority } from '../preview/limiter.ts';
 import { detectCapabilities, NO_TOOLS, type PreviewCapabilities } from '../preview/capabilities.ts';
 import { decodeSource, DecodeError } from '../preview/decode-source.ts';
 import { familyOf, type PreviewFamily } from '../preview/formats.ts';
+import { avInfo, photoInfo } from '../preview/decoders/media-info.ts';
+import type { MediaInfo } from '@cabinet/protocol';
 import type { UserRecord } from '../store/users.repo.ts';
 import { fileDownload } from './raw.service.ts';
 import { canDownload } from './permissions.ts';
@@ -153,6 +155,35 @@ export class PreviewService {
     });
     const name = `${target.name.replace(/\.[^.]*$/, '')}.pdf`;
     return { kind: 'file', file: this.send(pdf, 'application/pdf', { ...target, name }, inline) };
+  }
+
+  /**
+   * What the info dialog shows of a photo, video or audio file (`GET /api/preview/info/{path}`):
+   * camera, lens, exposure and date taken, or duration, codecs and tags. Fewer fields when the
+   * file has none or the tool is missing; other files answer `{}`.
+   */
+  async info(
+    user: UserRecord,
+    virtual: string,
+    signal: AbortSignal,
+  ): Promise<MediaInfo | { kind: 'accepted' }> {
+    if (!canDownload(user)) return { kind: 'accepted' };
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const target = await fs.stat(virtual);
+    if (target.stat.isDirectory()) throw errors.badRequest('path is a directory');
+    const family = familyOf(target.name);
+    const { tools } = this.capabilities;
+    try {
+      if ((family === 'video' || family === 'audio') && tools.ffprobe) {
+        return await this.limiter.run(() => avInfo(target.real, signal));
+      }
+      if ((family === 'image' || family === 'heic' || family === 'raw') && tools.exiftool) {
+        return await this.limiter.run(() => photoInfo(target.real, signal));
+      }
+    } catch (error) {
+      if (!(error instanceof DecodeError)) throw error;
+    }
+    return {};
   }
 
   private send(data: Buffer, contentType: string, target: Target, inline: boolean): FileToSend {
