@@ -58,5 +58,7 @@ export const PreviewQuery = z.extend(InlineQuery, {
    * picture someone is looking at.
    */
   prefetch: QueryFlag,
+  /** `GET /api/preview/play/…`: seconds into the video where the remux starts (its keyframe before). */
+  start: z.optional(z.string()),
 });
 export type PreviewQuery = z.output<typeof PreviewQuery>;

@@ -1,7 +1,8 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeMedia } from '../src/preview/decoders/video.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { makeAudioWithCover, makeVideo, meanColor } from './helpers/media.ts';
 
@@ -19,6 +20,7 @@ beforeAll(async () => {
   await makeVideo(path.join(media, 'clip.mp4'), 'red');
   await makeVideo(path.join(media, 'clip.mkv'), 'blue');
   await makeVideo(path.join(media, 'clip.mov'), 'lime');
+  await makeVideo(path.join(media, 'old.mkv'), 'red', 3, 'mpeg4');
   await makeAudioWithCover(
     path.join(media, 'song.mp3'),
     '#00f',
@@ -88,5 +90,35 @@ describe('media info', () => {
       token: server.admin.token,
     });
     expect(await clip.json()).toMatchObject({ videoCodec: 'h264' });
+  });
+});
+
+describe('video playback through a remux', () => {
+  it('remuxes an H.264 MKV to fragmented MP4 without re-encoding, from a start time', async () => {
+    const whole = await preview('/api/preview/play/media/clip.mkv');
+    expect(whole.response.status).toBe(200);
+    expect(whole.response.headers.get('content-type')).toBe('video/mp4');
+    expect(whole.body.subarray(4, 8).toString()).toBe('ftyp');
+    const file = path.join(server.dataDir, 'remuxed.mp4');
+    await writeFile(file, whole.body);
+    const probe = await probeMedia(file);
+    expect(probe.videoCodec).toBe('h264');
+    expect(probe.container).toContain('mp4');
+
+    const later = await preview('/api/preview/play/media/clip.mkv?start=2');
+    expect(later.response.status).toBe(200);
+    expect(later.body.length).toBeLessThan(whole.body.length);
+  });
+
+  it('says which codec a browser cannot play instead of streaming it', async () => {
+    const { response, body } = await preview('/api/preview/play/media/old.mkv');
+    expect(response.status).toBe(415);
+    expect(JSON.parse(body.toString())).toMatchObject({
+      videoCodec: 'mpeg4',
+      reason: expect.stringContaining('mpeg4'),
+    });
+    expect((await preview('/api/preview/play/media/clip.mkv?start=soon')).response.status).toBe(
+      400,
+    );
   });
 });

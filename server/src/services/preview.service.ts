@@ -18,6 +18,7 @@ import { detectCapabilities, NO_TOOLS, type PreviewCapabilities } from '../previ
 import { decodeSource, DecodeError } from '../preview/decode-source.ts';
 import { familyOf, type PreviewFamily } from '../preview/formats.ts';
 import { avInfo, photoInfo } from '../preview/decoders/media-info.ts';
+import { remuxToMp4, type Remux } from '../preview/decoders/remux.ts';
 import type { MediaInfo } from '@cabinet/protocol';
 import type { UserRecord } from '../store/users.repo.ts';
 import { fileDownload } from './raw.service.ts';
@@ -184,6 +185,33 @@ export class PreviewService {
       if (!(error instanceof DecodeError)) throw error;
     }
     return {};
+  }
+
+  /**
+   * A video the browser cannot open in its container (MKV, MOV…) as fragmented MP4, remuxed on
+   * the fly from `start` seconds (`GET /api/preview/play/{path}?start=`), or why it cannot play.
+   */
+  async play(
+    user: UserRecord,
+    virtual: string,
+    start: number,
+    signal: AbortSignal,
+  ): Promise<Remux | { kind: 'accepted' }> {
+    if (!canDownload(user)) return { kind: 'accepted' };
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const target = await fs.stat(virtual);
+    if (target.stat.isDirectory()) throw errors.badRequest('path is a directory');
+    if (familyOf(target.name) !== 'video' || !target.stat.isFile()) throw errors.notImplemented();
+    if (!this.capabilities.families.video) {
+      throw errors.notImplemented('no video playback through remux on this server');
+    }
+    try {
+      return await remuxToMp4(target.real, target.stat.size, start, signal);
+    } catch (error) {
+      if (!(error instanceof DecodeError)) throw error;
+      if (error.reason === 'missing') throw errors.notImplemented(error.message);
+      throw errors.unsupportedMediaType();
+    }
   }
 
   private send(data: Buffer, contentType: string, target: Target, inline: boolean): FileToSend {

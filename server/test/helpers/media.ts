@@ -16,7 +16,12 @@ async function tool(command: string, args: string[]): Promise<void> {
  * A video whose first 0.2 s are black and the rest `color`: a poster frame taken at the start
  * would be black. H.264 in `file`'s container (mp4, mkv, mov).
  */
-export async function makeVideo(file: string, color = 'red', seconds = 3): Promise<void> {
+export async function makeVideo(
+  file: string,
+  color = 'red',
+  seconds = 3,
+  codec = 'libx264',
+): Promise<void> {
   await tool('ffmpeg', [
     '-v',
     'error',
@@ -32,7 +37,7 @@ export async function makeVideo(file: string, color = 'red', seconds = 3): Promi
     '-filter_complex',
     '[0][1]concat=n=2:v=1:a=0',
     '-c:v',
-    'libx264',
+    codec,
     '-pix_fmt',
     'yuv420p',
     '-g',
