@@ -21,6 +21,8 @@ export async function decodeSource(
   family: Exclude<PreviewFamily, 'image'>,
   real: string,
   signal: AbortSignal,
+  /** LibreOffice's wall time (default DECODER_LIMITS.office). */
+  officeTimeoutMs?: number,
 ): Promise<DecodedSource> {
   switch (family) {
     case 'video':
@@ -38,7 +40,7 @@ export async function decodeSource(
     case 'pdf':
       return { image: await pdfFirstPage(real, signal) };
     case 'office': {
-      const rendering = await officeToPdf(real, signal);
+      const rendering = await officeToPdf(real, signal, officeTimeoutMs);
       return { image: rendering.firstPage, pdf: rendering.pdf };
     }
   }

@@ -16,6 +16,7 @@ import {
 import { Limiter, type Priority } from '../preview/limiter.ts';
 import { detectCapabilities, NO_TOOLS, type PreviewCapabilities } from '../preview/capabilities.ts';
 import { decodeSource, DecodeError } from '../preview/decode-source.ts';
+import { DECODER_LIMITS } from '../preview/decoders/limits.ts';
 import { familyOf, type PreviewFamily } from '../preview/formats.ts';
 import { avInfo, photoInfo } from '../preview/decoders/media-info.ts';
 import { remuxToMp4, type Remux } from '../preview/decoders/remux.ts';
@@ -55,6 +56,11 @@ export class PreviewService {
   /** Conversions in flight by cache key, so concurrent requests for one preview share it. */
   private readonly inFlight = new Map<string, Job>();
   private readonly unsubscribe: () => void;
+  /**
+   * LibreOffice's wall time per document (docs/previews.md, "Limits"); a deployment with slow
+   * cores may raise it, the hostile-file tests lower it so a zip bomb fails in seconds.
+   */
+  officeTimeoutMs: number = DECODER_LIMITS.office.timeoutMs;
   /** Which decoders are installed; detected by `start()`, sharp only until then. */
   capabilities: PreviewCapabilities = NO_TOOLS;
 
@@ -253,7 +259,9 @@ export class PreviewService {
     try {
       const decoded =
         family === 'office'
-          ? await this.office.run(() => decodeSource(family, target.real, signal))
+          ? await this.office.run(() =>
+              decodeSource(family, target.real, signal, this.officeTimeoutMs),
+            )
           : await decodeSource(family, target.real, signal);
       if (decoded.pdf) {
         await this.cache.put(this.keyOf(target, 'page', 'png'), decoded.image);

@@ -130,18 +130,24 @@ export function makePdf(pages: number, fill: [number, number, number]): Buffer {
     objects[id] = '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 3 0 R >>';
   }
   objects[2] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pages} >>`;
-  let body = '%PDF-1.4\n';
+  // Parts joined once at the end, with a running byte count (a string grown 20,000 times and
+  // measured each time would take minutes).
+  const parts = ['%PDF-1.4\n'];
+  let length = parts[0]!.length;
   const offsets: number[] = [];
   for (let id = 1; id < objects.length; id++) {
-    offsets[id] = Buffer.byteLength(body);
-    body += `${id} 0 obj\n${objects[id]}\nendobj\n`;
+    offsets[id] = length;
+    const part = `${id} 0 obj\n${objects[id]}\nendobj\n`;
+    parts.push(part);
+    length += part.length;
   }
-  const xref = Buffer.byteLength(body);
-  body += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
+  const xref = length;
+  parts.push(`xref\n0 ${objects.length}\n0000000000 65535 f \n`);
   for (let id = 1; id < objects.length; id++) {
-    body += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
+    parts.push(`${String(offsets[id]).padStart(10, '0')} 00000 n \n`);
   }
-  body += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  parts.push(`trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  const body = parts.join('');
   return Buffer.from(body);
 }
 

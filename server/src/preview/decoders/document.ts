@@ -30,7 +30,11 @@ export interface OfficeRendering {
  * are read or written, then renders its first page. The caller runs one conversion at a time:
  * LibreOffice is heavy, and two instances sharing nothing still compete for the cores.
  */
-export async function officeToPdf(file: string, signal?: AbortSignal): Promise<OfficeRendering> {
+export async function officeToPdf(
+  file: string,
+  signal?: AbortSignal,
+  timeoutMs: number = DECODER_LIMITS.office.timeoutMs,
+): Promise<OfficeRendering> {
   return withTempDir(async (dir) => {
     const result = await runProcess(
       'soffice',
@@ -45,7 +49,7 @@ export async function officeToPdf(file: string, signal?: AbortSignal): Promise<O
         `${dir.path}/out`,
         file,
       ],
-      { ...DECODER_LIMITS.office, cwd: dir.path, signal },
+      { ...DECODER_LIMITS.office, timeoutMs, cwd: dir.path, signal },
     );
     if (result.kind !== 'ok') outputOf('soffice', result);
     const base = path.basename(file).replace(/\.[^.]*$/, '');
