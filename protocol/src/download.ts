@@ -37,7 +37,7 @@ export type PreviewSize = z.infer<typeof PreviewSize>;
  * session guard (400 "unknown preview size"), so it is any text here.
  */
 export const PreviewParams = z.object({
-  /** `thumb` or `big`; see PreviewSize. */
+  /** `thumb` or `big` (see PreviewSize), or `pdf`: an office document as PDF. */
   size: z.string(),
   /** The image's virtual path, decoded once. */
   '*': z.string(),
@@ -50,3 +50,15 @@ export const InlineQuery = z.extend(LinkTokenQuery, {
   inline: QueryFlag,
 });
 export type InlineQuery = z.output<typeof InlineQuery>;
+
+/** Query of `GET /api/preview/{thumb|big|pdf}/…` (docs/previews.md). */
+export const PreviewQuery = z.extend(InlineQuery, {
+  /**
+   * Cabinet's addition: `prefetch=1` asks for a tile not on screen yet; it is made after every
+   * picture someone is looking at.
+   */
+  prefetch: QueryFlag,
+  /** `GET /api/preview/play/…`: seconds into the video where the remux starts (its keyframe before). */
+  start: z.optional(z.string()),
+});
+export type PreviewQuery = z.output<typeof PreviewQuery>;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { PREVIEW_FAMILIES } from './previews.ts';
 
 /** One mount the served root crosses, and whether folder watches on it see every change. */
 export const MountReport = z.object({
@@ -21,6 +22,8 @@ export const HealthReport = z.object({
     reconcileSeconds: z.nullable(z.number()),
     /** How other instances' changes reach this one. */
     instanceChanges: z.enum(['host', 'database', 'disconnected']),
+    /** Which kinds of file get pictures here, by the decoders installed (docs/previews.md). */
+    previews: z.record(z.enum(PREVIEW_FAMILIES), z.boolean()),
   }),
 });
 export type HealthReport = z.infer<typeof HealthReport>;

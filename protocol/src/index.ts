@@ -26,3 +26,4 @@ export * from './file-jobs.ts';
 export * from './compact-listing.ts';
 export * from './teams.ts';
 export * from './health.ts';
+export * from './previews.ts';

@@ -369,6 +369,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       // Before the first request, so a restarted server starts clean; each session is claimed by
       // a conditional delete, so instances starting together never both remove one.
       await tus.sweep();
+      // Which media decoders are installed (docs/previews.md): once, logged if some are missing.
+      await services.preview.start();
       await scheduler.every(JOBS.sweepUploads, sweepInterval(tus.expiry));
       await scheduler.every(JOBS.pruneSessions, PRUNE_SESSIONS_EVERY_MS);
       await scheduler.every(SITE_JOBS.sweepPreviews, SWEEP_SITE_PREVIEWS_EVERY_MS);

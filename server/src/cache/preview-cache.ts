@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  unlink,
+  utimes,
+} from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileChange } from '../fs/changes.ts';
@@ -17,6 +27,8 @@ export interface PreviewKey {
 }
 
 const TEMP_PREFIX = '.tmp-';
+/** Default budget of the preview cache: thumbnails of ~100,000 photos. */
+export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 
 /**
  * Previews on disk under `<data>/cache/previews`, laid out as a mirror of the real paths of their
@@ -25,13 +37,22 @@ const TEMP_PREFIX = '.tmp-';
  * behind Cabinet's back is never answered with an old preview; and because the layout mirrors the
  * tree, dropping the previews of a path and everything below it (delete, rename, overwrite) is
  * one recursive removal. Files are written to a temp name, fsynced and renamed into place, so a
- * reader never sees half a preview. Shared by every instance using the same data folder.
+ * reader never sees half a preview. Shared by every instance using the same data folder. Bounded
+ * in bytes: a hit refreshes a file's mtime, and once a tenth of the budget has been written the
+ * folder is measured and the least recently used files removed down to 90 % of it.
  */
 export class PreviewCache {
+  /** Bytes written since the last size check; a check runs once they pass a tenth of the budget. */
+  private writtenSinceCheck = 0;
+  /** The size check in progress, so writes never start a second one. */
+  private checking: Promise<void> | undefined;
+
   constructor(
     /** The cache folder (created on first write). */
     readonly folder: string,
     private readonly log?: FastifyBaseLogger,
+    /** Budget in bytes: past it the least recently used previews are removed. */
+    readonly maxBytes = DEFAULT_MAX_BYTES,
   ) {}
 
   private mirrorOf(real: string): string {
@@ -43,13 +64,71 @@ export class PreviewCache {
     return path.join(this.mirrorOf(key.real), name);
   }
 
-  /** The cached preview, or undefined on a miss (or any read problem: the preview is remade). */
+  /**
+   * The cached preview, or undefined on a miss (or any read problem: the preview is remade). A hit
+   * sets the file's mtime to now: eviction removes the least recently used first, and every
+   * instance sharing the folder sees the same order.
+   */
   async get(key: PreviewKey): Promise<Buffer | undefined> {
+    const file = this.fileOf(key);
     try {
-      return await readFile(this.fileOf(key));
+      const data = await readFile(file);
+      const now = new Date();
+      await utimes(file, now, now).catch(() => undefined);
+      return data;
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Keeps the cache within its budget: when it holds more than `maxBytes`, removes the least
+   * recently used previews (oldest mtime first) until it holds 90 % of it. Returns the bytes kept.
+   */
+  async enforceBudget(): Promise<number> {
+    const files: { file: string; size: number; used: number }[] = [];
+    let total = 0;
+    let entries: string[];
+    try {
+      entries = (await readdir(this.folder, { recursive: true })).map(String);
+    } catch {
+      return 0;
+    }
+    for (const entry of entries) {
+      const name = path.basename(entry);
+      if (!name.startsWith('@')) continue;
+      const file = path.join(this.folder, entry);
+      const info = await lstat(file).catch(() => undefined);
+      if (!info?.isFile()) continue;
+      files.push({ file, size: info.size, used: info.mtimeMs });
+      total += info.size;
+    }
+    if (total <= this.maxBytes) return total;
+    files.sort((a, b) => a.used - b.used);
+    const target = this.maxBytes * 0.9;
+    for (const { file, size } of files) {
+      if (total <= target) break;
+      await unlink(file).catch(() => undefined);
+      total -= size;
+    }
+    return total;
+  }
+
+  private noteWritten(bytes: number): void {
+    this.writtenSinceCheck += bytes;
+    if (this.checking || this.writtenSinceCheck < this.maxBytes / 10) return;
+    this.writtenSinceCheck = 0;
+    this.checking = this.enforceBudget()
+      .then(() => undefined)
+      .catch((error: unknown) => this.log?.warn({ err: error }, 'could not trim the preview cache'))
+      .finally(() => {
+        this.checking = undefined;
+      });
+  }
+
+  /** Waits for a size check in progress (tests, shutdown). */
+  async settled(): Promise<void> {
+    await this.checking;
   }
 
   /**
@@ -71,6 +150,7 @@ export class PreviewCache {
       }
       await rename(temp, target);
       await this.removeOlderVersions(dir, key.variant, path.basename(target));
+      this.noteWritten(data.length);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
       this.log?.warn({ err: error }, 'could not store a preview in the cache');

@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import parseRange from 'range-parser';
 import { applyApiHeaders } from './api-headers.ts';
@@ -149,6 +150,29 @@ export async function sendArchive(
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'private');
   await writeResponse(reply, 200, (output) => archive.writeTo(output));
+  return reply;
+}
+
+/**
+ * Streams a body made while it is sent (a video remux) with the download policy: no length, no
+ * ranges; a client that leaves destroys `body`, which stops its producer.
+ */
+export async function sendStream(
+  reply: FastifyReply,
+  contentType: string,
+  body: Readable,
+): Promise<FastifyReply> {
+  void reply
+    .header('content-type', contentType)
+    .header('content-security-policy', DOWNLOAD_CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private, no-store');
+  await writeResponse(reply, 200, (output) =>
+    pipeline(body, output).catch(() => {
+      // The client left or the producer failed mid-way: the response simply ends.
+      if (!output.destroyed) output.destroy();
+    }),
+  );
   return reply;
 }
 

@@ -1,4 +1,5 @@
 import type SharpModule from 'sharp';
+import type { Sharp } from 'sharp';
 import { errors } from '../errors.ts';
 
 let loadedSharp: Promise<typeof SharpModule> | undefined;
@@ -84,6 +85,8 @@ export async function convertImage(
   input: Buffer,
   name: string,
   size: PreviewSize,
+  /** An orientation the bytes do not carry (a RAW's embedded preview); default: their EXIF's. */
+  orientation?: number,
 ): Promise<ConvertedImage> {
   const sharp = await loadSharp();
   const options = { limitInputPixels: MAX_PIXELS, failOn: 'error' as const };
@@ -101,7 +104,8 @@ export async function convertImage(
   }
 
   const format = outputFormat(name, size);
-  let pipeline = sharp(input, { ...options, sequentialRead: true }).rotate();
+  let pipeline = sharp(input, { ...options, sequentialRead: true });
+  pipeline = orientation === undefined ? pipeline.rotate() : orient(pipeline, orientation);
   pipeline =
     size === 'thumb'
       ? pipeline.resize(THUMB_SIDE, THUMB_SIDE, { fit: 'cover', position: 'centre' })
@@ -120,4 +124,12 @@ export async function convertImage(
     }
     throw errors.unsupportedMediaType();
   }
+}
+
+/** Applies EXIF orientation `value` (1–8) by hand: rotation first, then the mirror. */
+function orient(pipeline: Sharp, value: number): Sharp {
+  const angle = { 3: 180, 4: 180, 5: 90, 6: 90, 7: 270, 8: 270 }[value] ?? 0;
+  let oriented = angle ? pipeline.rotate(angle) : pipeline;
+  if (value === 2 || value === 4 || value === 5 || value === 7) oriented = oriented.flop();
+  return oriented;
 }

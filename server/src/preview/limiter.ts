@@ -1,10 +1,14 @@
+/** `high`: a picture someone is looking at; `low`: a prefetch of the next tiles. */
+export type Priority = 'high' | 'low';
+
 /**
- * Runs at most `limit` tasks at once; the rest wait in arrival order. Image conversions decode
- * whole images into memory and keep a core busy, so their number is bounded (imageProcessors).
+ * Runs at most `limit` tasks at once; the rest wait, high priority first and each priority in
+ * arrival order. Conversions decode whole images into memory and keep a core busy, so their
+ * number is bounded (imageProcessors); what is on screen goes before what may be scrolled to.
  */
 export class Limiter {
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: Record<Priority, (() => void)[]> = { high: [], low: [] };
 
   constructor(private readonly limit: number) {
     if (!(limit >= 1)) throw new Error('limit must be at least 1');
@@ -15,17 +19,22 @@ export class Limiter {
     return this.running;
   }
 
+  /** Tasks waiting for a slot. */
+  get queued(): number {
+    return this.waiting.high.length + this.waiting.low.length;
+  }
+
   /** Runs `task` when a slot is free; a task that throws frees its slot too. */
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  async run<T>(task: () => Promise<T>, priority: Priority = 'high'): Promise<T> {
     if (this.running >= this.limit) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((resolve) => this.waiting[priority].push(resolve));
     } else {
       this.running++;
     }
     try {
       return await task();
     } finally {
-      const next = this.waiting.shift();
+      const next = this.waiting.high.shift() ?? this.waiting.low.shift();
       // The slot passes straight to the next task, so the count never dips in between.
       if (next) next();
       else this.running--;

@@ -6,7 +6,8 @@ import type { Runtime } from '../runtime.ts';
  * GET /health (and /api/health) for load balancers and container health checks: `status` as
  * before, and in `details` whether this instance's folder watches can be trusted on each mount the
  * root crosses (paths relative to the root: nothing of the host's layout), how often search is
- * reconciled where they cannot, and how other instances' changes reach this one (docs/search.md).
+ * reconciled where they cannot, how other instances' changes reach this one (docs/search.md), and
+ * which previews this instance can make (docs/previews.md).
  */
 export async function healthRoutes(app: FastifyInstance, runtime: Runtime): Promise<void> {
   const answer = async () => {
@@ -19,6 +20,8 @@ export async function healthRoutes(app: FastifyInstance, runtime: Runtime): Prom
         watchesTrusted: !untrusted,
         reconcileSeconds: untrusted ? reconcile.intervalSeconds : null,
         instanceChanges: relay ? (relay.connected ? 'database' : 'disconnected') : 'host',
+        // Which kinds of file get pictures here, by the decoders installed (docs/previews.md).
+        previews: runtime.services.preview.capabilities.families,
       },
     } satisfies HealthReport);
   };

@@ -16,7 +16,14 @@ import {
   type ConvertedImage,
   type PreviewSize,
 } from '../preview/image-convert.ts';
-import { Limiter } from '../preview/limiter.ts';
+import { Limiter, type Priority } from '../preview/limiter.ts';
+import { detectCapabilities, NO_TOOLS, type PreviewCapabilities } from '../preview/capabilities.ts';
+import { decodeSource, DecodeError } from '../preview/decode-source.ts';
+import { DECODER_LIMITS } from '../preview/decoders/limits.ts';
+import { familyOf, type PreviewFamily } from '../preview/formats.ts';
+import { avInfo, photoInfo } from '../preview/decoders/media-info.ts';
+import { remuxToMp4, type Remux } from '../preview/decoders/remux.ts';
+import type { MediaInfo } from '@cabinet/protocol';
 import type { UserRecord } from '../store/users.repo.ts';
 import { fileDownload } from './raw.service.ts';
 import { canDownload } from './permissions.ts';
@@ -26,7 +33,7 @@ export const MAX_PREVIEW_SOURCE_BYTES = 64 * 1024 * 1024;
 
 /** One conversion and the clients waiting for it. */
 interface Job {
-  promise: Promise<ConvertedImage>;
+  promise: Promise<Buffer>;
   waiters: number;
   controller: AbortController;
 }
@@ -42,21 +49,55 @@ export interface PreviewDeps {
   log: FastifyBaseLogger;
 }
 
+type Target = Resolved & { stat: Stats };
+type DecodedFamily = Exclude<PreviewFamily, 'image'>;
+
 /**
- * Image previews made with sharp, at most `imageProcessors` at a time, cached on
- * disk (PreviewCache) and dropped through the ScopedFs change feed when a source changes.
+ * Previews (docs/previews.md): images resized by sharp, and pictures of videos, HEIC and RAW
+ * photos, PDFs, office documents and audio covers made by Debian's tools through the process
+ * runner, then sized by sharp. At most `imageProcessors` conversions run at a time (what is on
+ * screen first, prefetches after) and one LibreOffice; results and failures are cached on disk
+ * (PreviewCache) and dropped through the ScopedFs change feed when a source changes.
  */
 export class PreviewService {
   readonly cache: PreviewCache;
   private readonly limiter: Limiter;
+  /** LibreOffice is heavy: one conversion at a time in this process. */
+  private readonly office = new Limiter(1);
   /** Conversions in flight by cache key, so concurrent requests for one preview share it. */
   private readonly inFlight = new Map<string, Job>();
   private readonly unsubscribe: () => void;
+  /**
+   * LibreOffice's wall time per document (docs/previews.md, "Limits"); a deployment with slow
+   * cores may raise it, the hostile-file tests lower it so a zip bomb fails in seconds.
+   */
+  officeTimeoutMs: number = DECODER_LIMITS.office.timeoutMs;
+  /** Which decoders are installed; detected by `start()`, sharp only until then. */
+  capabilities: PreviewCapabilities = NO_TOOLS;
 
   constructor(private readonly ctx: PreviewDeps) {
     this.cache = new PreviewCache(path.join(ctx.config.data, 'cache', 'previews'), ctx.log);
     this.limiter = new Limiter(Math.max(1, ctx.config.imageProcessors));
     this.unsubscribe = ctx.files.changes.on(this.cache.onChange);
+  }
+
+  /** Detects the decoders once and says in the log which previews are unavailable. */
+  async start(): Promise<void> {
+    this.capabilities = await detectCapabilities();
+    const missing = Object.entries(this.capabilities.families)
+      .filter(([, available]) => !available)
+      .map(([family]) => family);
+    const tools = Object.entries(this.capabilities.tools)
+      .filter(([, found]) => !found)
+      .map(([tool]) => tool);
+    if (missing.length > 0) {
+      this.ctx.log.warn(
+        { unavailable: missing, missingTools: tools },
+        `no previews of ${missing.join(', ')} files: install ${tools.join(', ')} (docs/previews.md)`,
+      );
+    } else if (tools.length > 0) {
+      this.ctx.log.info({ missingTools: tools }, 'every preview family is available');
+    }
   }
 
   /** Stops listening to changes (the app is closing). */
@@ -65,13 +106,54 @@ export class PreviewService {
   }
 
   /**
-   * A preview of an image: permission first (202), then rules and existence (403/404), folders
-   * 400, non-images 501. GIF, SVG and other images sharp does not resize, and every image when
-   * thumbnails or resizing are off, are sent as they are (with the raw download rules).
+   * A preview: permission first (202), then rules and existence (403/404), folders 400, files
+   * Cabinet makes no picture of 501 (also when their decoder is not installed). GIF, SVG and
+   * other images sharp does not resize, and every image when thumbnails or resizing are off, are
+   * sent as they are (with the raw download rules). A file whose decoder failed answers 415 until
+   * it changes.
    */
   async preview(
     user: UserRecord,
     size: PreviewSize,
+    virtual: string,
+    inline: boolean,
+    signal: AbortSignal,
+    priority: Priority = 'high',
+  ): Promise<PreviewResult> {
+    if (!canDownload(user)) return { kind: 'accepted' };
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const target = await fs.stat(virtual);
+    if (target.stat.isDirectory()) throw errors.badRequest('path is a directory');
+    const family = familyOf(target.name);
+    const enabled = size === 'thumb' ? this.ctx.config.enableThumbs : this.ctx.config.resizePreview;
+
+    if (family === undefined || family === 'image') {
+      const type = mime.lookup(target.name);
+      if (type === false || !type.startsWith('image/')) throw errors.notImplemented();
+      if (!enabled || !isResizable(target.name) || !target.stat.isFile()) {
+        return { kind: 'file', file: await fileDownload(fs, target, inline) };
+      }
+    } else if (!enabled || !target.stat.isFile() || !this.capabilities.families[family]) {
+      throw errors.notImplemented(`no ${family} previews on this server`);
+    }
+    const format = outputFormat(target.name, size);
+    const data = await this.cached(target, size, format, signal, priority, async (jobSignal) => {
+      if (family === undefined || family === 'image') {
+        const source = await fs.readAll(target, MAX_PREVIEW_SOURCE_BYTES);
+        return convertImage(source, target.name, size);
+      }
+      const decoded = await this.decoded(target, family, jobSignal);
+      return convertImage(decoded.image, target.name, size, decoded.orientation);
+    });
+    return { kind: 'file', file: this.send(data, `image/${format}`, target, inline) };
+  }
+
+  /**
+   * An office document as PDF (`GET /api/preview/pdf/{path}`), converted by LibreOffice and
+   * cached like a preview. Other files answer 501.
+   */
+  async pdf(
+    user: UserRecord,
     virtual: string,
     inline: boolean,
     signal: AbortSignal,
@@ -80,44 +162,150 @@ export class PreviewService {
     const fs = await ScopedFs.forUser(this.ctx, user);
     const target = await fs.stat(virtual);
     if (target.stat.isDirectory()) throw errors.badRequest('path is a directory');
-    const type = mime.lookup(target.name);
-    if (type === false || !type.startsWith('image/')) throw errors.notImplemented();
-
-    const enabled = size === 'thumb' ? this.ctx.config.enableThumbs : this.ctx.config.resizePreview;
-    if (!enabled || !isResizable(target.name) || !target.stat.isFile()) {
-      return { kind: 'file', file: await fileDownload(fs, target, inline) };
+    if (familyOf(target.name) !== 'office' || !target.stat.isFile()) throw errors.notImplemented();
+    if (!this.capabilities.families.office) {
+      throw errors.notImplemented('no office previews on this server');
     }
-    const image = await this.converted(fs, target, size, signal);
+    const pdf = await this.cached(target, 'pdf', 'pdf', signal, 'high', async (jobSignal) => {
+      const decoded = await this.decoded(target, 'office', jobSignal);
+      if (!decoded.pdf) throw errors.unsupportedMediaType();
+      return { data: decoded.pdf, contentType: 'application/pdf', extension: 'pdf' };
+    });
+    const name = `${target.name.replace(/\.[^.]*$/, '')}.pdf`;
+    return { kind: 'file', file: this.send(pdf, 'application/pdf', { ...target, name }, inline) };
+  }
+
+  /**
+   * What the info dialog shows of a photo, video or audio file (`GET /api/preview/info/{path}`):
+   * camera, lens, exposure and date taken, or duration, codecs and tags. Fewer fields when the
+   * file has none or the tool is missing; other files answer `{}`.
+   */
+  async info(
+    user: UserRecord,
+    virtual: string,
+    signal: AbortSignal,
+  ): Promise<MediaInfo | { kind: 'accepted' }> {
+    if (!canDownload(user)) return { kind: 'accepted' };
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const target = await fs.stat(virtual);
+    if (target.stat.isDirectory()) throw errors.badRequest('path is a directory');
+    const family = familyOf(target.name);
+    const { tools } = this.capabilities;
+    try {
+      if ((family === 'video' || family === 'audio') && tools.ffprobe) {
+        return await this.limiter.run(() => avInfo(target.real, signal));
+      }
+      if ((family === 'image' || family === 'heic' || family === 'raw') && tools.exiftool) {
+        return await this.limiter.run(() => photoInfo(target.real, signal));
+      }
+    } catch (error) {
+      if (!(error instanceof DecodeError)) throw error;
+    }
+    return {};
+  }
+
+  /**
+   * A video the browser cannot open in its container (MKV, MOV…) as fragmented MP4, remuxed on
+   * the fly from `start` seconds (`GET /api/preview/play/{path}?start=`), or why it cannot play.
+   */
+  async play(
+    user: UserRecord,
+    virtual: string,
+    start: number,
+    signal: AbortSignal,
+  ): Promise<Remux | { kind: 'accepted' }> {
+    if (!canDownload(user)) return { kind: 'accepted' };
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const target = await fs.stat(virtual);
+    if (target.stat.isDirectory()) throw errors.badRequest('path is a directory');
+    if (familyOf(target.name) !== 'video' || !target.stat.isFile()) throw errors.notImplemented();
+    if (!this.capabilities.families.video) {
+      throw errors.notImplemented('no video playback through remux on this server');
+    }
+    try {
+      return await remuxToMp4(target.real, target.stat.size, start, signal);
+    } catch (error) {
+      if (!(error instanceof DecodeError)) throw error;
+      if (error.reason === 'missing') throw errors.notImplemented(error.message);
+      throw errors.unsupportedMediaType();
+    }
+  }
+
+  private send(data: Buffer, contentType: string, target: Target, inline: boolean): FileToSend {
     return {
-      kind: 'file',
-      file: {
-        size: image.data.length,
-        mtime: target.stat.mtime,
-        contentType: image.contentType,
-        disposition: contentDisposition(inline ? 'inline' : 'attachment', target.name),
-        open: async () => bufferFile(image.data),
-      },
+      size: data.length,
+      mtime: target.stat.mtime,
+      contentType,
+      disposition: contentDisposition(inline ? 'inline' : 'attachment', target.name),
+      open: async () => bufferFile(data),
     };
   }
 
-  private async converted(
-    fs: ScopedFs,
-    target: Resolved & { stat: Stats },
-    size: PreviewSize,
-    signal: AbortSignal,
-  ): Promise<ConvertedImage> {
-    const format = outputFormat(target.name, size);
-    const key: PreviewKey = {
+  private keyOf(target: Target, variant: string, extension: string): PreviewKey {
+    return {
       real: target.real,
       size: target.stat.size,
       mtimeMs: target.stat.mtimeMs,
-      variant: size,
-      extension: format === 'jpeg' ? 'jpg' : format,
+      variant,
+      extension: extension === 'jpeg' ? 'jpg' : extension,
     };
-    const cached = await this.cache.get(key);
-    if (cached) {
-      return { data: cached, contentType: `image/${format}`, extension: key.extension };
+  }
+
+  /**
+   * A decoder's picture of a file. An office document's first page and PDF are cached as their
+   * own variants, so its thumbnail, big preview and PDF cost one LibreOffice run.
+   */
+  private async decoded(
+    target: Target,
+    family: DecodedFamily,
+    signal: AbortSignal,
+  ): Promise<{ image: Buffer; orientation?: number; pdf?: Buffer }> {
+    const failed = this.keyOf(target, 'failed', 'txt');
+    if (await this.cache.get(failed)) throw errors.unsupportedMediaType();
+    if (family === 'office') {
+      const page = await this.cache.get(this.keyOf(target, 'page', 'png'));
+      const pdf = await this.cache.get(this.keyOf(target, 'pdf', 'pdf'));
+      if (page && pdf) return { image: page, pdf };
     }
+    try {
+      const decoded =
+        family === 'office'
+          ? await this.office.run(() =>
+              decodeSource(family, target.real, signal, this.officeTimeoutMs),
+            )
+          : await decodeSource(family, target.real, signal);
+      if (decoded.pdf) {
+        await this.cache.put(this.keyOf(target, 'page', 'png'), decoded.image);
+        await this.cache.put(this.keyOf(target, 'pdf', 'pdf'), decoded.pdf);
+      }
+      return decoded;
+    } catch (error) {
+      if (!(error instanceof DecodeError)) throw error;
+      if (error.reason === 'missing') throw errors.notImplemented(error.message);
+      if (error.reason === 'failed') {
+        // Remembered until the file changes (its size or mtime is in the marker's name).
+        this.ctx.log.info({ path: target.real, reason: error.message }, 'no preview of a file');
+        await this.cache.put(failed, Buffer.from(error.message));
+      }
+      throw errors.unsupportedMediaType();
+    }
+  }
+
+  /**
+   * The cached bytes of one variant, or `make`'s, shared by concurrent requests and run in the
+   * limiter. When every requester has left, the job's signal aborts (a decoder is killed).
+   */
+  private async cached(
+    target: Target,
+    variant: string,
+    extension: string,
+    signal: AbortSignal,
+    priority: Priority,
+    make: (signal: AbortSignal) => Promise<ConvertedImage>,
+  ): Promise<Buffer> {
+    const key = this.keyOf(target, variant, extension);
+    const hit = await this.cache.get(key);
+    if (hit) return hit;
     const id = JSON.stringify(key);
     let job = this.inFlight.get(id);
     if (!job) {
@@ -126,12 +314,11 @@ export class PreviewService {
         .run(async () => {
           // Every client that asked left while it was queued: nobody needs this preview.
           controller.signal.throwIfAborted();
-          const source = await fs.readAll(target, MAX_PREVIEW_SOURCE_BYTES);
-          return convertImage(source, target.name, size);
-        })
+          return make(controller.signal);
+        }, priority)
         .then(async (image) => {
           await this.cache.put(key, image.data);
-          return image;
+          return image.data;
         })
         .finally(() => this.inFlight.delete(id));
       job = { promise, waiters: 0, controller };

@@ -25,6 +25,19 @@ export function bigPreviewUrl(path: string, modified: string): string {
   return apiUrl(`/preview/big${encodePath(path)}?key=${encodeURIComponent(modified)}`);
 }
 
+/** An office document rendered as PDF by the server (docs/previews.md). */
+export function pdfPreviewUrl(path: string, modified: string): string {
+  return apiUrl(`/preview/pdf${encodePath(path)}?inline=true&key=${encodeURIComponent(modified)}`);
+}
+
+/**
+ * A video remuxed by the server to fragmented MP4 (docs/previews.md, "Playback"); `start` seconds
+ * restarts it at the keyframe before.
+ */
+export function playUrl(path: string, start = 0): string {
+  return apiUrl(`/preview/play${encodePath(path)}${start > 0 ? `?start=${start}` : ''}`);
+}
+
 /** A subtitle file converted to WebVTT by the server. */
 export function subtitleUrl(path: string): string {
   return apiUrl(`/subtitle${encodePath(path)}?inline=true`);

@@ -1,4 +1,4 @@
-import type { ResourceItem } from '@cabinet/protocol';
+import { previewFamilyOf, type ResourceItem } from '@cabinet/protocol';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import './mosaic.css';
 import { SortBar } from './ListingHeader.tsx';
@@ -11,7 +11,7 @@ import { useVirtualRows } from './use-virtual-rows.ts';
 
 /**
  * Height of a row of cards plus the gap below it, in px (mosaic.css draws the cards to match). On
- * wide screens images and videos get picture cards; everything else a compact card with the icon
+ * wide screens images, videos, photos and documents get picture cards; everything else a compact card with the icon
  * beside the name, so a row without pictures is a third as tall and a folder of documents shows
  * three times as many items. Phones show compact cards only.
  */
@@ -21,7 +21,10 @@ const PHONE_TILE_ROW_HEIGHT = 80;
 
 /** Whether an entry gets a picture card (its thumbnail or a big icon) on wide screens. */
 export function hasPictureCard(item: ResourceItem): boolean {
-  return item.type === 'image' || item.type === 'video';
+  if (item.type === 'image' || item.type === 'video') return true;
+  // HEIC and RAW photos, PDFs and office documents show a page or photo (docs/previews.md).
+  const family = previewFamilyOf(item.name);
+  return family !== undefined && family !== 'audio' && !item.isDir;
 }
 
 /** The row offsets of the mosaic: a row is as tall as its tallest card. */

@@ -8,6 +8,7 @@ import { formatFileSize } from '../../format/file-size.ts';
 import type { OpenDialog } from '../../stores/dialog-store.ts';
 import { useCurrentUser } from '../../stores/session-store.ts';
 import { ChecksumList } from './ChecksumList.tsx';
+import { MediaFacts } from './MediaFacts.tsx';
 import { NothingToActOn } from '../../components/NothingToActOn.tsx';
 import { useDialogTargets } from './use-dialog-targets.ts';
 import { useInitialFocus } from '../../hooks/use-initial-focus.ts';
@@ -58,7 +59,8 @@ function FolderCounts({ folder }: { folder: ResourceItem }) {
 
 /**
  * Info: for one entry its name, type, size, last modified and, for a folder,
- * how many folders and files it holds; a file's checksums are computed on demand. For several
+ * how many folders and files it holds, for a photo its camera and exposure, for a video or song
+ * its duration and tags; a file's checksums are computed on demand. For several
  * entries: how many folders and files are selected and their total size.
  */
 export function InfoDialog({ dialog, onClose }: { dialog: OpenDialog; onClose: () => void }) {
@@ -97,6 +99,7 @@ export function InfoDialog({ dialog, onClose }: { dialog: OpenDialog; onClose: (
                 {formatDateTime(new Date(single.modified), i18n.language)}
               </time>
             </Fact>
+            {canDownload && <MediaFacts file={single} Fact={Fact} />}
           </>
         ) : (
           <>

@@ -54,7 +54,7 @@ function FilePreview({ file, navigation }: FilePreviewProps) {
   const kind = viewerKind(file);
   const canDownload = useCurrentUser()?.perm.download ?? false;
   // Documents scroll and PDFs have their own controls: floating buttons would cover them.
-  const stepsInBar = kind === 'markdown' || kind === 'pdf';
+  const stepsInBar = kind === 'markdown' || kind === 'pdf' || kind === 'office';
   usePreviewKeys(navigation);
 
   return (
@@ -83,6 +83,7 @@ function FilePreview({ file, navigation }: FilePreviewProps) {
         {kind === 'audio' && <AudioViewer file={file} />}
         {kind === 'video' && <VideoViewer file={file} />}
         {kind === 'pdf' && <PdfViewer file={file} />}
+        {kind === 'office' && <PdfViewer file={file} rendered />}
         {kind === 'markdown' && <MarkdownViewer file={file} />}
         {kind === 'download' && (
           <FileFallback

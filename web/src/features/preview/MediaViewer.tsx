@@ -3,7 +3,7 @@ import { Music } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { FileFallback } from './FileFallback.tsx';
-import { rawUrl, subtitleUrl } from '../../api/resources/preview-urls.ts';
+import { playUrl, rawUrl, subtitleUrl } from '../../api/resources/preview-urls.ts';
 import { subtitleTrack } from './subtitle-track.ts';
 
 /**
@@ -54,14 +54,40 @@ export function AudioViewer({ file }: { file: Resource }) {
  * The first track shows by default; the player's menu switches between them.
  */
 export function VideoViewer({ file }: { file: Resource }) {
+  // MKV plays through the server's remux to MP4 from the start; another container the browser
+  // fails on (a MOV, an AVI) gets one more try through it (docs/previews.md, "Playback"). A
+  // codec the browser cannot decode fails there too, and the download is offered.
+  const [remux, setRemux] = useState(() => /\.mkv$/i.test(file.name));
+  return (
+    <VideoPlayer
+      key={remux ? 'remux' : 'raw'}
+      file={file}
+      src={remux ? playUrl(file.path) : rawUrl(file.path, true)}
+      onFailed={remux ? undefined : () => setRemux(true)}
+    />
+  );
+}
+
+function VideoPlayer({
+  file,
+  src,
+  onFailed,
+}: {
+  file: Resource;
+  src: string;
+  onFailed?: () => void;
+}) {
   const { fallback, ref } = usePlaybackFailure<HTMLVideoElement>(file);
-  if (fallback) return fallback;
+  useEffect(() => {
+    if (fallback && onFailed) onFailed();
+  }, [fallback, onFailed]);
+  if (fallback) return onFailed ? null : fallback;
   return (
     <div className="media-viewer">
       <video
         ref={ref}
         className="media-viewer__video"
-        src={rawUrl(file.path, true)}
+        src={src}
         controls
         playsInline
         preload="metadata"
