@@ -56,6 +56,8 @@ export const User = z.object({
    * so filebrowser clients that never send it leave it unchanged.
    */
   quota: z.optional(QuotaBytes),
+  /** Cabinet addition, `GET /api/users/{id}` only: the ids of the user's groups (docs/teams.md). */
+  groups: z.optional(z.array(z.number())),
 });
 export type User = z.infer<typeof User>;
 

@@ -222,6 +222,83 @@ export const OPERATIONS: Record<string, OperationInfo> = {
     summary: "Reset a user's two-factor sign-in",
     replies: { 200: ok },
   },
+  'GET /api/users/:id/groups': {
+    summary: "A user's groups, by id (admins; docs/teams.md)",
+    replies: { 200: json(z.array(z.number())), 403: text('Administrators only') },
+  },
+  'PUT /api/users/:id/groups': {
+    summary: "Replace a user's groups (admins)",
+    body: protocol.UserGroupsRequest,
+    replies: { 200: json(z.array(z.number())), 403: text('Administrators only') },
+  },
+  'GET /api/groups': {
+    summary: 'Every group with its members (admins; docs/teams.md)',
+    replies: { 200: json(protocol.GroupList), 403: text('Administrators only') },
+  },
+  'POST /api/groups': {
+    summary: 'Create a group',
+    body: protocol.GroupWriteRequest,
+    replies: { 201: json(protocol.Group), 400: text('Bad or taken name'), 403: text('Admins') },
+  },
+  'PUT /api/groups/:id': {
+    summary: "Change a group's name and members",
+    body: protocol.GroupWriteRequest,
+    replies: { 200: json(protocol.Group), 404: text('No such group') },
+  },
+  'DELETE /api/groups/:id': {
+    summary: 'Delete a group: its grants end for its members at once',
+    replies: { 200: ok },
+  },
+  'GET /api/team-folders': {
+    summary: 'Every team folder with its grantees (admins; docs/teams.md)',
+    replies: { 200: json(protocol.TeamFolderList), 403: text('Administrators only') },
+  },
+  'POST /api/team-folders': {
+    summary: 'Grant a folder of the root to users and groups',
+    body: protocol.TeamFolderWriteRequest,
+    replies: { 201: json(protocol.TeamFolder), 400: text('Bad name, path or grantee') },
+  },
+  'PUT /api/team-folders/:id': {
+    summary: "Change a team folder's name, path, grantees, access or quota",
+    body: protocol.TeamFolderWriteRequest,
+    replies: { 200: json(protocol.TeamFolder), 404: text('No such team folder') },
+  },
+  'DELETE /api/team-folders/:id': {
+    summary: 'Revoke a team folder (its files stay where they are)',
+    replies: { 200: ok },
+  },
+  'GET /api/people-shares': {
+    summary: 'Your shares with people; with `path`, who has access to that item',
+    query: z.object({ path: z.optional(z.string()) }),
+    replies: { 200: json(protocol.PeopleShareList), 403: text('No share permission') },
+  },
+  'POST /api/people-shares': {
+    summary: 'Share an item of yours with users and groups',
+    body: protocol.PeopleShareWriteRequest,
+    replies: { 201: json(protocol.PeopleShare), 400: text('Bad path or grantee') },
+  },
+  'PUT /api/people-shares/:id': {
+    summary: "Change a share's grantees, access or expiry (its owner or admins)",
+    body: protocol.PeopleShareWriteRequest,
+    replies: { 200: json(protocol.PeopleShare), 404: text('No such share') },
+  },
+  'DELETE /api/people-shares/:id': {
+    summary: 'Revoke a share with people',
+    replies: { 200: ok },
+  },
+  'GET /api/shared-with-me': {
+    summary: 'Team folders and shares granted to you, with where they are in your view',
+    replies: { 200: json(protocol.SharedWithMeList) },
+  },
+  'POST /api/shared-with-me/:kind/:id/leave': {
+    summary: 'Leave a team folder or a share with people (`kind`: team or people)',
+    replies: { 200: ok, 404: text('Not granted to you') },
+  },
+  'GET /api/people': {
+    summary: 'Users and groups matching `q`, for the share dialog (at most 20)',
+    query: z.object({ q: z.optional(z.string()) }),
+    replies: { 200: json(protocol.PersonMatchList), 403: text('No share permission') },
+  },
   'GET /api/app-passwords': {
     summary: "App passwords (yours, or a user's for admins)",
     replies: { 200: json(z.array(protocol.AppPassword)) },
@@ -299,8 +376,18 @@ export const OPERATIONS: Record<string, OperationInfo> = {
     replies: { 200: file(), 206: file('Part of the file (Range)'), 202: accepted },
   },
   'GET /api/preview/:size/*': {
-    summary: 'A thumbnail or a big preview of an image',
-    replies: { 200: file('The image'), 202: accepted },
+    summary: 'A picture of a file, an office document as PDF, media facts, or a video remuxed',
+    description:
+      '`size` is `thumb` or `big` (a WebP picture of an image, video, photo, document or song), ' +
+      '`pdf` (an office document converted to PDF), `info` (camera, exposure, duration and tags ' +
+      'as JSON) or `play` (a video remuxed to fragmented MP4 from `start` seconds; 415 with a ' +
+      'JSON reason when the browser cannot play its codecs). docs/previews.md.',
+    replies: {
+      200: file('The picture, the PDF, the facts (JSON) or the MP4 stream'),
+      202: accepted,
+      415: text('No picture can be made of this file (or its codecs cannot be played)'),
+      501: text('The tool that makes this kind of picture is not installed'),
+    },
   },
   'GET /api/subtitle/*': {
     summary: 'A subtitle file as WebVTT',
