@@ -24,7 +24,6 @@ import type { AuditLog } from '../audit/audit-log.ts';
 import { JobRun, Stopped } from './job-run.ts';
 import { toFileJob } from './to-file-job.ts';
 
-
 /** The scheduler job kind that carries "run file job X" (payload RunPayload). */
 export const FILE_JOB_RUN = 'files.job';
 
