@@ -162,6 +162,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     mode: coordinationMode(ctx),
     instanceId: options.instanceId ?? ctx.instance.id,
     log: ctx.log.child({ area: 'coordination' }),
+    isGone: (id) => ctx.instance.isGone(id),
   });
   const windowMs = ctx.config.rateLimitWindow * 1000;
   const audit = new AuditLog(ctx, { enabled: options.auditLog, now: options.now });
