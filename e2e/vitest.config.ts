@@ -8,7 +8,9 @@ import { ensureTestingBundle } from '../server/scripts/bundle.mjs';
 // a file, docs/testing.md). When it cannot be built, or CABINET_FROM_SOURCES=1 is set (as for the
 // server's own start, server/bin/cabinet.js), the sources are used.
 const testingBundle =
-  process.env.CABINET_FROM_SOURCES === '1' ? null : ((await ensureTestingBundle()) as string | null);
+  process.env.CABINET_FROM_SOURCES === '1'
+    ? null
+    : ((await ensureTestingBundle()) as string | null);
 
 // Browser tests: each file starts its own server and Chromium, so at most two run at once on the
 // two shared cores; timeouts are generous because a cold Chromium and argon2 hashing take a while.

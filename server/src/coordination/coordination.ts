@@ -4,7 +4,7 @@ import type { Store } from '../store/store.ts';
 import type { AttemptCounter } from './attempt-counter.ts';
 import type { EventBus } from './event-bus.ts';
 import { DatabaseAttemptCounter } from './database-attempt-counter.ts';
-import { DatabaseEventBus } from './database-event-bus.ts';
+import { DatabaseEventBus, type EventWakeups } from './database-event-bus.ts';
 import { DatabaseNamedLock } from './database-named-lock.ts';
 import { DatabaseScheduler, type DatabaseSchedulerOptions } from './database-scheduler.ts';
 import { DatabaseUploadLeases } from './database-upload-leases.ts';
@@ -46,6 +46,11 @@ export interface CoordinationOptions {
   backoff?: Backoff;
   /** How often the database event bus reads new events (database mode; default 200 ms). */
   eventPollMs?: number;
+  /**
+   * Notifications between instances (database mode on PostgreSQL: LISTEN/NOTIFY): events reach
+   * the other instances at once, the poll becomes a slower safety net.
+   */
+  eventWakeups?: EventWakeups;
   /** Scheduler tuning (poll interval, claim lifetime, retries). */
   scheduler?: Omit<DatabaseSchedulerOptions, 'jobs' | 'instanceId' | 'now' | 'timers' | 'log'>;
 }
@@ -113,6 +118,7 @@ export function createCoordination(options: CoordinationOptions): Coordination {
           timers,
           log,
           pollMs: options.eventPollMs,
+          wakeups: options.eventWakeups,
         })
       : new MemoryEventBus({ now });
 
