@@ -18,11 +18,18 @@ import { fileURLToPath } from 'node:url';
 const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = path.dirname(SERVER);
 export const BUNDLE = path.join(SERVER, 'dist/cabinet.js');
+/**
+ * The test kit (`@cabinet/server/testing`) bundled the same way, for the browser tests: each of
+ * their files runs in a fresh process, which would otherwise transform the server's few hundred
+ * TypeScript modules again (e2e/vitest.config.ts, docs/testing.md).
+ */
+export const TESTING_BUNDLE = path.join(SERVER, 'dist/testing.js');
 const SOURCES = [
   path.join(SERVER, 'src'),
   path.join(REPO, 'protocol/src'),
   path.join(SERVER, 'package.json'),
 ];
+const TESTING_SOURCES = [...SOURCES, path.join(SERVER, 'testing')];
 
 /** Newest modification time of the files below a folder. */
 function newestMtime(target) {
@@ -37,10 +44,29 @@ function newestMtime(target) {
 }
 
 /** True when the bundle exists and no source is newer. */
-export function bundleIsFresh() {
-  if (!existsSync(BUNDLE)) return false;
-  const built = statSync(BUNDLE).mtimeMs;
-  return SOURCES.every((source) => newestMtime(source) <= built);
+export function bundleIsFresh(bundle = BUNDLE, sources = SOURCES) {
+  if (!existsSync(bundle)) return false;
+  const built = statSync(bundle).mtimeMs;
+  return sources.every((source) => newestMtime(source) <= built);
+}
+
+/** npm packages stay imports; workspace packages (TypeScript sources) go inline. */
+function externals() {
+  const manifest = JSON.parse(readFileSync(path.join(SERVER, 'package.json'), 'utf8'));
+  return Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter(
+    (name) => !name.startsWith('@cabinet/'),
+  );
+}
+
+/** Writes esbuild's output files, each through a temp file and a rename; `last` goes last. */
+function writeOutputs(files, last) {
+  mkdirSync(path.dirname(last), { recursive: true });
+  const ordered = [...files].sort((a) => (a.path === last ? 1 : -1));
+  for (const file of ordered) {
+    const temp = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temp, file.contents);
+    renameSync(temp, file.path);
+  }
 }
 
 /**
@@ -50,10 +76,7 @@ export function bundleIsFresh() {
  */
 export async function buildBundle() {
   const { build } = await import('esbuild');
-  const manifest = JSON.parse(readFileSync(path.join(SERVER, 'package.json'), 'utf8'));
-  const external = Object.keys(manifest.dependencies).filter(
-    (name) => !name.startsWith('@cabinet/'),
-  );
+  const external = externals();
   const common = {
     bundle: true,
     platform: 'node',
@@ -76,15 +99,47 @@ export async function buildBundle() {
     entryPoints: [path.join(SERVER, 'src/fs/child-stats-worker.mjs')],
     outfile: path.join(path.dirname(BUNDLE), 'child-stats-worker.mjs'),
   });
-  mkdirSync(path.dirname(BUNDLE), { recursive: true });
   // The worker and the map first, the bundle last: a fresh bundle always has both beside it.
-  const ordered = [...worker.outputFiles, ...result.outputFiles].sort((a) =>
-    a.path === BUNDLE ? 1 : -1,
-  );
-  for (const file of ordered) {
-    const temp = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(temp, file.contents);
-    renameSync(temp, file.path);
+  writeOutputs([...worker.outputFiles, ...result.outputFiles], BUNDLE);
+}
+
+/**
+ * Builds the test kit's bundle (and the server's, whose stat worker it loads from the same
+ * folder); returns its path, or null when it cannot be built here (then the sources are used).
+ */
+export async function ensureTestingBundle() {
+  try {
+    if (!bundleIsFresh()) await buildBundle();
+    if (bundleIsFresh(TESTING_BUNDLE, TESTING_SOURCES)) return TESTING_BUNDLE;
+    const { build } = await import('esbuild');
+    const result = await build({
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      write: false,
+      logLevel: 'warning',
+      entryPoints: [path.join(SERVER, 'testing/index.ts')],
+      // Every npm package stays an import, the test kit's own ones (not in the manifest) too.
+      plugins: [
+        {
+          name: 'npm-external',
+          setup(build) {
+            build.onResolve({ filter: /^[^./]/ }, (args) =>
+              args.path.startsWith('@cabinet/') ? undefined : { path: args.path, external: true },
+            );
+          },
+        },
+      ],
+      outfile: TESTING_BUNDLE,
+      // Stack traces of a failing browser test point into the sources.
+      sourcemap: 'linked',
+    });
+    writeOutputs(result.outputFiles, TESTING_BUNDLE);
+    return TESTING_BUNDLE;
+  } catch (error) {
+    console.error(`test kit: running from the sources (bundle not built: ${error.message})`);
+    return null;
   }
 }
 

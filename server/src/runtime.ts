@@ -33,7 +33,7 @@ import { AuditLog } from './services/audit/audit-log.ts';
 import { FILE_JOB_RUN, FileJobsService } from './services/file-jobs/file-jobs.service.ts';
 import { ListingCache } from './services/resources/listing-cache.ts';
 import { realTimers, systemClock, type Clock, type Timers } from './coordination/timers.ts';
-import { listenPostgres, notifyPostgres } from './store/notices.ts';
+import { listenPostgres, notifyPostgres, postgresEventWakeups } from './store/notices.ts';
 import { ChangeRelay } from './services/tree/change-relay.ts';
 import { trustedWatches, UntrustedReconcile } from './services/tree/watch-trust.ts';
 import { TeamsService } from './services/teams/teams.service.ts';
@@ -167,6 +167,11 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
     mode: coordinationMode(ctx),
     instanceId: options.instanceId ?? ctx.instance.id,
     log: ctx.log.child({ area: 'coordination' }),
+    isGone: (id) => ctx.instance.isGone(id),
+    eventWakeups:
+      engineOf(ctx.store.db) === 'postgres'
+        ? postgresEventWakeups(ctx.config.database, ctx.store.db)
+        : undefined,
   });
   const windowMs = ctx.config.rateLimitWindow * 1000;
   const now = options.now ?? systemClock;

@@ -5,10 +5,11 @@ import type { AttemptCounter } from './attempt-counter.ts';
 import { DatabaseDavLocks, MemoryDavLocks, type DavLocks } from './dav-locks.ts';
 import type { EventBus } from './event-bus.ts';
 import { DatabaseAttemptCounter } from './database-attempt-counter.ts';
-import { DatabaseEventBus } from './database-event-bus.ts';
+import { DatabaseEventBus, type EventWakeups } from './database-event-bus.ts';
 import { DatabaseNamedLock } from './database-named-lock.ts';
 import { DatabaseScheduler, type DatabaseSchedulerOptions } from './database-scheduler.ts';
 import { DatabaseUploadLeases } from './database-upload-leases.ts';
+import type { InstanceGone } from './gone-holders.ts';
 import { silentLog, type CoordinationLog } from './log.ts';
 import { MemoryAttemptCounter } from './memory-attempt-counter.ts';
 import { MemoryEventBus } from './memory-event-bus.ts';
@@ -37,10 +38,20 @@ export interface CoordinationOptions {
   leaseTtlMs?: number;
   /** How often an instance holding upload leases looks for takeover requests (database mode). */
   uploadWatchMs?: number;
+  /**
+   * Whether another instance is provably gone (`InstanceLease.isGone`, database mode): a killed
+   * instance's locks and upload leases are then taken at once instead of after `leaseTtlMs`.
+   */
+  isGone?: InstanceGone;
   /** How lock and upload waiters poll (database mode). */
   backoff?: Backoff;
   /** How often the database event bus reads new events (database mode; default 200 ms). */
   eventPollMs?: number;
+  /**
+   * Notifications between instances (database mode on PostgreSQL: LISTEN/NOTIFY): events reach
+   * the other instances at once, the poll becomes a slower safety net.
+   */
+  eventWakeups?: EventWakeups;
   /** Scheduler tuning (poll interval, claim lifetime, retries). */
   scheduler?: Omit<DatabaseSchedulerOptions, 'jobs' | 'instanceId' | 'now' | 'timers' | 'log'>;
 }
@@ -77,7 +88,7 @@ export function createCoordination(options: CoordinationOptions): Coordination {
   const now = options.now ?? Date.now;
   const timers = options.timers ?? realTimers;
   const log = options.log ?? silentLog;
-  const shared = { instanceId, now, timers, log, backoff: options.backoff };
+  const shared = { instanceId, now, timers, log, backoff: options.backoff, isGone: options.isGone };
 
   const counters = new Map<string, { counter: AttemptCounter; settings: string }>();
   const lock: NamedLock =
@@ -110,6 +121,7 @@ export function createCoordination(options: CoordinationOptions): Coordination {
           timers,
           log,
           pollMs: options.eventPollMs,
+          wakeups: options.eventWakeups,
         })
       : new MemoryEventBus({ now });
 

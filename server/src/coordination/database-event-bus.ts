@@ -3,6 +3,16 @@ import type { BusEvent, BusListener, EventBus } from './event-bus.ts';
 import type { CoordinationLog } from './log.ts';
 import { repeat, type Timers } from './timers.ts';
 
+/**
+ * Wake-ups between instances (PostgreSQL's LISTEN/NOTIFY, store/notices.ts): a publish notifies,
+ * and every listening instance reads at once instead of at its next poll.
+ */
+export interface EventWakeups {
+  /** Calls `wake` on every notification until closed; `lost` when the connection broke. */
+  listen(wake: () => void, lost: (error: unknown) => void): Promise<{ close(): Promise<void> }>;
+  notify(): Promise<void>;
+}
+
 export interface DatabaseEventBusOptions {
   events: EventsRepo;
   now: () => number;
@@ -12,6 +22,12 @@ export interface DatabaseEventBusOptions {
   pollMs?: number;
   /** How long events are kept for replay (default 5 minutes). */
   retentionMs?: number;
+  /**
+   * Notifications that make the instance read at once. The poll stays, as the safety net for a
+   * lost notification or connection, every `wakeupPollMs` (default 2 s) while listening.
+   */
+  wakeups?: EventWakeups;
+  wakeupPollMs?: number;
 }
 
 /** Rows read per poll; a longer backlog is read on the next polls. */
@@ -41,6 +57,10 @@ export class DatabaseEventBus implements EventBus {
   private stopPolling: (() => void) | null = null;
   private lastPrune = 0;
   private closed = false;
+  /** The read in progress; a wake-up meanwhile asks for another after it (reads never overlap). */
+  private reading: Promise<void> | undefined;
+  private readAgain = false;
+  private listener: { close(): Promise<void> } | null = null;
 
   constructor(private readonly options: DatabaseEventBusOptions) {
     this.pollMs = options.pollMs ?? 200;
@@ -49,7 +69,13 @@ export class DatabaseEventBus implements EventBus {
 
   async publish(userId: number, type: string, data: unknown): Promise<number> {
     // Delivered by the polls of every instance, this one's included.
-    return this.options.events.append(userId, type, data, this.options.now());
+    const id = await this.options.events.append(userId, type, data, this.options.now());
+    // The row is committed: a notification now wakes readers that will find it. A lost one only
+    // delays the event until the next poll.
+    this.options.wakeups?.notify().catch((error: unknown) => {
+      this.options.log.warn({ err: error }, 'event bus: could not notify the other instances');
+    });
+    return id;
   }
 
   subscribe(listener: BusListener): () => void {
@@ -67,7 +93,24 @@ export class DatabaseEventBus implements EventBus {
       LOOKBACK_IDS,
     );
     for (const event of known) this.delivered.add(event.id);
-    this.stopPolling = repeat(this.options.timers, this.pollMs, () => this.poll());
+    let every = this.pollMs;
+    if (this.options.wakeups) {
+      try {
+        this.listener = await this.options.wakeups.listen(
+          () => void this.read(),
+          (error?: unknown) =>
+            this.options.log.warn(
+              { err: error },
+              'event bus: lost its notifications; polling only',
+            ),
+        );
+        every = Math.max(this.pollMs, this.options.wakeupPollMs ?? 2_000);
+      } catch (error) {
+        this.options.log.warn({ err: error }, 'event bus: cannot listen; polling only');
+      }
+      if (this.closed) await this.listener?.close();
+    }
+    this.stopPolling = repeat(this.options.timers, every, () => this.read());
   }
 
   async since(userId: number, afterId: number): Promise<BusEvent[] | null> {
@@ -88,12 +131,30 @@ export class DatabaseEventBus implements EventBus {
     return (await this.options.events.range())?.newest ?? 0;
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.closed = true;
     this.stopPolling?.();
     this.stopPolling = null;
     this.listeners.clear();
-    return Promise.resolve();
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.close();
+    await this.reading;
+  }
+
+  /** Reads now, or right after the read in progress (which may have missed the newest row). */
+  private read(): Promise<void> {
+    if (this.reading) {
+      this.readAgain = true;
+      return this.reading;
+    }
+    this.reading = (async () => {
+      do {
+        this.readAgain = false;
+        await this.poll();
+      } while (this.readAgain && !this.closed);
+    })().finally(() => (this.reading = undefined));
+    return this.reading;
   }
 
   private async poll(): Promise<void> {

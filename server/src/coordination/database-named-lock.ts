@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LeasesRepo } from '../store/leases.repo.ts';
+import { tryAcquireLease, type InstanceGone } from './gone-holders.ts';
 import { silentLog, type CoordinationLog } from './log.ts';
 import { MemoryNamedLock } from './memory-named-lock.ts';
 import type { NamedLock } from './named-lock.ts';
@@ -23,6 +24,8 @@ export interface DatabaseNamedLockOptions {
   backoff?: Backoff;
   timers?: Timers;
   log?: CoordinationLog;
+  /** Judges a holder's instance gone, so its lock is taken at once rather than when it expires. */
+  isGone?: InstanceGone;
 }
 
 /** A crashed holder's lock is free again after this long. */
@@ -44,6 +47,7 @@ export class DatabaseNamedLock implements NamedLock {
   private readonly backoff: Backoff;
   private readonly timers: Timers;
   private readonly log: CoordinationLog;
+  private readonly isGone: InstanceGone | undefined;
 
   constructor(options: DatabaseNamedLockOptions) {
     this.leases = options.leases;
@@ -53,6 +57,7 @@ export class DatabaseNamedLock implements NamedLock {
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.timers = options.timers ?? realTimers;
     this.log = options.log ?? silentLog;
+    this.isGone = options.isGone;
   }
 
   run<T>(name: string, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -63,7 +68,8 @@ export class DatabaseNamedLock implements NamedLock {
     const holder = `${this.instanceId}:${randomUUID()}`;
     for (let pause = this.backoff.firstMs; ; pause = nextPause(pause, this.backoff)) {
       const now = this.now();
-      if (await this.leases.tryAcquire(lease, holder, now, now + this.ttlMs)) break;
+      const expiresAt = now + this.ttlMs;
+      if (await tryAcquireLease(this.leases, lease, holder, now, expiresAt, this.isGone)) break;
       await this.timers.sleep(pause);
     }
     const lost = new AbortController();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LeasesRepo } from '../store/leases.repo.ts';
 import { DEFAULT_LEASE_TTL_MS } from './database-named-lock.ts';
+import { tryAcquireLease, type InstanceGone } from './gone-holders.ts';
 import { silentLog, type CoordinationLog } from './log.ts';
 import { DEFAULT_BACKOFF, nextPause, realTimers, type Backoff, type Timers } from './timers.ts';
 import type { UploadLease, UploadLeases } from './upload-leases.ts';
@@ -18,6 +19,8 @@ export interface DatabaseUploadLeasesOptions {
   backoff?: Backoff;
   timers?: Timers;
   log?: CoordinationLog;
+  /** Judges a holder's instance gone, so its upload is taken at once rather than when it expires. */
+  isGone?: InstanceGone;
 }
 
 /** A takeover request is noticed within this long (plus one query). */
@@ -42,7 +45,7 @@ const leaseName = (id: string): string => `upload:${id}`;
  * Upload leases across every instance over one database. Locally a map of holders, as in
  * memory; each holder also owns the lease row `upload:<id>`. A newcomer whose upload is held by
  * another instance sets the row's `takeover` flag and polls until the row is gone (or expired),
- * then takes it. While this instance holds any lease, a watch loop looks every `watchMs` for
+ * then takes it (at once when the holder's instance is gone: `isGone`). While this instance holds any lease, a watch loop looks every `watchMs` for
  * takeover flags on its rows, aborts those holders (their release deletes the row) and refreshes
  * its rows every third of their lifetime, so the leases of a crashed instance expire.
  */
@@ -56,6 +59,7 @@ export class DatabaseUploadLeases implements UploadLeases {
   private readonly backoff: Backoff;
   private readonly timers: Timers;
   private readonly log: CoordinationLog;
+  private readonly isGone: InstanceGone | undefined;
   /** Cancels the next watch; undefined while the loop is not scheduled. */
   private cancelWatch: (() => void) | undefined;
   /** The watch in progress, awaited by `close()`. */
@@ -71,6 +75,7 @@ export class DatabaseUploadLeases implements UploadLeases {
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.timers = options.timers ?? realTimers;
     this.log = options.log ?? silentLog;
+    this.isGone = options.isGone;
   }
 
   async acquire(id: string): Promise<UploadLease> {
@@ -132,7 +137,8 @@ export class DatabaseUploadLeases implements UploadLeases {
     for (let pause = this.backoff.firstMs; ; pause = nextPause(pause, this.backoff)) {
       if (holder.controller.signal.aborted) return;
       const now = this.now();
-      if (await this.leases.tryAcquire(name, holder.token, now, now + this.ttlMs)) {
+      const expiresAt = now + this.ttlMs;
+      if (await tryAcquireLease(this.leases, name, holder.token, now, expiresAt, this.isGone)) {
         holder.acquired = true;
         return;
       }

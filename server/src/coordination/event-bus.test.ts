@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createStore } from '../store/store.ts';
-import { DatabaseEventBus } from './database-event-bus.ts';
+import { DatabaseEventBus, type EventWakeups } from './database-event-bus.ts';
 import type { BusEvent } from './event-bus.ts';
 import { silentLog } from './log.ts';
 import { MemoryEventBus } from './memory-event-bus.ts';
@@ -90,6 +90,38 @@ describe('database event bus', () => {
     ]);
     await a.close();
     await b.close();
+  });
+
+  it('wakes the other instances on a publish, without waiting for their poll', async () => {
+    // The notification channel as PostgreSQL's NOTIFY is: every listener hears every publish.
+    const woken = new Set<() => void>();
+    const wakeups: EventWakeups = {
+      listen: (wake) => {
+        woken.add(wake);
+        return Promise.resolve({ close: () => Promise.resolve(void woken.delete(wake)) });
+      },
+      notify: () => Promise.resolve(woken.forEach((wake) => wake())),
+    };
+    // Timers that never fire on their own: only a wake-up can deliver.
+    const timers = manualTimers();
+    const options = { now: () => 1_000, timers, log: silentLog, wakeups };
+    const a = new DatabaseEventBus({ ...options, events: createStore(await connect()).events });
+    const b = new DatabaseEventBus({ ...options, events: createStore(await connect()).events });
+    await a.start();
+    await b.start();
+    const seenByB: unknown[] = [];
+    b.subscribe((event) => seenByB.push(event.data));
+    await a.publish(7, 'job', { n: 1 });
+    await a.publish(7, 'job', { n: 2 });
+    await expect.poll(() => seenByB).toEqual([{ n: 1 }, { n: 2 }]);
+    // Closed, b listens no more; a's own stream still hears its publishes.
+    await b.close();
+    expect(woken.size).toBe(1);
+    const seenByA: unknown[] = [];
+    a.subscribe((event) => seenByA.push(event.data));
+    await a.publish(7, 'job', { n: 3 });
+    await expect.poll(() => seenByA).toEqual([{ n: 3 }]);
+    await a.close();
   });
 
   it('delivers a row that became visible after a newer one, once', async () => {

@@ -117,6 +117,36 @@ describe('named lock in the database', () => {
     expect(await leases.isLive('lock:sweep', clock)).toBe(false);
   });
 
+  it('takes the lock of a killed instance at once, and never that of a live one', async () => {
+    const clock = 1_000_000;
+    const leases = new LeasesRepo(await connect());
+    // Instance `dead` was killed holding one lock, `alive` holds another; neither lease expired.
+    expect(await leases.tryAcquire('lock:a', 'host:1:dead:u1', clock, clock + 30_000)).toBe(true);
+    expect(await leases.tryAcquire('lock:b', 'host:2:alive:u2', clock, clock + 30_000)).toBe(true);
+    const asked: string[] = [];
+    const lock = new DatabaseNamedLock({
+      leases: new LeasesRepo(await connect()),
+      instanceId: 'host:3:new',
+      now: () => clock,
+      isGone: (id) => {
+        asked.push(id);
+        return Promise.resolve(id === 'host:1:dead');
+      },
+    });
+    expect(await lock.run('a', () => Promise.resolve('taken'))).toBe('taken');
+    expect(asked).toContain('host:1:dead');
+    let ran = false;
+    const waiting = lock.run('b', () => {
+      ran = true;
+      return Promise.resolve();
+    });
+    await expect.poll(() => asked.filter((id) => id === 'host:2:alive').length).toBeGreaterThan(2);
+    expect(ran).toBe(false);
+    expect(await leases.release('lock:b', 'host:2:alive:u2')).toBe(true);
+    await waiting;
+    expect(ran).toBe(true);
+  });
+
   it('keeps the lease alive while the task runs', async () => {
     let clock = 1_000_000;
     const leases = new LeasesRepo(await connect());

@@ -113,6 +113,22 @@ describe('upload leases across instances', () => {
     lease.release();
   });
 
+  it('takes a killed instance’s upload at once, without waiting for its lease to expire', async () => {
+    const clock = 1_000_000;
+    const repo = new LeasesRepo(await connect());
+    // The server was killed mid-upload; restarted, it resumes the upload as a new instance.
+    expect(await repo.tryAcquire('upload:u3', 'host:1:killed:u', clock, clock + 30_000)).toBe(true);
+    const b = await instance('host:2:restarted', {
+      now: () => clock,
+      isGone: (id) => Promise.resolve(id === 'host:1:killed'),
+    });
+    const lease = await b.acquire('u3');
+    expect(lease.signal.aborted).toBe(false);
+    expect(await repo.heldBy(['host:1:killed:u'])).toEqual([]);
+    expect(await b.isHeld('u3')).toBe(true);
+    lease.release();
+  });
+
   it('hands a waiting request its lease already aborted when a newer one came meanwhile', async () => {
     let clock = 1_000_000;
     const repo = new LeasesRepo(await connect());

@@ -117,6 +117,30 @@ export class LeasesRepo {
     return row !== undefined;
   }
 
+  /** The holder of `name`, live or expired; undefined when nobody holds it. */
+  async holderOf(name: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('leases')
+      .select('holder')
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row?.holder;
+  }
+
+  /**
+   * Takes `name` from `from` for `holder` until `expiresAt`, whether or not its lease expired: for
+   * a holder known to be gone. True when this call took it (`from` still held it).
+   */
+  async takeFrom(name: string, from: string, holder: string, expiresAt: number): Promise<boolean> {
+    const taken = await this.db
+      .updateTable('leases')
+      .set({ holder, expires_at: expiresAt, takeover: 0 })
+      .where('name', '=', name)
+      .where('holder', '=', from)
+      .executeTakeFirst();
+    return Number(taken.numUpdatedRows) === 1;
+  }
+
   /** Removes leases expired by `now` (their holders died); returns how many went. */
   async prune(now: number): Promise<number> {
     const result = await this.db

@@ -75,3 +75,15 @@ export async function notifyPostgres(db: Db, channel: string, payload: string): 
     }
   });
 }
+
+/** The channel on which a published event wakes the event bus of every instance. */
+export const EVENTS_CHANNEL = 'cabinet_events';
+
+/** The event bus's wake-ups over PostgreSQL (coordination/database-event-bus.ts). */
+export function postgresEventWakeups(url: string, db: Db) {
+  return {
+    listen: (wake: () => void, lost: (error: unknown) => void) =>
+      listenPostgres(url, [EVENTS_CHANNEL], { notice: wake, lost }),
+    notify: () => notifyPostgres(db, EVENTS_CHANNEL, ''),
+  };
+}
