@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { errorPageCode } from '../../api/api-error.ts';
 import { useSharedLeaveMutation } from '../../api/teams/shared-leave-mutation.ts';
 import { useSharedWithMeQuery } from '../../api/teams/shared-with-me-query.ts';
-import { Dialog } from '../../components/Dialog.tsx';
+import { DangerConfirmDialog } from '../../components/DangerConfirmDialog.tsx';
 import { formatDateTime } from '../../format/date-time.ts';
 import { isolateName } from '../../i18n/isolate-name.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
@@ -81,10 +81,13 @@ export function SharedWithMePage() {
         )}
       </div>
       {leaving && (
-        <Dialog
+        <DangerConfirmDialog
           title={t('teams.leaveTitle')}
+          message={t('teams.leaveMessage', { name: isolateName(leaving.name) })}
+          confirmLabel={t('teams.leave')}
+          busy={leave.isPending}
           onClose={() => setLeaving(null)}
-          onSubmit={() =>
+          onConfirm={() =>
             leave.mutate(leaving, {
               onSuccess: () => {
                 notifySuccess(t('teams.left'));
@@ -92,24 +95,7 @@ export function SharedWithMePage() {
               },
             })
           }
-          actions={
-            <>
-              <button
-                type="button"
-                className="button button--secondary"
-                onClick={() => setLeaving(null)}
-                autoFocus
-              >
-                {t('buttons.cancel')}
-              </button>
-              <button type="submit" className="button button--danger" disabled={leave.isPending}>
-                {t('teams.leave')}
-              </button>
-            </>
-          }
-        >
-          <p>{t('teams.leaveMessage', { name: isolateName(leaving.name) })}</p>
-        </Dialog>
+        />
       )}
     </section>
   );

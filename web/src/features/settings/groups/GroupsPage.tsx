@@ -4,7 +4,7 @@ import { errorPageCode } from '../../../api/api-error.ts';
 import { useGroupDeleteMutation } from '../../../api/teams/group-delete-mutation.ts';
 import { useGroupsQuery } from '../../../api/teams/groups-query.ts';
 import { useUsersQuery } from '../../../api/users/users-query.ts';
-import { Dialog } from '../../../components/Dialog.tsx';
+import { DangerConfirmDialog } from '../../../components/DangerConfirmDialog.tsx';
 import { isolateName } from '../../../i18n/isolate-name.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { notifySuccess } from '../../../stores/notification-store.ts';
@@ -91,10 +91,13 @@ export function GroupsPage() {
       {open?.kind === 'new' && <GroupDialog onClose={() => setOpen(null)} />}
       {open?.kind === 'edit' && <GroupDialog group={open.group} onClose={() => setOpen(null)} />}
       {open?.kind === 'delete' && (
-        <Dialog
+        <DangerConfirmDialog
           title={t('teams.deleteGroupTitle')}
+          message={t('teams.deleteGroupMessage', { name: isolateName(open.group.name) })}
+          confirmLabel={t('settings.delete')}
+          busy={remove.isPending}
           onClose={() => setOpen(null)}
-          onSubmit={() =>
+          onConfirm={() =>
             remove.mutate(open.group.id, {
               onSuccess: () => {
                 notifySuccess(t('teams.groupDeleted'));
@@ -102,24 +105,7 @@ export function GroupsPage() {
               },
             })
           }
-          actions={
-            <>
-              <button
-                type="button"
-                className="button button--secondary"
-                onClick={() => setOpen(null)}
-                autoFocus
-              >
-                {t('buttons.cancel')}
-              </button>
-              <button type="submit" className="button button--danger" disabled={remove.isPending}>
-                {t('settings.delete')}
-              </button>
-            </>
-          }
-        >
-          <p>{t('teams.deleteGroupMessage', { name: isolateName(open.group.name) })}</p>
-        </Dialog>
+        />
       )}
     </section>
   );

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { errorPageCode } from '../../../api/api-error.ts';
 import { useTeamFolderDeleteMutation } from '../../../api/teams/team-folder-delete-mutation.ts';
 import { useTeamFoldersQuery } from '../../../api/teams/team-folders-query.ts';
-import { Dialog } from '../../../components/Dialog.tsx';
+import { DangerConfirmDialog } from '../../../components/DangerConfirmDialog.tsx';
 import { isolateName } from '../../../i18n/isolate-name.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { formatFileSize } from '../../../format/file-size.ts';
@@ -93,10 +93,13 @@ export function TeamFoldersPage() {
         <TeamFolderDialog folder={open.folder} onClose={() => setOpen(null)} />
       )}
       {open?.kind === 'delete' && (
-        <Dialog
+        <DangerConfirmDialog
           title={t('teams.deleteTeamFolderTitle')}
+          message={t('teams.deleteTeamFolderMessage', { name: isolateName(open.folder.name) })}
+          confirmLabel={t('settings.delete')}
+          busy={remove.isPending}
           onClose={() => setOpen(null)}
-          onSubmit={() =>
+          onConfirm={() =>
             remove.mutate(open.folder.id, {
               onSuccess: () => {
                 notifySuccess(t('teams.teamFolderDeleted'));
@@ -104,24 +107,7 @@ export function TeamFoldersPage() {
               },
             })
           }
-          actions={
-            <>
-              <button
-                type="button"
-                className="button button--secondary"
-                onClick={() => setOpen(null)}
-                autoFocus
-              >
-                {t('buttons.cancel')}
-              </button>
-              <button type="submit" className="button button--danger" disabled={remove.isPending}>
-                {t('settings.delete')}
-              </button>
-            </>
-          }
-        >
-          <p>{t('teams.deleteTeamFolderMessage', { name: isolateName(open.folder.name) })}</p>
-        </Dialog>
+        />
       )}
     </section>
   );
