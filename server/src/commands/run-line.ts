@@ -33,6 +33,8 @@ export interface RunResult {
   exitCode: number;
   outcome: RunOutcome;
   durationMs: number;
+  /** Programs of the line that could not be started because they are not installed, by name. */
+  notInstalled: string[];
 }
 
 /** Exit status a shell reports for a command it cannot find or start. */
@@ -58,7 +60,12 @@ export async function runLine(parsed: ParsedLine, options: RunLineOptions): Prom
       if (operator === '||' && status === 0) continue;
       status = await run.pipeline(pipelines[i]!);
     }
-    return { exitCode: status, outcome: run.stopped ?? 'exited', durationMs: Date.now() - started };
+    return {
+      exitCode: status,
+      outcome: run.stopped ?? 'exited',
+      durationMs: Date.now() - started,
+      notInstalled: run.notInstalled,
+    };
   } finally {
     run.dispose();
   }
@@ -66,6 +73,7 @@ export async function runLine(parsed: ParsedLine, options: RunLineOptions): Prom
 
 class Run {
   stopped: RunOutcome | undefined;
+  readonly notInstalled: string[] = [];
   private readonly live = new Set<ChildProcess>();
   /** Every process started, live or not: what they left running in their groups goes too. */
   private readonly started: ChildProcess[] = [];
@@ -125,7 +133,8 @@ class Run {
     return new Promise((resolve) => {
       child.once('error', (error: NodeJS.ErrnoException) => {
         this.live.delete(child);
-        const name = child.spawnargs[0];
+        const name = child.spawnargs[0] ?? '';
+        if (isNotInstalled(error)) this.notInstalled.push(name);
         const reason = isNotInstalled(error) ? 'command not found' : error.message;
         this.options.onLine?.(`${name}: ${reason}`);
         resolve(NOT_FOUND);

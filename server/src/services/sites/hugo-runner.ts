@@ -84,7 +84,7 @@ async function hugo(
     },
   );
   let log = lines.join('\n');
-  if (result.exitCode === 127 && /command not found/.test(log)) {
+  if (result.notInstalled.includes('hugo')) {
     log = 'hugo is not installed: install Debian\'s "hugo" package (it must be on PATH).';
   } else if (result.outcome === 'timeout') {
     log += `\nStopped: hugo ran longer than ${Math.round(ctx.config.commandTimeout || 120)} s.`;
