@@ -141,6 +141,11 @@ export class EventStreams {
       if (lastEventId === null) {
         sink.write(sseEvent('ready', {}, await this.bus.latestId()));
         await this.tellRecent(user, sink);
+        // What arrived while the stream opened is news to the page (a grant revoked just then):
+        // sent rather than dropped. One the page already knew of costs it a re-read, no more.
+        for (const event of connection.held ?? []) {
+          sink.write(sseEvent(event.type, event.data, event.id));
+        }
       } else {
         const missed = Number.isNaN(lastEventId)
           ? null
