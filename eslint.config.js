@@ -243,14 +243,8 @@ export default tseslint.config(
   {
     // One clock and one timers seam (docs/runtime.md): services read the time through the `now`
     // the runtime hands them and wait through `Timers`, so tests move the clock instead of waiting.
-    // The sites area is split by its own change and comes under the rule with it.
     files: ['server/src/services/**/*.ts'],
-    ignores: [
-      'server/src/**/*.test.ts',
-      'server/src/**/*.fixture.ts',
-      'server/src/services/sites.service.ts',
-      'server/src/services/sites/**',
-    ],
+    ignores: ['server/src/**/*.test.ts', 'server/src/**/*.fixture.ts'],
     rules: {
       'no-restricted-properties': [
         'error',
@@ -297,7 +291,7 @@ export default tseslint.config(
   serverLayer('routes', ['store', 'fs', 'archive', 'coordination', 'process']),
   serverLayer('http', ['store', 'fs', 'archive', 'routes', 'coordination', 'process']),
   // A service names what it uses of the context in its own deps type (docs/architecture.md), so
-  // none imports the whole AppContext. The sites area comes under the rule with its split.
+  // none imports the whole AppContext.
   serverLayer('services', ['http', 'routes'], {
     patterns: [
       {
@@ -308,11 +302,7 @@ export default tseslint.config(
       },
     ],
   }),
-  {
-    // Until the sites split lands: the layer rule without the AppContext one.
-    ...serverLayer('services', ['http', 'routes']),
-    files: ['server/src/services/sites.service.ts', 'server/src/services/sites/**/*.ts'],
-  },
+
   serverLayer('fs', ['http', 'routes', 'services', 'store', 'coordination', 'process'], {
     fsAllowed: true,
   }),

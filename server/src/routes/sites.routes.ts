@@ -9,7 +9,6 @@ import {
   SiteUpdateRequest,
 } from '@cabinet/protocol';
 import type { Runtime } from '../runtime.ts';
-import { AppError } from '../errors.ts';
 import {
   authenticateRequest,
   currentUser,
@@ -47,10 +46,7 @@ export async function sitesRoutes(scope: FastifyInstance, runtime: Runtime): Pro
   const admin = requireAdmin(services.sessions);
 
   app.get('/sites', { preHandler: user, schema: { querystring: ListQuery } }, async (request) => {
-    if (request.query.all === '1') {
-      if (!currentUser(request).perm.admin) throw new AppError('forbidden');
-      return sites.listAll();
-    }
+    if (request.query.all === '1') return sites.listAll(currentUser(request));
     return sites.listFor(currentUser(request));
   });
   app.post('/sites', { preHandler: admin, schema: { body: SiteCreateRequest } }, (request, reply) =>

@@ -12,7 +12,7 @@ import type {
   SiteUpdateRequest,
   UserSite,
 } from '@cabinet/protocol';
-import type { AppContext } from '../context.ts';
+import type { SitesContext } from './sites/sites-context.ts';
 import type { EventBus, Job, NamedLock, Scheduler } from '../coordination/index.ts';
 import { AppError, errors } from '../errors.ts';
 import type { ScopedFs } from '../fs/scoped-fs.ts';
@@ -52,7 +52,7 @@ export interface SitesDeps {
   /** The users' event streams: a site's users hear of its changes. */
   events: EventBus;
   /** The runtime's clock (tests drive it). */
-  now?: () => number;
+  now: () => number;
   /** A build's new output is judged and counted against the site's users' quotas. */
   quota?: QuotaService;
 }
@@ -70,11 +70,11 @@ export class SitesService {
   private readonly now: () => number;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: SitesContext,
     deps: SitesDeps,
   ) {
     this.scheduler = deps.scheduler;
-    this.now = deps.now ?? Date.now;
+    this.now = deps.now;
     this.sites = new SiteAccessor(ctx);
     this.previewer = new SitePreviewer(ctx, this.sites, this.now);
     this.publishing = new SitePublishing(ctx, this.sites, { ...deps, now: this.now });
@@ -82,7 +82,9 @@ export class SitesService {
 
   // --- administration -------------------------------------------------------------------------
 
-  async listAll(): Promise<Site[]> {
+  /** Every site, for administrators (`GET /api/sites?all=1`); 403 for anyone else. */
+  async listAll(actor: SessionUser): Promise<Site[]> {
+    if (!actor.perm.admin) throw errors.forbidden();
     return (await this.ctx.store.sites.list()).map(toSite);
   }
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.ts';
+import type { SitesContext } from './sites-context.ts';
 import { commandEnvironment } from '../../commands/environment.ts';
 import { runLine, type RunResult } from '../../commands/run-line.ts';
 import type { HugoMountsCache } from './hugo-mounts-cache.ts';
@@ -36,7 +36,7 @@ export interface HugoOptions {
  * configuration or a symlink would have Hugo read outside the site folder (hugo-policy.ts).
  */
 export async function runHugo(
-  ctx: AppContext,
+  ctx: SitesContext,
   cwd: string,
   args: string[],
   options: HugoOptions = {},
@@ -62,7 +62,7 @@ export async function runHugo(
 }
 
 async function hugo(
-  ctx: AppContext,
+  ctx: SitesContext,
   cwd: string,
   args: string[],
   env: Record<string, string>,

@@ -1,5 +1,5 @@
 import type { Post, PostFailure } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
+import type { SitesContext } from './sites-context.ts';
 import { parseFrontMatter } from './front-matter.ts';
 import { postTimes, visibility } from './post-dates.ts';
 import type { SiteAccess } from './site-access.ts';
@@ -7,7 +7,7 @@ import { splitPostPath } from './site-paths.ts';
 
 /** The failed scheduled publications kept on a site's posts: post path → failure. */
 export async function postFailures(
-  ctx: AppContext,
+  ctx: SitesContext,
   name: string,
 ): Promise<Map<string, PostFailure>> {
   const failures = new Map<string, PostFailure>();

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AppContext } from '../../context.ts';
+import type { SitesContext } from './sites-context.ts';
 import { AppError, errors } from '../../errors.ts';
 import { followSegments } from '../../fs/real-path.ts';
 import { ScopedFs } from '../../fs/scoped-fs.ts';
@@ -23,7 +23,7 @@ function normalScope(scope: string): string {
 
 /** Who may use which site, and each site's folder as its own ScopedFs (docs/sites.md, "Sites"). */
 export class SiteAccessor {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: SitesContext) {}
 
   async get(name: string): Promise<SiteRecord> {
     const site = await this.ctx.store.sites.get(name);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { SiteBuild } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
+import type { SitesContext } from './sites-context.ts';
 import type { ScopedFs } from '../../fs/scoped-fs.ts';
 import type { SiteRecord } from '../../store/sites.repo.ts';
 import { recordRun } from '../command-runs.ts';
@@ -61,7 +61,7 @@ export async function contentPosts(fs: ScopedFs): Promise<string[]> {
 }
 
 /** The base URL path a site's output is served from (`/sites/<name>/`). */
-export function servedBase(ctx: AppContext, name: string): string {
+export function servedBase(ctx: SitesContext, name: string): string {
   return `${ctx.config.baseURL}/sites/${name}/`;
 }
 
@@ -82,7 +82,7 @@ export interface BuildOptions {
  * the run like a command run.
  */
 export async function buildSite(
-  ctx: AppContext,
+  ctx: SitesContext,
   site: SiteRecord,
   fs: ScopedFs,
   actor: BuildActor,

@@ -1,5 +1,5 @@
 import { SITE_EVENT, type SiteEvent } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
+import type { SitesContext } from './sites-context.ts';
 import type { EventBus } from '../../coordination/index.ts';
 import type { SiteRecord } from '../../store/sites.repo.ts';
 import type { SiteAccessor } from './site-access.ts';
@@ -11,7 +11,7 @@ import type { SiteAccessor } from './site-access.ts';
  * the posts again with its own rights.
  */
 export async function tellSiteUsers(
-  ctx: AppContext,
+  ctx: SitesContext,
   bus: EventBus,
   sites: SiteAccessor,
   site: SiteRecord,

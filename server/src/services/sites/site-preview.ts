@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { PostPreview, PostPreviewRequest } from '@cabinet/protocol';
 import { SitePreviews } from '../../cache/site-previews.ts';
-import type { AppContext } from '../../context.ts';
+import type { SitesContext } from './sites-context.ts';
 import { errors } from '../../errors.ts';
 import type { ScopedFs } from '../../fs/scoped-fs.ts';
 import type { FileToSend } from '../file-to-send.ts';
@@ -36,7 +36,7 @@ export class SitePreviewer {
   private readonly mounts: HugoMountsCache;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: SitesContext,
     private readonly sites: SiteAccessor,
     private readonly now: () => number,
   ) {

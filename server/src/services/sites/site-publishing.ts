@@ -1,5 +1,5 @@
 import type { Post, PostActionResult, PostScheduleRequest, SiteBuild } from '@cabinet/protocol';
-import type { AppContext } from '../../context.ts';
+import type { SitesContext } from './sites-context.ts';
 import type { EventBus, Job, NamedLock, Scheduler } from '../../coordination/index.ts';
 import { errors } from '../../errors.ts';
 import type { ScopedFs } from '../../fs/scoped-fs.ts';
@@ -57,7 +57,7 @@ export class SitePublishing {
   private readonly builds: BuildQueue;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: SitesContext,
     private readonly sites: SiteAccessor,
     private readonly deps: PublishingDeps,
   ) {

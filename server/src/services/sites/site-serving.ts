@@ -1,7 +1,7 @@
 import path from 'node:path';
 import mime from 'mime-types';
 import { openPreviewFile, type PreviewFile } from '../../cache/site-previews.ts';
-import type { AppContext } from '../../context.ts';
+import type { SitesContext } from './sites-context.ts';
 import { errors } from '../../errors.ts';
 import { contentDisposition, type FileToSend } from '../file-to-send.ts';
 import type { SiteAccessor } from './site-access.ts';
@@ -24,7 +24,7 @@ export function previewToSend(found: PreviewFile): FileToSend {
 
 /** A file of a served site's output; 404 when the site is not served or the file is missing. */
 export async function publicFile(
-  ctx: AppContext,
+  ctx: SitesContext,
   sites: SiteAccessor,
   name: string,
   rel: string,
@@ -59,7 +59,7 @@ export async function publicFile(
  * it has output or is not served.
  */
 export async function unbuiltTitle(
-  ctx: AppContext,
+  ctx: SitesContext,
   sites: SiteAccessor,
   name: string,
 ): Promise<string | undefined> {
