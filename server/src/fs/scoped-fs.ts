@@ -405,7 +405,9 @@ export class ScopedFs {
    * folder's names are then judged by their first unit.
    */
   get allowsUndottedChildren(): boolean {
-    return this.listing.allowsUndottedChildren;
+    // With grants, a folder may lie in one, where the owner's rules and the grant's judge names
+    // too: every child is judged there (docs/teams.md).
+    return !this.mounted && this.listing.allowsUndottedChildren;
   }
 
   /** See ScopedListing.walk. */
