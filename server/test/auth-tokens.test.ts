@@ -1,7 +1,7 @@
 // Authentication: JSON login, renewal, logout and the tokens it hands out.
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signToken } from '../src/auth/tokens.ts';
+import { signToken } from '../src/credentials/tokens.ts';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/test-server.ts';
 import { claimsOf, login } from './helpers/auth.ts';
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_NODE_FLAGS } from '../scripts/node-flags.mjs';
-import { verifyPassword } from '../src/auth/password.ts';
+import { verifyPassword } from '../src/credentials/password.ts';
 import { buildProgram } from '../src/cli/program.ts';
 import { testDatabaseFor, type TestDatabaseHandle } from '../testing/test-database.ts';
 import { startTestServer } from '../testing/test-server.ts';

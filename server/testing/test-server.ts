@@ -16,8 +16,8 @@ import {
 } from '../src/context.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
 import type { Timers } from '../src/coordination/timers.ts';
-import { hashPassword } from '../src/auth/password.ts';
-import { signToken } from '../src/auth/tokens.ts';
+import { hashPassword } from '../src/credentials/password.ts';
+import { signToken } from '../src/credentials/tokens.ts';
 import type { UserRecord } from '../src/store/users.repo.ts';
 import { testDatabaseFor } from './test-database.ts';
 

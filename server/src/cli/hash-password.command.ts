@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword } from '../credentials/password.ts';
 import type { CliIO } from './admin-context.ts';
 
 /**

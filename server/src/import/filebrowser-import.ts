@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Settings } from '@cabinet/protocol';
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword } from '../credentials/password.ts';
 import { createStore, type Store } from '../store/store.ts';
 import { SettingsRepo, type SettingsNormaliser } from '../store/settings.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';

@@ -1,4 +1,4 @@
-import { isBcryptHash } from '../auth/password.ts';
+import { isBcryptHash } from '../credentials/password.ts';
 import { asObject, count, text } from './json-fields.ts';
 
 /** A filebrowser share link as Cabinet will store it, still owned by a filebrowser user id. */

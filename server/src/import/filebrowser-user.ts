@@ -6,7 +6,7 @@ import {
   type Rule,
   type UserDefaults,
 } from '@cabinet/protocol';
-import { isBcryptHash } from '../auth/password.ts';
+import { isBcryptHash } from '../credentials/password.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { asObject, count, flag, strings, text, type JsonObject } from './json-fields.ts';
 import type { ImportNotes } from './import-report.ts';

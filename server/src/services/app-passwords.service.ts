@@ -4,13 +4,13 @@ import type { Store } from '../store/store.ts';
 import type { SettingsRepo } from '../store/settings.repo.ts';
 import type { FileRoot } from '../fs/file-root.ts';
 import { errors } from '../errors.ts';
-import { verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
+import { verifyAgainstDummy, verifyPassword } from '../credentials/password.ts';
 import type { AttemptCounter } from '../coordination/index.ts';
 import { canonicalPath, virtualOfReal } from '../fs/canonical-path.ts';
 import { ScopedFs } from '../fs/scoped-fs.ts';
 import type { AppPasswordRecord } from '../store/app-passwords.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
-import { assertUnderLimit } from './auth/rate-limit.ts';
+import { assertUnderLimit } from './sign-in/rate-limit.ts';
 import { canManageAccount } from './permissions.ts';
 import { systemClock, type Clock } from '../coordination/index.ts';
 

@@ -1,7 +1,7 @@
 import type { SessionInfo } from '@cabinet/protocol';
 import type { Store } from '../store/store.ts';
 import { errors } from '../errors.ts';
-import { verifyToken } from '../auth/tokens.ts';
+import { verifyToken } from '../credentials/tokens.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { canManageAccount } from './permissions.ts';
 import {

@@ -12,7 +12,7 @@ import {
   virtualOfReal,
 } from '../fs/canonical-path.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword } from '../credentials/password.ts';
 import type { ShareRecord } from '../store/shares.repo.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { canCreate, canShare, isAdmin } from './permissions.ts';

@@ -5,7 +5,7 @@ import type { ServerConfig } from '../config/options.ts';
 import type { SettingsRepo } from '../store/settings.repo.ts';
 import type { FileRoot } from '../fs/file-root.ts';
 import { errors } from '../errors.ts';
-import { verifyPassword } from '../auth/password.ts';
+import { verifyPassword } from '../credentials/password.ts';
 import { isUniqueViolation, type UserRecord } from '../store/users.repo.ts';
 import {
   createUser,

@@ -243,7 +243,7 @@ export interface ShareVisitsTable {
 /** Two-factor sign-in of one user (docs/two-factor.md). */
 export interface TwoFactorTable {
   user_id: number;
-  /** The TOTP secret, AES-256-GCM encrypted (see services/auth/totp-secret.ts). */
+  /** The TOTP secret, AES-256-GCM encrypted (see services/sign-in/totp-secret.ts). */
   secret: string;
   /** 0 while enrolment waits for its first code, 1 once confirmed. */
   enabled: Generated<number>;

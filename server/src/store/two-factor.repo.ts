@@ -4,7 +4,7 @@ import { isStorableInteger } from './engine.ts';
 /** A user's two-factor enrolment as stored: the secret stays encrypted here. */
 export interface TwoFactorRecord {
   userId: number;
-  /** The encrypted TOTP secret (services/auth/totp-secret.ts). */
+  /** The encrypted TOTP secret (services/sign-in/totp-secret.ts). */
   secret: string;
   /** False while enrolment waits for its first code. */
   enabled: boolean;

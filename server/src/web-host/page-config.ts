@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { PageConfig, Settings } from '@cabinet/protocol';
 import type { ServerConfig } from '../config/options.ts';
 import { VERSION } from '../config/version.ts';
-import { isRecaptchaEnabled } from '../services/auth/recaptcha.ts';
-import { isOidcEnabled, oidcButtonLabel } from '../services/auth/oidc.ts';
+import { isRecaptchaEnabled } from '../services/sign-in/recaptcha.ts';
+import { isOidcEnabled, oidcButtonLabel } from '../services/sign-in/oidc.ts';
 
 /** The name shown when branding leaves it empty. */
 export const DEFAULT_NAME = 'Cabinet';

@@ -1,5 +1,5 @@
 import type { ResourceItem } from '@cabinet/protocol';
-import { extensionOf } from '../../files/file-type.ts';
+import { extensionOf } from '../../file-kinds/file-type.ts';
 import { FILE_TYPE } from '../../fs/entry-stat.ts';
 import type { EntryStat } from '../../fs/scoped-fs.ts';
 

@@ -1,5 +1,5 @@
 import { virtualBaseName, virtualParent, joinVirtual } from '../../fs/canonical-path.ts';
-import { extensionOf } from '../../files/file-type.ts';
+import { extensionOf } from '../../file-kinds/file-type.ts';
 import type { ScopedFs } from '../../fs/scoped-fs.ts';
 import { errors } from '../../errors.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extensionOf } from '../../files/file-type.ts';
+import { extensionOf } from '../../file-kinds/file-type.ts';
 import { formatTime, goFileMode } from './file-info.ts';
 import { itemTail } from './item-json.ts';
 

@@ -1,4 +1,4 @@
-import { extensionOf } from '../../files/file-type.ts';
+import { extensionOf } from '../../file-kinds/file-type.ts';
 import { formatTime, goFileMode } from './file-info.ts';
 
 /** One listed child's fields, as `itemTail` writes them. */

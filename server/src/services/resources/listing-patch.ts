@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
+import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../file-kinds/file-type.ts';
 import { readSortedNames, statChildren } from '../../fs/child-stats.ts';
 import { FolderChildren } from '../../fs/folder-children.ts';
 import type { FolderStamp } from '../../fs/folder-stamp.ts';

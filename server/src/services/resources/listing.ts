@@ -1,5 +1,5 @@
 import type { ResourceItem, Sorting } from '@cabinet/protocol';
-import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
+import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../file-kinds/file-type.ts';
 import type {
   FolderChildren,
   ListEntry,
@@ -8,7 +8,7 @@ import type {
   Stats,
   TypedNames,
 } from '../../fs/scoped-fs.ts';
-import { SubtitleFinder } from '../../files/subtitles.ts';
+import { SubtitleFinder } from '../../file-kinds/subtitles.ts';
 import { virtualBaseName } from '../../fs/canonical-path.ts';
 import { fileInfo } from './file-info.ts';
 import { itemTail } from './item-json.ts';

@@ -1,6 +1,6 @@
 import type { Sorting } from '@cabinet/protocol';
-import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../files/file-type.ts';
-import { SUBTITLE_NAMES } from '../../files/subtitles.ts';
+import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../file-kinds/file-type.ts';
+import { SUBTITLE_NAMES } from '../../file-kinds/subtitles.ts';
 import {
   EntryKind,
   type Resolved,

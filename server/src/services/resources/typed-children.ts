@@ -1,5 +1,5 @@
-import { detectType } from '../../files/file-type.ts';
-import type { SubtitleFinder } from '../../files/subtitles.ts';
+import { detectType } from '../../file-kinds/file-type.ts';
+import type { SubtitleFinder } from '../../file-kinds/subtitles.ts';
 import type { FolderChildren } from '../../fs/scoped-fs.ts';
 import { typeCode } from './listed-types.ts';
 

@@ -9,7 +9,7 @@ import {
 import type { Store } from '../../store/store.ts';
 import type { SettingsRepo } from '../../store/settings.repo.ts';
 import { errors, TwoFactorError } from '../../errors.ts';
-import { verifyPassword } from '../../auth/password.ts';
+import { verifyPassword } from '../../credentials/password.ts';
 import type { AttemptCounter } from '../../coordination/index.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
 import { isAdmin } from '../permissions.ts';
