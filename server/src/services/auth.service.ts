@@ -4,7 +4,12 @@ import type { ServerConfig } from '../config/options.ts';
 import type { SettingsRepo } from '../store/settings.repo.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, errors, RateLimitedError, TwoFactorError } from '../errors.ts';
-import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../credentials/password.ts';
+import {
+  hashPassword,
+  needsRehash,
+  verifyAgainstDummy,
+  verifyPassword,
+} from '../credentials/password.ts';
 import { signToken } from '../credentials/tokens.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 import { isRecaptchaEnabled, verifyRecaptcha } from './sign-in/recaptcha.ts';

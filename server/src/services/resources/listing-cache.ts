@@ -1,6 +1,11 @@
 import path from 'node:path';
 import type { Sorting } from '@cabinet/protocol';
-import { detectType, sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../file-kinds/file-type.ts';
+import {
+  detectType,
+  sniffsByName,
+  SNIFF_BYTES,
+  TEXT_LIMIT_BYTES,
+} from '../../file-kinds/file-type.ts';
 import { offersSubtitles } from '../../file-kinds/subtitles.ts';
 import type { FolderChildren, Resolved, ScopedFs, Stats, TypedNames } from '../../fs/scoped-fs.ts';
 import {
