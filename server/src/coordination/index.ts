@@ -5,7 +5,7 @@ export type { UploadLease, UploadLeases } from './upload-leases.ts';
 export type { BusEvent, BusListener, EventBus } from './event-bus.ts';
 export type { EveryOptions, Job, JobHandler, ScheduleOptions, Scheduler } from './scheduler.ts';
 export type { CoordinationLog } from './log.ts';
-export { realTimers, repeat, systemClock, type Clock, type Timers } from './timers.ts';
+export { realTimers, repeat, skewSeconds, systemClock, type Clock, type Timers } from './timers.ts';
 export {
   createCoordination,
   newInstanceId,

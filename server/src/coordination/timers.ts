@@ -8,6 +8,14 @@ export type Clock = () => number;
 export const systemClock: Clock = () => Date.now();
 
 /**
+ * How far `clock` is ahead of the system's, in whole seconds: for libraries that judge time by the
+ * real clock and take a skew (openid-client), so they judge by the runtime's clock instead.
+ */
+export function skewSeconds(clock: Clock): number {
+  return Math.round((clock() - Date.now()) / 1000);
+}
+
+/**
  * The waits the coordination primitives and the services make (polling a lease, refreshing it, waking the
  * scheduler), behind an interface so tests can drive them. The real ones never keep the process
  * alive on their own.

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { claimedGroups, syncOidcGroups } from '../teams/oidc-groups.ts';
 import type { ServerConfig } from '../../config/options.ts';
 import { AppError, errors, OidcError } from '../../errors.ts';
-import { systemClock, type Clock } from '../../coordination/index.ts';
+import { skewSeconds, systemClock, type Clock } from '../../coordination/index.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
 import type { AuthService, SessionClient } from '../auth.service.ts';
 import type { UsersService } from '../users.service.ts';
@@ -143,10 +143,8 @@ export class OidcService {
       oidcClientId,
       {
         ...(oidcClientSecret && { client_secret: oidcClientSecret }),
-        // openid-client judges tokens by the real clock; the skew between the injected clock and
-        // the real one is what makes it judge by ours, so here, and only here, the real one is read.
-        // eslint-disable-next-line no-restricted-properties -- compares the injected clock with the real one
-        [client.clockSkew]: Math.round((this.now() - Date.now()) / 1000),
+        // openid-client judges tokens by the real clock: the skew makes it judge by ours.
+        [client.clockSkew]: skewSeconds(this.now),
       },
       auth,
     );
