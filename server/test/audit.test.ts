@@ -30,11 +30,26 @@ async function auditPage(query = '', token = server.admin.token): Promise<AuditP
   return (await response.json()) as AuditPage;
 }
 
-/** The newest entry of an action (after a filter), which the test expects to exist. */
-async function latest(action: string, query = ''): Promise<AuditEntry> {
-  const page = await auditPage(`?action=${action}${query}`);
-  expect(page.entries.length, `entries of ${action}`).toBeGreaterThan(0);
-  return page.entries[0]!;
+/** The newest entry of an action (after a filter), or undefined. */
+async function newest(action: string, query = ''): Promise<AuditEntry | undefined> {
+  return (await auditPage(`?action=${action}${query}`)).entries[0];
+}
+
+/**
+ * Waits until the newest entry of an action is the one expected. An entry is recorded once its
+ * reply has been sent (http/audit.ts), so a client can read the log before the entry of the
+ * request it just made is there; and an older entry of the same action may be the newest until it
+ * is.
+ */
+async function expectLatest(
+  action: string,
+  expected: Record<string, unknown>,
+  query = '',
+): Promise<AuditEntry> {
+  await expect
+    .poll(() => newest(action, query), { message: `newest ${action}` })
+    .toMatchObject(expected);
+  return (await newest(action, query))!;
 }
 
 beforeAll(async () => {
@@ -57,13 +72,16 @@ describe('the audit log records', () => {
   it('a login that succeeds, with the user and the client address', async () => {
     const ok = await login(server, { username: 'alice', password: STRONG }, from('198.51.100.1'));
     expect(ok.status).toBe(200);
-    const entry = await latest('login', '&outcome=ok');
-    expect(entry).toMatchObject({
-      userID: alice.user.id,
-      username: 'alice',
-      address: '198.51.100.1',
-      outcome: 'ok',
-    });
+    await expectLatest(
+      'login',
+      {
+        userID: alice.user.id,
+        username: 'alice',
+        address: '198.51.100.1',
+        outcome: 'ok',
+      },
+      '&outcome=ok',
+    );
   });
 
   it('failed logins with their reason, and a throttled one', async () => {
@@ -96,7 +114,7 @@ describe('the audit log records', () => {
     const created = await createAsAdmin(server, newUser({ username: 'bob' }));
     expect(created.status).toBe(201);
     const id = Number(created.headers.get('location')!.split('/').pop());
-    expect((await latest('user.create')).target).toBe(`user:${id}`);
+    await expectLatest('user.create', { target: `user:${id}` });
     const secret = 'a-brand-new-secret-passphrase';
     const updated = await send(server, 'PUT', `/api/users/${id}`, server.admin.token, {
       what: 'user',
@@ -105,8 +123,7 @@ describe('the audit log records', () => {
       data: { id, password: secret, locale: 'de' },
     });
     expect(updated.status).toBe(200);
-    const entry = await latest('user.update');
-    expect(entry).toMatchObject({
+    await expectLatest('user.update', {
       target: `user:${id}`,
       username: server.admin.user.username,
       outcome: 'ok',
@@ -120,13 +137,13 @@ describe('the audit log records', () => {
       current_password: ADMIN_PASSWORD,
     });
     expect(deleted.status).toBe(200);
-    expect((await latest('user.delete')).details).toEqual({ username: 'bob' });
+    await expectLatest('user.delete', { details: { username: 'bob' } });
   });
 
   it('the names of its targets as they were, kept after the target is gone', async () => {
     const created = await createAsAdmin(server, newUser({ username: 'carol' }));
     const id = Number(created.headers.get('location')!.split('/').pop());
-    expect(await latest('user.create')).toMatchObject({
+    await expectLatest('user.create', {
       target: `user:${id}`,
       targetName: 'carol',
     });
@@ -134,12 +151,12 @@ describe('the audit log records', () => {
       current_password: ADMIN_PASSWORD,
     });
     expect(deleted.status).toBe(200);
-    expect(await latest('user.delete')).toMatchObject({
+    await expectLatest('user.delete', {
       target: `user:${id}`,
       targetName: 'carol',
     });
     // The create entry still says whom it created.
-    expect((await latest('user.create')).targetName).toBe('carol');
+    await expectLatest('user.create', { targetName: 'carol' });
 
     const password = await createAppPassword(server, alice.token, { name: 'Phone backup' });
     const revoked = await server.fetch(`/api/app-passwords/${password.id}`, {
@@ -147,8 +164,8 @@ describe('the audit log records', () => {
       token: alice.token,
     });
     expect(revoked.status).toBe(200);
-    expect(await latest('app-password.revoke')).toMatchObject({ targetName: 'Phone backup' });
-    expect(await latest('app-password.create')).toMatchObject({ targetName: 'Phone backup' });
+    await expectLatest('app-password.revoke', { targetName: 'Phone backup' });
+    await expectLatest('app-password.create', { targetName: 'Phone backup' });
 
     const csv = await (
       await server.fetch('/api/audit.csv?action=app-password.revoke', { token: server.admin.token })
@@ -193,8 +210,7 @@ describe('the audit log records', () => {
       data: { id: 1, locale: 'de' },
     });
     expect(response.status).toBe(403);
-    const entry = await latest('user.update', '&outcome=refused');
-    expect(entry).toMatchObject({ username: 'alice', target: 'user:1' });
+    await expectLatest('user.update', { username: 'alice', target: 'user:1' }, '&outcome=refused');
   });
 
   it('settings changes with the keys that changed', async () => {
@@ -208,7 +224,7 @@ describe('the audit log records', () => {
       body: JSON.stringify({ ...settings, branding: { ...settings.branding, name: 'Audited' } }),
     });
     expect(saved.status).toBe(200);
-    expect(await latest('settings.update')).toMatchObject({
+    await expectLatest('settings.update', {
       address: '198.51.100.9',
       details: { keys: ['branding.name'] },
     });
@@ -224,7 +240,7 @@ describe('the audit log records', () => {
     });
     expect(shared.status).toBe(200);
     const { hash } = (await shared.json()) as { hash: string };
-    expect(await latest('share.create')).toMatchObject({
+    await expectLatest('share.create', {
       username: 'alice',
       target: '/report.txt',
       address: '198.51.100.3',
@@ -235,7 +251,7 @@ describe('the audit log records', () => {
       headers: from('203.0.113.5'),
     });
     expect(await downloaded.text()).toBe('figures');
-    expect(await latest('share.download')).toMatchObject({
+    await expectLatest('share.download', {
       userID: 0,
       target: `share:${hash}`,
       address: '203.0.113.5',
@@ -247,10 +263,10 @@ describe('the audit log records', () => {
       token: alice.token,
     });
     expect(removed.status).toBe(200);
-    expect(await latest('share.delete')).toMatchObject({ target: `share:${hash}`, outcome: 'ok' });
+    await expectLatest('share.delete', { target: `share:${hash}`, outcome: 'ok' });
     // The link is gone: a use of it is recorded as failed.
     expect((await server.fetch(`/api/public/dl/${hash}`)).status).toBe(404);
-    expect((await latest('share.download')).outcome).toBe('failed');
+    await expectLatest('share.download', { outcome: 'failed' });
   });
 
   it('a WebDAV delete, with the user, the client address and the outcome', async () => {
@@ -259,7 +275,7 @@ describe('the audit log records', () => {
     const auth = basic('alice', full.password);
     const headers = from('198.51.100.9');
     expect((await dav(server, 'DELETE', '/dav-old.txt', auth, { headers })).status).toBe(204);
-    expect(await latest('file.delete')).toMatchObject({
+    await expectLatest('file.delete', {
       userID: alice.user.id,
       username: 'alice',
       target: '/dav-old.txt',
@@ -268,7 +284,7 @@ describe('the audit log records', () => {
       details: { via: 'webdav' },
     });
     expect((await dav(server, 'DELETE', '/missing.txt', auth, { headers })).status).toBe(404);
-    expect(await latest('file.delete')).toMatchObject({
+    await expectLatest('file.delete', {
       username: 'alice',
       target: '/missing.txt',
       outcome: 'failed',
@@ -283,7 +299,7 @@ describe('the audit log records', () => {
       headers,
     });
     expect(refused.status).toBe(403);
-    expect(await latest('file.delete')).toMatchObject({
+    await expectLatest('file.delete', {
       username: 'alice',
       target: '/kept.txt',
       outcome: 'refused',
@@ -301,7 +317,7 @@ describe('the audit log records', () => {
       token: alice.token,
     });
     expect(deleted.status).toBe(204);
-    expect(await latest('file.delete')).toMatchObject({
+    await expectLatest('file.delete', {
       username: 'alice',
       target: '/old.txt',
       details: { trash: true },
@@ -315,7 +331,7 @@ describe('the audit log records', () => {
       token: alice.token,
     });
     expect(restored.status).toBe(200);
-    expect(await latest('trash.restore')).toMatchObject({
+    await expectLatest('trash.restore', {
       target: `trash:${item.id}`,
       details: { path: '/old.txt' },
       outcome: 'ok',
@@ -328,7 +344,7 @@ describe('the audit log records', () => {
       ...from('198.51.100.4'),
     });
     expect(ran.messages).toEqual(['audited']);
-    expect(await latest('command.run')).toMatchObject({
+    await expectLatest('command.run', {
       username: 'alice',
       address: '198.51.100.4',
       outcome: 'ok',
@@ -340,7 +356,7 @@ describe('the audit log records', () => {
     const token = await server.tokenFor(alice.user);
     const out = await server.fetch('/api/logout', { method: 'POST', token });
     expect(out.status).toBe(200);
-    expect(await latest('logout')).toMatchObject({ username: 'alice', outcome: 'ok' });
+    await expectLatest('logout', { username: 'alice', outcome: 'ok' });
   });
 });
 

@@ -6,7 +6,9 @@ const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]\d\d:\d\d)$/;
 describe('formatTime', () => {
   const zone = process.env.TZ;
   afterAll(() => {
-    process.env.TZ = zone;
+    // Test files share their worker (vitest.config.ts): the next one gets the zone it started with.
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
   });
 
   // formatTime keeps each hour's offset (the server's zone does not change while it runs), so the
