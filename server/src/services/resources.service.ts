@@ -354,8 +354,10 @@ export class ResourcesService {
     destination: Resolved,
     replaced: number,
   ): Promise<number> {
+    // Into a grant, the bytes are its owner's (or a team folder's own quota's) to hold.
     const counted =
       (action === 'copy' && this.quota.quotaOf(user) > 0) ||
+      (fs.mountOf(destination) !== null && fs.mountOf(destination) !== fs.mountOf(source)) ||
       (await this.quota.isTracked(destination.real)) ||
       (action === 'rename' && (await this.quota.isTracked(source.real)));
     if (!counted) return 0;
