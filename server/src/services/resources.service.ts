@@ -24,7 +24,7 @@ import type { ShareService } from './share.service.ts';
 import type { TrashService } from './trash/trash.service.ts';
 import { freeName } from './resources/free-name.ts';
 import { readListing, type Listing } from './resources/listing.ts';
-import { withGrants } from './resources/granted-items.ts';
+import { sharedMarkOf, withGrants } from './resources/granted-items.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
 import type { ListingCache } from './resources/listing-cache.ts';
 import type { InstanceChanges } from './tree/change-relay.ts';
@@ -126,6 +126,8 @@ export class ResourcesService {
       isSymlink: target.isSymlink,
       type,
     });
+    const mark = sharedMarkOf(fs, target);
+    if (mark) body.shared = mark;
     if (type === 'video') {
       const { children } = await fs.listChildren(virtualParent(target.path));
       const subtitles = await new SubtitleFinder(fs, children).find(target.name);
