@@ -91,3 +91,58 @@ describe('the shared mark inside grants', () => {
     expect(((await (await get(mo, '/own/c.txt')).json()) as Resource).shared).toBeUndefined();
   });
 });
+
+describe('search and archives of the top of a view', () => {
+  it('cover each grant through its own view, nothing beside it, nothing its owner hides', async () => {
+    await put('teams/top/needle-team.txt', 't');
+    await put('teams/needle-beside.txt', 'b');
+    await put('users/tia/share/needle-shared.txt', 's');
+    await put('users/tia/share/private/needle-secret.txt', 'p');
+    await put('users/tia/needle-unshared.txt', 'u');
+    await put('users/uli/needle-own.txt', 'o');
+    const tia = await server.createUser({
+      scope: '/users/tia',
+      rules: [{ allow: false, path: '/share/private', regex: false, regexp: { raw: '' } }],
+    });
+    const uli = await server.createUser({ scope: '/users/uli' });
+    expect(
+      (
+        await call(server.admin, 'POST', '/api/team-folders', {
+          name: 'Top',
+          path: '/teams/top',
+          grantees: [{ kind: 'user', id: uli.user.id }],
+          access: VIEW,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await call(tia, 'POST', '/api/people-shares', {
+          path: '/share',
+          grantees: [{ kind: 'user', id: uli.user.id }],
+          access: VIEW,
+        })
+      ).status,
+    ).toBe(201);
+    const res = await call(uli, 'GET', '/api/search/?query=needle');
+    expect(res.status).toBe(200);
+    const found = (await res.text())
+      .split('\n')
+      .filter((row) => row.trim() !== '')
+      .map((row) => (JSON.parse(row) as { path: string }).path)
+      .sort();
+    expect(found).toEqual([
+      'Shared with me/share/needle-shared.txt',
+      'Top/needle-team.txt',
+      'needle-own.txt',
+    ]);
+    const archive = await call(uli, 'GET', '/api/raw/?algo=tar');
+    expect(archive.status).toBe(200);
+    const bytes = Buffer.from(await archive.arrayBuffer()).toString('latin1');
+    expect(bytes).toContain('needle-own.txt');
+    expect(bytes).toContain('Top/needle-team.txt');
+    expect(bytes).toContain('Shared with me/share/needle-shared.txt');
+    for (const hidden of ['needle-beside', 'needle-secret', 'needle-unshared'])
+      expect(bytes).not.toContain(hidden);
+  });
+});

@@ -413,9 +413,50 @@ export class ScopedFs {
   /** See ScopedListing.walk. */
   async *walk(virtual: string | Resolved, options?: WalkOptions): AsyncGenerator<Entry> {
     const other = await this.other(virtual);
-    // "Shared with me" itself holds no files; a walk of the top stays in the user's own files.
-    if (other === 'shared') return;
-    yield* other ? other.walk(virtual, options) : this.listing.walk(virtual, options);
+    // "Shared with me" itself holds no files: only its shares, when the walk asks for grants.
+    if (other === 'shared') {
+      if (options?.grants) yield* this.walkGrants(this.mounted!.table.people, 1, options);
+      return;
+    }
+    if (other) return yield* other.walk(virtual, options);
+    yield* this.listing.walk(virtual, options);
+    const path = typeof virtual === 'string' ? canonicalPath(virtual).path : virtual.path;
+    if (!options?.grants || !this.mounted || path !== '/') return;
+    // After the user's own files: each team folder, then "Shared with me" and its shares.
+    yield* this.walkGrants(this.mounted.table.team, 1, options);
+    const sharedName = this.mounted.table.sharedName;
+    if (sharedName === null) return;
+    const shared = await this.sharedRoot(`/${sharedName}`);
+    yield { ...shared, isSymlink: false, allowed: true, depth: 1 };
+    yield* this.walkGrants(this.mounted.table.people, 2, options);
+  }
+
+  /** Each grant's top (when still there and visible to its owner), and its walk through its view. */
+  private async *walkGrants(
+    mounts: readonly PlacedMount[],
+    depth: number,
+    options: WalkOptions,
+  ): AsyncGenerator<Entry> {
+    for (const mount of mounts) {
+      options.signal?.throwIfAborted();
+      const view = await this.mounted!.mountFs(mount);
+      const top = await view.stat(mount.path).catch(() => null);
+      if (!top) continue;
+      yield {
+        name: top.name,
+        path: top.path,
+        real: top.real,
+        entry: top.entry,
+        stat: top.stat,
+        isSymlink: false,
+        allowed: true,
+        depth,
+      };
+      if (!top.stat.isDirectory()) continue;
+      for await (const child of view.walk(top, { ...options, grants: false })) {
+        yield { ...child, depth: child.depth + depth };
+      }
+    }
   }
 
   /** See ScopedListing.assertTreeAllowed. */

@@ -167,7 +167,7 @@ export class ResourcesService {
     const dir = await fs.stat(rawPath);
     if (!dir.stat.isDirectory()) throw errors.badRequest('path is not a directory');
     const items: RecursiveItem[] = [];
-    for await (const entry of fs.walk(dir, { signal })) {
+    for await (const entry of fs.walk(dir, { signal, grants: true })) {
       if (!entry.stat) continue;
       items.push({
         path: entry.path,
