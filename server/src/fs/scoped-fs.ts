@@ -135,6 +135,17 @@ export class ScopedFs {
     return new ScopedFs(await ScopeResolver.open(root, options));
   }
 
+  /**
+   * This view re-rooted at one of its folders, judged as this view judges it (a public link to a
+   * folder inside a grant is served through the grant's view, docs/teams.md).
+   */
+  async rootedAt(folder: Resolved): Promise<ScopedFs> {
+    const other = await this.other(folder);
+    if (other === 'shared') throw errors.forbidden();
+    if (other) return other.rootedAt(folder);
+    return ScopedFs.open(this.root, this.scope.optionsAt(folder));
+  }
+
   /** The grant a path lies in (or is), or null for the user's own files (docs/teams.md). */
   mountOf(virtual: string | Resolved): PlacedMount | null {
     if (!this.mounted) return null;
