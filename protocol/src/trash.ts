@@ -8,7 +8,10 @@ export const TrashItem = z.object({
   id: z.string(),
   /** Its base name as it was. */
   name: z.string(),
-  /** The owner-scope path it was deleted from. */
+  /**
+   * The owner-scope path it was deleted from; in the caller's own list, an item they deleted
+   * inside a grant shows its path in their view (docs/teams.md). `userID` 0: the root's trash.
+   */
   path: z.string(),
   isDir: z.boolean(),
   /** Bytes (a folder: the sum of its files). */

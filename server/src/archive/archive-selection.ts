@@ -184,7 +184,8 @@ async function* selectionEntries(
       continue;
     }
     if (item.path !== common) yield entryOf(fs, relativeTo(common, item.path), item);
-    for await (const child of fs.walk(item, { signal })) {
+    // Packing the top of a view packs the grants in it too, each through its own view.
+    for await (const child of fs.walk(item, { signal, grants: true })) {
       if (!child.stat) continue;
       // ScopedFs reads `\` as a separator, so such a name cannot be opened by its path (it would
       // name another file): the entry, and everything below it, is left out.

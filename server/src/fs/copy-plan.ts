@@ -31,19 +31,40 @@ interface Place {
 }
 
 /**
+ * The views a copy reads from and writes into: one scope, or two (between a user's files and a
+ * grant, or two grants, docs/teams.md), each judging its own side's paths, rules and links.
+ */
+export interface CopyScopes {
+  from: ScopeResolver;
+  to: ScopeResolver;
+  /**
+   * Judge every path by the rules and hideDotfiles of its side, not the rules alone: across views
+   * a name one side hides must not reach the other (within one scope a copy keeps dotfiles).
+   */
+  strict?: boolean;
+}
+
+/** Whether a side allows a path (see CopyScopes.strict). */
+function allows(scopes: CopyScopes, side: 'from' | 'to', canonical: string): boolean {
+  const scope = scopes[side];
+  return scopes.strict ? scope.isCanonicalAllowed(canonical) : scope.rulesAllow(canonical);
+}
+
+/**
  * Plans a copy of `source` onto `destination`: walks the source (following in-scope links as
  * content, never following escaping or dangling ones), checks every item's own virtual path and its
  * destination counterpart against the rules, and refuses type clashes and destination links that
  * leave the scope. Throws before a single byte is written.
  */
 export async function planCopy(
-  scope: ScopeResolver,
+  within: ScopeResolver | CopyScopes,
   source: Resolved,
   destination: Resolved,
 ): Promise<CopyStep[]> {
+  const scope: CopyScopes = 'from' in within ? within : { from: within, to: within };
   const steps: CopyStep[] = [];
   if (!source.stat) throw errors.notFound();
-  const from: Place = { virtual: scope.virtualOf(source.real), real: source.real };
+  const from: Place = { virtual: scope.from.virtualOf(source.real), real: source.real };
   // The destination is judged where the copy really lands, and as spelled.
   const to: Place = {
     virtual: destination.realPath,
@@ -81,7 +102,7 @@ type Child =
  * can, and their destinations need no lookup.
  */
 async function planFolder(
-  scope: ScopeResolver,
+  scope: CopyScopes,
   from: Place,
   to: Place,
   info: Stats,
@@ -111,9 +132,10 @@ async function planFolder(
       real: path.join(to.real, name),
       ...(to.spelled !== undefined && { spelled: joinVirtual(to.spelled, name) }),
     };
-    if (!scope.rulesAllow(child.virtual) || !scope.rulesAllow(target.virtual))
+    if (!allows(scope, 'from', child.virtual) || !allows(scope, 'to', target.virtual))
       throw errors.forbidden();
-    if (target.spelled !== undefined && !scope.rulesAllow(target.spelled)) throw errors.forbidden();
+    if (target.spelled !== undefined && !allows(scope, 'to', target.spelled))
+      throw errors.forbidden();
     return { name, child, target };
   });
   const children = await mapInOrder(places, PLAN_LOOKUPS, ({ name, child, target }) =>
@@ -140,7 +162,7 @@ async function planFolder(
 
 /** What one child is and where it lands (following in-scope links; see planCopy). */
 async function lookUpChild(
-  scope: ScopeResolver,
+  scope: CopyScopes,
   from: Place,
   to: Place,
   name: string,
@@ -155,13 +177,13 @@ async function lookUpChild(
   if (childInfo.isSymbolicLink()) {
     let followed;
     try {
-      followed = await followSegments(from.real, [name], scope.scopeReal);
+      followed = await followSegments(from.real, [name], scope.from.scopeReal);
     } catch {
       return { kind: 'skip' }; // Escaping or looping links are never followed.
     }
     if (!followed.stat) return { kind: 'skip' }; // Dangling: nothing to copy.
-    const followedVirtual = scope.virtualOf(followed.real);
-    if (!scope.rulesAllow(followedVirtual)) throw errors.forbidden();
+    const followedVirtual = scope.from.virtualOf(followed.real);
+    if (!allows(scope, 'from', followedVirtual)) throw errors.forbidden();
     child.real = followed.real;
     child.virtual = followedVirtual;
     childInfo = followed.stat;
@@ -195,15 +217,15 @@ async function lookUpChild(
 
 /** Where a child lands: through an existing in-scope destination link, never out of the scope. */
 async function destinationOf(
-  scope: ScopeResolver,
+  scopes: CopyScopes,
   parentReal: string,
   name: string,
   target: Place,
 ): Promise<Place> {
   const info = await lstatOrNull(target.real);
   if (!info?.isSymbolicLink()) return target;
-  const followed = await followSegments(parentReal, [name], scope.scopeReal);
-  const virtual = scope.virtualOf(followed.real);
-  if (!scope.rulesAllow(virtual)) throw errors.forbidden();
+  const followed = await followSegments(parentReal, [name], scopes.to.scopeReal);
+  const virtual = scopes.to.virtualOf(followed.real);
+  if (!allows(scopes, 'to', virtual)) throw errors.forbidden();
   return { ...target, virtual, real: followed.real };
 }

@@ -101,7 +101,12 @@ export interface ScopedFsOptions {
    * In a mounted grant: the viewing user's own rules (global then theirs) and hideDotfiles, judged
    * on the view's paths, on top of the owner's rules judged on the owner's paths.
    */
-  viewRules?: { rules: readonly Rule[]; hideDotfiles: boolean };
+  viewRules?: {
+    rules: readonly Rule[];
+    hideDotfiles: boolean;
+    /** The view path this scope's `/` has for the viewing user (a grant's folder re-rooted). */
+    prefix?: string;
+  };
 }
 
 /** Where a symlink child leads, and whether the rules allow its target's own virtual path. */
@@ -172,8 +177,26 @@ export class ScopeResolver {
   private viewAllows(canonical: string, rulesOnly: boolean): boolean {
     const view = this.options.viewRules;
     if (!view || !this.viewRuleSet) return true;
-    if (!rulesOnly && view.hideDotfiles && virtualBaseName(canonical).startsWith('.')) return false;
-    return this.viewRuleSet.allows(canonical);
+    const at = !view.prefix || view.prefix === '/' ? canonical : prefixed(view.prefix, canonical);
+    if (!rulesOnly && view.hideDotfiles && virtualBaseName(at).startsWith('.')) return false;
+    return this.viewRuleSet.allows(at);
+  }
+
+  /**
+   * The options of a view re-rooted at one of its folders (a public link to a folder of a grant,
+   * docs/teams.md): the folder's real place is the scope, and every rule still judges the path it
+   * judged here (the owner's, through `rulePrefix`; the viewing user's, through `viewRules.prefix`).
+   */
+  optionsAt(folder: Resolved): ScopedFsOptions {
+    const inner = this.innerOf(folder.realPath);
+    if (inner === null) throw errors.forbidden();
+    const { view: _view, reserved: _reserved, viewRules, ...kept } = this.options;
+    return {
+      ...kept,
+      scope: virtualOfReal(folder.real, this.root.realRoot),
+      rulePrefix: this.rulePath(inner),
+      ...(viewRules && { viewRules: { ...viewRules, prefix: folder.realPath } }),
+    };
   }
 
   /** A view path (canonical) as this scope's own path, or null when it is not this view's. */
@@ -211,7 +234,7 @@ export class ScopeResolver {
   get allowsUndottedChildren(): boolean {
     // A name reserved for a grant is never on disk (grants are named around the user's own
     // content), so listings need not judge it.
-    return this.ruleSet.isEmpty && !this.options.view;
+    return this.ruleSet.isEmpty && !this.options.view && !this.options.viewRules;
   }
 
   /**
@@ -222,8 +245,9 @@ export class ScopeResolver {
   isChildAllowed(folder: string | JudgedFolder, name: string, rulesOnly = false): boolean {
     if (isTempName(name)) return false;
     if (!rulesOnly && this.options.hideDotfiles && name.startsWith('.')) return false;
-    if (this.options.view) {
-      // A mounted grant's children are judged path by path (its paths are the view's).
+    if (this.options.view || this.options.viewRules) {
+      // A mounted grant's children (or a re-rooted grant's: the viewing user's rules) are judged
+      // path by path (its paths are the view's).
       const spelled = typeof folder === 'string' ? folder : folder.path;
       if (!this.isCanonicalAllowed(joinVirtual(spelled, name), rulesOnly)) return false;
       return (
@@ -364,4 +388,9 @@ export class ScopeResolver {
     if (!prefix || prefix === '/') return canonical;
     return canonical === '/' ? prefix : `${prefix}${canonical}`;
   }
+}
+
+/** A canonical path below a prefix (`/a` and `/b` give `/a/b`; `/` gives the prefix). */
+function prefixed(prefix: string, canonical: string): string {
+  return canonical === '/' ? prefix : `${prefix}${canonical}`;
 }

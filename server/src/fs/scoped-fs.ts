@@ -135,6 +135,17 @@ export class ScopedFs {
     return new ScopedFs(await ScopeResolver.open(root, options));
   }
 
+  /**
+   * This view re-rooted at one of its folders, judged as this view judges it (a public link to a
+   * folder inside a grant is served through the grant's view, docs/teams.md).
+   */
+  async rootedAt(folder: Resolved): Promise<ScopedFs> {
+    const other = await this.other(folder);
+    if (other === 'shared') throw errors.forbidden();
+    if (other) return other.rootedAt(folder);
+    return ScopedFs.open(this.root, this.scope.optionsAt(folder));
+  }
+
   /** The grant a path lies in (or is), or null for the user's own files (docs/teams.md). */
   mountOf(virtual: string | Resolved): PlacedMount | null {
     if (!this.mounted) return null;
@@ -413,9 +424,50 @@ export class ScopedFs {
   /** See ScopedListing.walk. */
   async *walk(virtual: string | Resolved, options?: WalkOptions): AsyncGenerator<Entry> {
     const other = await this.other(virtual);
-    // "Shared with me" itself holds no files; a walk of the top stays in the user's own files.
-    if (other === 'shared') return;
-    yield* other ? other.walk(virtual, options) : this.listing.walk(virtual, options);
+    // "Shared with me" itself holds no files: only its shares, when the walk asks for grants.
+    if (other === 'shared') {
+      if (options?.grants) yield* this.walkGrants(this.mounted!.table.people, 1, options);
+      return;
+    }
+    if (other) return yield* other.walk(virtual, options);
+    yield* this.listing.walk(virtual, options);
+    const path = typeof virtual === 'string' ? canonicalPath(virtual).path : virtual.path;
+    if (!options?.grants || !this.mounted || path !== '/') return;
+    // After the user's own files: each team folder, then "Shared with me" and its shares.
+    yield* this.walkGrants(this.mounted.table.team, 1, options);
+    const sharedName = this.mounted.table.sharedName;
+    if (sharedName === null) return;
+    const shared = await this.sharedRoot(`/${sharedName}`);
+    yield { ...shared, isSymlink: false, allowed: true, depth: 1 };
+    yield* this.walkGrants(this.mounted.table.people, 2, options);
+  }
+
+  /** Each grant's top (when still there and visible to its owner), and its walk through its view. */
+  private async *walkGrants(
+    mounts: readonly PlacedMount[],
+    depth: number,
+    options: WalkOptions,
+  ): AsyncGenerator<Entry> {
+    for (const mount of mounts) {
+      options.signal?.throwIfAborted();
+      const view = await this.mounted!.mountFs(mount);
+      const top = await view.stat(mount.path).catch(() => null);
+      if (!top) continue;
+      yield {
+        name: top.name,
+        path: top.path,
+        real: top.real,
+        entry: top.entry,
+        stat: top.stat,
+        isSymlink: false,
+        allowed: true,
+        depth,
+      };
+      if (!top.stat.isDirectory()) continue;
+      for await (const child of view.walk(top, { ...options, grants: false })) {
+        yield { ...child, depth: child.depth + depth };
+      }
+    }
   }
 
   /** See ScopedListing.assertTreeAllowed. */
@@ -534,37 +586,28 @@ export class ScopedFs {
     const from = await this.other(source);
     const to = await this.writable(destination);
     if (from === 'shared') throw errors.forbidden('shared folders themselves cannot be copied');
-    if (from === to) return (to ?? this).writesOf().copy(source, destination, options);
-    return this.copyAcross(from ?? this, to ?? this, source, destination, options?.override);
+    if (from === to) return (to ?? this).writes.copy(source, destination, options);
+    return this.copyAcross(from ?? this, to ?? this, source, destination, options);
   }
 
   /**
-   * A copy between two views (the user's files and a grant, or two grants): one file, read from
-   * one and written atomically into the other. Folders are refused (docs/teams.md).
+   * A copy between two views (the user's files and a grant, or two grants, docs/teams.md): each
+   * side judged by its own view (see ScopedWrites.copyFrom). A folder lands in a grant only with
+   * its `create` access (files inside it are new), on top of what `writable` checked.
    */
   private async copyAcross(
     from: ScopedFs,
     to: ScopedFs,
     source: string | Resolved,
     destination: string | Resolved,
-    override = false,
+    options: { override?: boolean; control?: CopyControl } = {},
   ): Promise<Resolved> {
-    const item = await (from === this ? this.scope.stat(source) : from.stat(source));
-    if (!item.stat.isFile()) {
-      throw errors.forbidden('folders are copied into or out of a shared folder file by file');
+    const item = await from.scope.stat(source);
+    if (item.stat.isDirectory() && to !== this) this.mounted!.check(destination, 'create');
+    if (!item.stat.isDirectory() && !item.stat.isFile()) {
+      throw errors.badRequest('only files and folders can be copied');
     }
-    const target = await (to === this ? this.scope.resolve(destination) : to.resolve(destination));
-    if (target.stat && !override) throw errors.conflict();
-    if (target.stat?.isDirectory()) throw errors.conflict();
-    const { stream } = await (from === this ? this.reads.openRead(item) : from.openRead(item));
-    const written = await (to === this
-      ? this.writes.writeFile(target, stream, { override })
-      : to.writeFile(target, stream, { override }));
-    return written.resolved;
-  }
-
-  private writesOf(): ScopedWrites {
-    return this.writes;
+    return to.writes.copyFrom(from.scope, item, destination, options);
   }
 
   /** See ScopedWrites.move. */
@@ -582,19 +625,18 @@ export class ScopedFs {
     if (from === to) {
       this.mounted.check(source, 'rename');
       this.mounted.check(destination, 'rename');
-      return (to ?? this).writesOf().move(source, destination, options);
+      return (to ?? this).writes.move(source, destination, options);
     }
-    // Between views: a copy of the file, then the delete of the original.
+    // Between views: a copy, then the delete of the original; every check (the source's delete
+    // access and its whole tree, the destination's) comes first, and a failed copy costs nothing
+    // of the original (docs/teams.md).
     this.mounted.check(source, 'delete');
     await this.writable(destination);
-    const moved = await this.copyAcross(
-      from ?? this,
-      to ?? this,
-      source,
-      destination,
-      options?.override,
-    );
-    await (from ?? this).writesOf().remove(source);
+    const origin = from ?? this;
+    const item = await origin.scope.stat(source);
+    await origin.listing.assertTreeAllowed(item);
+    const moved = await this.copyAcross(origin, to ?? this, item, destination, options);
+    await origin.writes.remove(item);
     return moved;
   }
 

@@ -57,6 +57,11 @@ export interface WalkOptions {
   prune?: boolean;
   /** Judge by rules only, ignoring hideDotfiles (descendant checks do, see docs/scoped-fs.md). */
   rulesOnly?: boolean;
+  /**
+   * A walk of the top of a view with grants also walks each grant, through its own view, after
+   * the user's own files (archives and recursive listings of `/`, docs/teams.md).
+   */
+  grants?: boolean;
 }
 
 const { S_IFMT, S_IFLNK } = fsConstants;

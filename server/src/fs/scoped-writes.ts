@@ -141,6 +141,43 @@ export class ScopedWrites {
   }
 
   /**
+   * Copies a file or folder tree of another view (`sourceScope`: the user's own files or a grant,
+   * docs/teams.md) into this one: the source is judged by its view (rules, hideDotfiles, links
+   * followed only inside it), the destination by this one, every path before a byte is written.
+   */
+  async copyFrom(
+    sourceScope: ScopeResolver,
+    sourcePath: string | Resolved,
+    destinationPath: string | Resolved,
+    options: { override?: boolean; control?: CopyControl } = {},
+  ): Promise<Resolved> {
+    const source = await sourceScope.resolve(sourcePath);
+    const destination = await this.scope.resolve(destinationPath);
+    if (!source.stat) throw errors.notFound();
+    if (source.stat.isDirectory() && isRealInside(destination.real, source.real)) {
+      throw errors.badRequest('source is parent');
+    }
+    if (destination.stat) {
+      if (!options.override) throw errors.conflict();
+      if (destination.stat.isDirectory() !== source.stat.isDirectory()) {
+        throw errors.conflict('cannot replace a file with a folder or a folder with a file');
+      }
+    }
+    const plan = await planCopy(
+      { from: sourceScope, to: this.scope, strict: true },
+      source,
+      destination,
+    );
+    await this.makeFolders(path.dirname(destination.real));
+    try {
+      await runCopyPlan(plan, this.scope.root, options.control);
+    } finally {
+      this.scope.root.changes.emit({ kind: 'write', real: destination.real, recursive: true });
+    }
+    return this.scope.resolve(destination.path);
+  }
+
+  /**
    * Moves (renames) a file or folder. Uses rename(2); across devices, or onto a non-empty folder,
    * falls back to copy then delete. A case-only rename of the same file is allowed without override.
    */

@@ -519,7 +519,10 @@ export const OPERATIONS: Record<string, OperationInfo> = {
       409: json(RestoreConflict, 'Its place is taken: ask again with a resolution'),
     },
   },
-  'DELETE /api/trash/:id': { summary: 'Delete an item for good', replies: { 204: noContent } },
+  'DELETE /api/trash/:id': {
+    summary: 'Delete an item for good (its owner or admins; docs/teams.md)',
+    replies: { 204: noContent },
+  },
 
   // Audit
   'GET /api/audit': {

@@ -297,6 +297,16 @@ export class PublicShareService {
     const item = await ownerFs.stat(share.path);
     if (share.target && this.shares.targetOf(item) !== share.target) throw errors.notFound();
     const name = virtualBaseName(canonicalPath(share.path).path) || virtualBaseName(share.target);
+    // A link made inside a grant lives while its maker holds the grant with `share` (a file
+    // request: `create` too), and is served through the grant's view: confined to it, judged by
+    // the folder owner's rules and the maker's (docs/teams.md).
+    const grant = ownerFs.accessAt(item);
+    if (ownerFs.isInGrant(item)) {
+      if (!grant?.share || (share.isRequest && !grant.create)) throw errors.notFound();
+      if (!item.stat.isDirectory()) return { name, fs: ownerFs, item };
+      const fs = await ownerFs.rootedAt(item);
+      return { name, fs, item: await fs.stat('/') };
+    }
     if (!item.stat.isDirectory()) return { name, fs: ownerFs, item };
     const settings = await this.ctx.settings.get();
     // Re-rooted at the folder itself, never its parent (GHSA-mr74-928f-rw69); the owner's rules

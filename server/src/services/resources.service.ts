@@ -24,7 +24,7 @@ import type { ShareService } from './share.service.ts';
 import type { TrashService } from './trash/trash.service.ts';
 import { freeName } from './resources/free-name.ts';
 import { readListing, type Listing } from './resources/listing.ts';
-import { withGrants } from './resources/granted-items.ts';
+import { sharedMarkOf, withGrants } from './resources/granted-items.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
 import type { ListingCache } from './resources/listing-cache.ts';
 import type { InstanceChanges } from './tree/change-relay.ts';
@@ -126,6 +126,8 @@ export class ResourcesService {
       isSymlink: target.isSymlink,
       type,
     });
+    const mark = sharedMarkOf(fs, target);
+    if (mark) body.shared = mark;
     if (type === 'video') {
       const { children } = await fs.listChildren(virtualParent(target.path));
       const subtitles = await new SubtitleFinder(fs, children).find(target.name);
@@ -165,7 +167,7 @@ export class ResourcesService {
     const dir = await fs.stat(rawPath);
     if (!dir.stat.isDirectory()) throw errors.badRequest('path is not a directory');
     const items: RecursiveItem[] = [];
-    for await (const entry of fs.walk(dir, { signal })) {
+    for await (const entry of fs.walk(dir, { signal, grants: true })) {
       if (!entry.stat) continue;
       items.push({
         path: entry.path,
@@ -354,8 +356,10 @@ export class ResourcesService {
     destination: Resolved,
     replaced: number,
   ): Promise<number> {
+    // Into a grant, the bytes are its owner's (or a team folder's own quota's) to hold.
     const counted =
       (action === 'copy' && this.quota.quotaOf(user) > 0) ||
+      (fs.mountOf(destination) !== null && fs.mountOf(destination) !== fs.mountOf(source)) ||
       (await this.quota.isTracked(destination.real)) ||
       (action === 'rename' && (await this.quota.isTracked(source.real)));
     if (!counted) return 0;

@@ -61,6 +61,19 @@ export class SearchService {
     const dir = await fs.stat(rawDir);
     if (!dir.stat.isDirectory()) throw errors.badRequest('path is not a directory');
     const query = parseQuery(text);
+    const own = this.searchIn(fs, dir, dir, query, signal);
+    if (dir.path !== '/' || fs.isInGrant(dir) || (await fs.mountList()).length === 0) return own;
+    return this.withGrants(own, fs, dir, query, signal);
+  }
+
+  /** Results under `dir` in one view, relative to `base` (the searched folder). */
+  private searchIn(
+    fs: ScopedFs,
+    dir: Resolved,
+    base: Resolved,
+    query: NameQuery,
+    signal: AbortSignal,
+  ): AsyncGenerator<string> {
     const index = this.ctx.search;
     const table = index.current;
     const dirId = table ? index.idOf(dir.real) : -1;
@@ -69,9 +82,34 @@ export class SearchService {
         { ready: table !== null },
         'search index not ready for this folder; searching by walking it',
       );
-      return walkResults(fs, dir, query, signal);
+      return walkResults(fs, dir, base, query, signal);
     }
-    return indexResults(fs, table, dirId, dir, query);
+    return indexResults(fs, table, dirId, dir, base, query);
+  }
+
+  /**
+   * A search of the top of a view: the user's own files, then each grant searched through its own
+   * view (its top too, when its name matches), as browsing shows them (docs/teams.md).
+   */
+  private async *withGrants(
+    own: AsyncGenerator<string>,
+    fs: ScopedFs,
+    root: Resolved,
+    query: NameQuery,
+    signal: AbortSignal,
+  ): AsyncGenerator<string> {
+    yield* own;
+    for (const mount of await fs.mountList()) {
+      signal.throwIfAborted();
+      const view = await fs.viewOf(mount.path);
+      const top = view && (await view.stat(mount.path).catch(() => null));
+      if (!view || !top) continue;
+      const isDir = top.stat.isDirectory();
+      if (matchesTerms(query, top.name) && matchesType(query, () => top.name, isDir)) {
+        yield line(relativeTo(root, top.path), isDir);
+      }
+      if (isDir) yield* this.searchIn(view, top, root, query, signal);
+    }
   }
 }
 
@@ -80,6 +118,7 @@ async function* indexResults(
   table: NameTable,
   dirId: number,
   dir: Resolved,
+  base: Resolved,
   query: NameQuery,
 ): AsyncGenerator<string> {
   // Each folder met: its path as the search spells it (below the searched folder, maybe an alias)
@@ -116,7 +155,7 @@ async function* indexResults(
         if (!target?.stat) continue;
         isDir = target.stat.isDirectory();
       }
-      chunk += line(relativeTo(dir, virtual), isDir);
+      chunk += line(relativeTo(base, virtual), isDir);
       if (++lines >= LINES_PER_CHUNK) {
         yield chunk;
         chunk = '';
@@ -140,12 +179,13 @@ async function* indexResults(
 async function* walkResults(
   fs: ScopedFs,
   dir: Resolved,
+  base: Resolved,
   query: NameQuery,
   signal: AbortSignal,
 ): AsyncGenerator<string> {
   for await (const entry of fs.walk(dir, { signal })) {
     const isDir = entry.stat?.isDirectory() ?? false;
     if (!matchesTerms(query, entry.name) || !matchesType(query, () => entry.name, isDir)) continue;
-    yield line(relativeTo(dir, entry.path), isDir);
+    yield line(relativeTo(base, entry.path), isDir);
   }
 }

@@ -120,10 +120,15 @@ export class ShareService {
     }
     const fs = await ScopedFs.forUser(this.ctx, user);
     const item = await fs.stat(rawPath);
-    // Links into what was shared with the user are not made yet (docs/teams.md): a link is served
-    // through its owner's own scope, which a grant is not part of.
-    if (fs.isInGrant(item)) throw errors.forbidden('links cannot be made in shared folders yet');
     const isRequest = request.request === true;
+    // Inside a grant, only with its `share` access (a file request: `create` too); never on
+    // "Shared with me" itself. The link is served through the grant's view (docs/teams.md).
+    if (fs.isInGrant(item)) {
+      const grant = fs.accessAt(item);
+      if (!grant?.share) throw errors.forbidden('this shared folder does not allow links');
+      if (isRequest && !grant.create)
+        throw errors.forbidden('this shared folder does not allow links');
+    }
     if (isRequest && !item.stat.isDirectory()) {
       throw errors.badRequest('files can be requested into a folder only');
     }

@@ -200,7 +200,10 @@ export interface SitePostFailuresTable {
 export interface TrashItemsTable {
   /** Random id; also the item's folder name under `<data>/trash/<user_id>/`. */
   id: string;
-  /** The owner: the user whose scope the item was deleted from. */
+  /**
+   * The owner: the user whose scope the item was deleted from (inside a share with people, the
+   * share's owner; inside a team folder, 0: the root's trash, docs/teams.md).
+   */
   user_id: number;
   /** Base name of the item as it was. */
   name: string;

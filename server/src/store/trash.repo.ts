@@ -78,6 +78,19 @@ export class TrashRepo {
     return rows.map(toRecord);
   }
 
+  /** Items one user deleted (in their own trash or, inside a grant, in its owner's), newest first. */
+  async deletedBy(userId: number): Promise<TrashRecord[]> {
+    if (!isStorableInteger(userId)) return [];
+    const rows = await this.db
+      .selectFrom('trash_items')
+      .selectAll()
+      .where('deleted_by', '=', userId)
+      .orderBy('deleted_at', 'desc')
+      .orderBy('id')
+      .execute();
+    return rows.map(toRecord);
+  }
+
   /** Items deleted before `time` (milliseconds), oldest first. */
   async deletedBefore(time: number): Promise<TrashRecord[]> {
     const rows = await this.db

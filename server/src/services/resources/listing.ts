@@ -321,6 +321,10 @@ export async function* listingJson(
   const folderJson = JSON.stringify(
     `${listing.folderPath === '/' ? '' : listing.folderPath}/`,
   ).slice(1, -1);
+  // Inside a grant every child belongs to it: each carries the folder's mark (docs/teams.md).
+  const mark = listing.folder.shared;
+  const markJson =
+    mark && mark.kind !== 'shared-with-me' ? `,"shared":${JSON.stringify(mark)}}` : null;
   let written = 0;
   let numDirs = 0;
   const turns = new EventLoopTurns();
@@ -330,7 +334,9 @@ export async function* listingJson(
     const json =
       part.kind === 'granted'
         ? (i: number) => JSON.stringify(part.items[i])
-        : (i: number) => itemJson(columns, i, folderJson);
+        : markJson
+          ? (i: number) => itemJson(columns, i, folderJson).slice(0, -1) + markJson
+          : (i: number) => itemJson(columns, i, folderJson);
     const chunks = itemsJson(order, json, written > 0, take);
     for (const chunk of chunks) {
       yield chunk;

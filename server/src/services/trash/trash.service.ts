@@ -13,6 +13,7 @@ import { errors } from '../../errors.ts';
 import { canonicalPath } from '../../fs/canonical-path.ts';
 import { ScopedFs, type Resolved } from '../../fs/scoped-fs.ts';
 import { TrashFolder } from '../../fs/trash-folder.ts';
+import type { GrantSource } from '../../fs/mounts.ts';
 import type { TrashRecord } from '../../store/trash.repo.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
 import { contentDisposition, type FileToSend } from '../file-to-send.ts';
@@ -24,6 +25,7 @@ import type { ShareService } from '../share.service.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { QuotaService } from '../quota/quota.service.ts';
 import { systemClock, type Clock } from '../../coordination/index.ts';
+import { deleterPathOf, ROOT_TRASH, trashOwnerOf, type TrashOwner } from './trash-grants.ts';
 
 const SETTINGS_KEY = 'trash-settings';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -40,6 +42,12 @@ export type RestoreOutcome =
       replaced?: string;
     }
   | { kind: 'conflict' };
+
+/** Where a restore lands: the owner's path, the deleter's path in a grant, or the root's. */
+type RestorePlace =
+  | { kind: 'owner'; owner: UserRecord; path: string }
+  | { kind: 'deleter'; fs: ScopedFs; path: string }
+  | { kind: 'root'; path: string };
 
 /** Who removes trashed items for good, and from where (the audit entry's actor and address). */
 export interface TrashActor {
@@ -59,6 +67,8 @@ export interface TrashDeps {
   store: Pick<Store, 'kv' | 'trash' | 'users'>;
   files: FileRoot;
   settings: SettingsRepo;
+  /** The grants a view mounts: deletes inside them go to their owner's trash (docs/teams.md). */
+  grants?: GrantSource;
 }
 
 /**
@@ -115,6 +125,8 @@ export class TrashService {
     target: Resolved,
     /** The settings the caller already read to decide what the delete frees. */
     settings: TrashSettings | undefined = undefined,
+    /** Whose trash it goes to when `fs` is not a user's view (the root's, for a restore there). */
+    overrideOwner?: TrashOwner,
   ): Promise<void> {
     settings ??= await this.settings();
     if (!settings.enabled) {
@@ -126,11 +138,13 @@ export class TrashService {
     const id = randomBytes(12).toString('base64url');
     const isDir = target.stat?.isDirectory() === true && !target.isSymlink;
     const name = target.name;
+    // Inside a grant the item goes to the folder's owner (docs/teams.md); `path` is the owner's.
+    const owner = overrideOwner ?? trashOwnerOf(user.id, fs, target);
     const pending: PendingRecord = {
       id,
-      userId: user.id,
+      userId: owner.userId,
       name,
-      path: target.path,
+      path: owner.path,
       target: this.shares.targetOf(target),
       isDir,
       deletedAt: this.clock(),
@@ -138,25 +152,33 @@ export class TrashService {
     };
     // The marker comes first: a crash anywhere from here to the row (the item's folder made, the
     // item moved in) leaves it for recoverInterrupted, which records or undoes what was done.
-    await this.folder.markPending(user.id, id, pending);
-    await this.folder.prepare(user.id, id);
+    await this.folder.markPending(owner.userId, id, pending);
+    await this.folder.prepare(owner.userId, id);
     try {
-      await fs.trash.moveOut(target, this.folder.itemPath(user.id, id, name));
+      await fs.trash.moveOut(target, this.folder.itemPath(owner.userId, id, name));
     } catch (error) {
-      await this.folder.discard(user.id, id);
-      await this.folder.clearPending(user.id, id);
+      await this.folder.discard(owner.userId, id);
+      await this.folder.clearPending(owner.userId, id);
       throw error;
     }
-    const links = await this.shares.suspendFor(user.id, target, fs.caseInsensitive);
-    const size = await this.folder.sizeOf(user.id, id, name);
+    // The owner's links to the item (by the owner's path) and anyone's to its real place.
+    const links = await this.shares.suspendFor(
+      owner.userId,
+      { ...target, path: owner.path },
+      fs.caseInsensitive,
+    );
+    const size = await this.folder.sizeOf(owner.userId, id, name);
     await this.ctx.store.trash.insert({ ...pending, size, shares: links });
-    await this.folder.clearPending(user.id, id);
-    // The bytes leave every scope that held them and join the deleter's trash, which their usage
-    // counts: the deleter's own usage stays, an overlapping scope's goes down.
+    await this.folder.clearPending(owner.userId, id);
+    // The bytes leave every scope that held them and join the owner's trash, which their usage
+    // counts: the owner's own usage stays, an overlapping scope's goes down. The root's trash (a
+    // team folder's deletes) counts toward no user.
     await this.quota?.recordChange(target.real, -size);
-    await this.quota?.adjustUser(user, size);
+    const ownerUser =
+      owner.userId === user.id ? user : await this.ctx.store.users.byId(owner.userId);
+    if (ownerUser) await this.quota?.adjustUser(ownerUser, size);
     if (settings.maxBytesPerUser > 0) {
-      await this.enforceCap(user.id, settings.maxBytesPerUser, id);
+      await this.enforceCap(owner.userId, settings.maxBytesPerUser, id);
     }
   }
 
@@ -198,7 +220,11 @@ export class TrashService {
     return records.reduce((sum, record) => sum + record.size, 0);
   }
 
-  /** The items the actor may see: their own, or (administrators) one user's or everyone's. */
+  /**
+   * The items the actor may see: their own, or (administrators) one user's or everyone's. The
+   * caller's own list also holds what they deleted inside a grant they still hold, under its path
+   * in their view (the item itself is in the folder owner's trash, docs/teams.md).
+   */
   async list(actor: UserRecord, scope: TrashListScope = {}): Promise<TrashItem[]> {
     let owner: number | undefined = actor.id;
     if (scope.all || (scope.userId !== undefined && scope.userId !== actor.id)) {
@@ -206,17 +232,34 @@ export class TrashService {
       owner = scope.all ? undefined : scope.userId;
     }
     const records = await this.ctx.store.trash.list(owner);
+    const shown: Array<{ record: TrashRecord; path: string }> = records.map((record) => ({
+      record,
+      path: record.path,
+    }));
+    if (owner === actor.id) {
+      const theirs = (await this.ctx.store.trash.deletedBy(actor.id)).filter(
+        (record) => record.userId !== actor.id,
+      );
+      if (theirs.length > 0) {
+        const fs = await ScopedFs.forUser(this.ctx, actor);
+        for (const record of theirs) {
+          const path = await deleterPathOf(fs, record);
+          if (path !== null) shown.push({ record, path });
+        }
+        shown.sort((a, b) => b.record.deletedAt - a.record.deletedAt);
+      }
+    }
     const names = new Map<number, string>();
     const nameOf = async (id: number) => {
       if (!names.has(id)) names.set(id, (await this.ctx.store.users.byId(id))?.username ?? '');
       return names.get(id)!;
     };
     const items: TrashItem[] = [];
-    for (const record of records) {
+    for (const { record, path } of shown) {
       items.push({
         id: record.id,
         name: record.name,
-        path: record.path,
+        path,
         isDir: record.isDir,
         size: record.size,
         deletedAt: formatTime(record.deletedAt),
@@ -228,16 +271,34 @@ export class TrashService {
     return items;
   }
 
-  /** A trashed item the actor may act on (own, or any for administrators); 404 otherwise. */
-  private async itemFor(actor: UserRecord, id: string): Promise<TrashRecord> {
+  /**
+   * A trashed item the actor may act on: their own, one they deleted inside a grant they still
+   * hold (with its path in their view), or any for administrators; 404 otherwise.
+   */
+  private async itemFor(
+    actor: UserRecord,
+    id: string,
+  ): Promise<{ record: TrashRecord; place: RestorePlace }> {
     const record = await this.ctx.store.trash.get(id);
-    if (!record || (record.userId !== actor.id && !isAdmin(actor))) throw errors.notFound();
-    return record;
+    if (!record) throw errors.notFound();
+    if (record.userId === actor.id) {
+      return { record, place: { kind: 'owner', owner: actor, path: record.path } };
+    }
+    if (record.deletedBy === actor.id) {
+      const fs = await ScopedFs.forUser(this.ctx, actor);
+      const path = await deleterPathOf(fs, record);
+      if (path !== null) return { record, place: { kind: 'deleter', fs, path } };
+    }
+    if (!isAdmin(actor)) throw errors.notFound();
+    if (record.userId === ROOT_TRASH) return { record, place: { kind: 'root', path: record.path } };
+    const owner = await this.ctx.store.users.byId(record.userId);
+    if (!owner) throw errors.notFound();
+    return { record, place: { kind: 'owner', owner, path: record.path } };
   }
 
   /** A trashed file to download or preview (folders have no raw form here: 404). */
   async rawFile(actor: UserRecord, id: string, inline: boolean): Promise<FileToSend | undefined> {
-    const record = await this.itemFor(actor, id);
+    const { record } = await this.itemFor(actor, id);
     if (!canDownload(actor)) return undefined;
     const { handle, stat } = await this.folder.openFile(record.userId, record.id, record.name);
     let head = Buffer.alloc(0);
@@ -277,14 +338,16 @@ export class TrashService {
     body: TrashRestoreBody,
     address = '',
   ): Promise<RestoreOutcome> {
-    const record = await this.itemFor(actor, id);
+    const { record, place: where } = await this.itemFor(actor, id);
     if (!canCreate(actor)) throw errors.forbidden();
     if (body.onConflict === 'replace' && !canModify(actor)) throw errors.forbidden();
-    const owner =
+    // The view it lands through: the owner's, the deleter's (back into the grant, judged by the
+    // grant's access and both sides' rules now), or the root's (a team folder's item, admins).
+    const fs = await this.restoreView(where);
+    const ownerUser =
       record.userId === actor.id ? actor : await this.ctx.store.users.byId(record.userId);
-    if (!owner) throw errors.notFound();
-    const fs = await ScopedFs.forUser(this.ctx, owner);
-    let place = await fs.resolve(canonicalPath(record.path).path);
+    const viewer = where.kind === 'owner' ? where.owner : actor;
+    let place = await fs.resolve(canonicalPath(where.path).path);
     let replaced: string | undefined;
     if (place.stat || place.isSymlink) {
       if (body.onConflict === undefined) return { kind: 'conflict' };
@@ -297,11 +360,23 @@ export class TrashService {
     }
     // The owner's usage already counts their trash; another user's scope that holds the place
     // (an outer team folder) gains the bytes and is judged by its quota before anything moves.
-    await this.quota?.checkLanding(place.real, record.size, {
-      except: [this.quota.scopeKeyOf(fs)],
-    });
+    if (this.quota) {
+      const ownerFs =
+        where.kind === 'owner' ? fs : ownerUser && (await ScopedFs.forUser(this.ctx, ownerUser));
+      await this.quota.checkLanding(place.real, record.size, {
+        // Back into a grant: a team folder's own quota judges it too.
+        ...(where.kind === 'deleter' && { writer: { user: actor, fs } }),
+        except: ownerFs ? [this.quota.scopeKeyOf(ownerFs)] : [],
+      });
+    }
     if (replaced !== undefined) {
-      await this.discard(owner, fs, place);
+      await this.discard(
+        viewer,
+        fs,
+        place,
+        undefined,
+        where.kind === 'root' ? { userId: ROOT_TRASH, path: place.path } : undefined,
+      );
       place = await fs.resolve(place.path);
       this.audit?.record({
         action: 'file.replace',
@@ -326,17 +401,27 @@ export class TrashService {
     }
     await this.folder.discard(record.userId, record.id);
     await this.quota?.recordChange(restored.real, record.size);
-    await this.quota?.adjustUser(owner, -record.size);
+    if (ownerUser) await this.quota?.adjustUser(ownerUser, -record.size);
     await this.shares.resume(record.shares);
     const now = this.shares.targetOf(restored);
     if (now !== record.target) await this.shares.followTarget(record.target, now);
     return { kind: 'restored', path: restored.path, ...(replaced !== undefined && { replaced }) };
   }
 
+  /** The view a restore lands through (see RestorePlace). */
+  private async restoreView(where: RestorePlace): Promise<ScopedFs> {
+    if (where.kind === 'deleter') return where.fs;
+    if (where.kind === 'owner') return ScopedFs.forUser(this.ctx, where.owner);
+    const { rules } = await this.ctx.settings.get();
+    return ScopedFs.open(this.ctx.files, { scope: '/', rules, hideDotfiles: false });
+  }
+
   /** Deletes one item for good; `address`: the client's, for the audit entry. */
   async remove(actor: UserRecord, id: string, address = ''): Promise<void> {
-    const record = await this.itemFor(actor, id);
+    const { record, place } = await this.itemFor(actor, id);
     if (!canDelete(actor)) throw errors.forbidden();
+    // What someone deleted in another's folder is the owner's to delete for good (docs/teams.md).
+    if (place.kind === 'deleter') throw errors.forbidden();
     await this.drop(record, 'trash.delete', { actor, address });
   }
 

@@ -2,7 +2,7 @@ import type { ResourceItem } from '@cabinet/protocol';
 import { Link } from 'react-router';
 import type { EntryActions } from './use-entry-actions.ts';
 import { routeFromScopePath } from '../../paths/file-paths.ts';
-import { SharedMarkIcon } from '../teams/index.ts';
+import { isGrantTop, SharedMarkIcon } from '../teams/index.ts';
 
 interface EntryLinkProps {
   item: ResourceItem;
@@ -37,7 +37,7 @@ export function EntryLink({ item, index, isFocusable, actions, className }: Entr
       onDragEnd={actions.dragEnd}
     >
       <bdi>{item.name}</bdi>
-      {item.shared && <SharedMarkIcon mark={item.shared} />}
+      {item.shared && <SharedMarkIcon mark={item.shared} inside={!isGrantTop(item)} />}
     </Link>
   );
 }

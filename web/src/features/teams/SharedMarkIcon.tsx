@@ -21,9 +21,18 @@ export function useSharedMarkText(): (mark: SharedMark) => string {
  * The icon beside a shared entry's name, with its meaning as an image name (screen readers say
  * "Team folder" or "Shared by alice"; a tooltip shows it to the pointer).
  */
-export function SharedMarkIcon({ mark }: { mark: SharedMark }) {
+export function SharedMarkIcon({ mark, inside = false }: { mark: SharedMark; inside?: boolean }) {
   const text = useSharedMarkText()(mark);
   const Icon = mark.kind === 'team' ? Users : FolderInput;
+  // An item inside a shared folder: the tooltip says it, the entry's name stays its own (the
+  // folder's heading told assistive technology already).
+  if (inside) {
+    return (
+      <span className="shared-mark" aria-hidden="true" title={text}>
+        <Icon size={16} />
+      </span>
+    );
+  }
   return (
     <span className="shared-mark" role="img" aria-label={text} title={text}>
       <Icon size={16} aria-hidden="true" />

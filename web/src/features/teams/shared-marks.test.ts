@@ -1,6 +1,6 @@
 import type { GrantAccess, SharedWithMe } from '@cabinet/protocol';
 import { describe, expect, it } from 'vitest';
-import { marksOf, withMarks } from './shared-marks.ts';
+import { isGrantTop, marksOf, withMarks } from './shared-marks.ts';
 
 const view: GrantAccess = {
   create: false,
@@ -67,10 +67,16 @@ describe('shared marks', () => {
     expect(c!.shared).toEqual({ kind: 'shared-with-me' });
   });
 
-  it('leave entries of the shared folder on screen unmarked but mark a share inside it', () => {
+  it('mark every entry of a shared folder with its grant, and a share inside "Shared with me" with its own', () => {
     const team = { kind: 'team' as const, id: 1 };
-    const inTeam = { ...entry('/Design (team)/a.txt', false), shared: team };
-    expect(withMarks([inTeam], undefined, team)[0]!.shared).toBeUndefined();
+    const [plain, own] = withMarks(
+      [entry('/Design (team)/a.txt', false), entry('/Design (team)/sub')],
+      undefined,
+      team,
+    );
+    expect(plain!.shared).toEqual(team);
+    expect(own!.shared).toEqual(team);
+    expect(isGrantTop(plain!)).toBe(false);
     const holder = { kind: 'shared-with-me' as const };
     const [report] = withMarks(
       [entry('/Shared with me/report.pdf', false)],
@@ -78,5 +84,8 @@ describe('shared marks', () => {
       holder,
     );
     expect(report!.shared).toMatchObject({ kind: 'people', owner: 'alice' });
+    expect(isGrantTop(report!)).toBe(true);
+    expect(isGrantTop({ path: '/Design (team)', shared: team })).toBe(true);
+    expect(isGrantTop({ path: '/Design' })).toBe(false);
   });
 });

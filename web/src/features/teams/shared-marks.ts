@@ -18,29 +18,32 @@ export function marksOf(shared: readonly SharedWithMe[]): Map<string, SharedMark
   return marks;
 }
 
-/** Whether two marks name the same grant. */
-function isSameGrant(a: SharedMark, b: SharedMark): boolean {
-  return a.kind === b.kind && a.id === b.id;
-}
-
 /**
  * The entries with their marks: the reply's own, else the one `marks` knows for the path. Inside
- * a shared folder (`folderMark`) its entries' marks of the same grant are dropped: every entry
- * there is shared alike, and only what differs (a share inside "Shared with me") is marked.
+ * a shared folder (`folderMark` of a team folder or a share) every entry belongs to its grant and
+ * carries its mark, as the JSON reply's items do (the compact reply says it once, in its head).
  */
 export function withMarks(
   entries: ResourceItem[],
   marks: ReadonlyMap<string, SharedMark> | undefined,
   folderMark?: SharedMark,
 ): ResourceItem[] {
-  if ((!marks || marks.size === 0) && !folderMark) return entries;
+  const inherited = folderMark && folderMark.kind !== 'shared-with-me' ? folderMark : undefined;
+  if ((!marks || marks.size === 0) && !inherited) return entries;
   return entries.map((entry) => {
-    const mark = entry.shared ?? marks?.get(entry.path.replace(/\/+$/, ''));
-    if (mark && folderMark && isSameGrant(mark, folderMark)) {
-      const { shared: _dropped, ...plain } = entry;
-      return plain;
-    }
+    const mark = entry.shared ?? marks?.get(entry.path.replace(/\/+$/, '')) ?? inherited;
     if (!mark || mark === entry.shared) return entry;
     return { ...entry, shared: mark };
   });
+}
+
+/**
+ * Whether an entry is a grant itself (a team folder at the top of the view, a share in "Shared
+ * with me", or that folder), not an item inside one: only those are named by their mark; inside,
+ * the mark is shown and the folder's heading says it once.
+ */
+export function isGrantTop(entry: Pick<ResourceItem, 'path' | 'shared'>): boolean {
+  if (!entry.shared) return false;
+  const depth = entry.path.replace(/\/+$/, '').split('/').length - 1;
+  return depth === (entry.shared.kind === 'people' ? 2 : 1);
 }

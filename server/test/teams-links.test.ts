@@ -1,0 +1,146 @@
+// Public links and file requests a recipient makes inside a grant with `share` access
+// (docs/teams.md): served through the grant's view, confined to it, ended with the grant.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PeopleShare } from '@cabinet/protocol';
+import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
+import { encodePath } from './helpers/tus.ts';
+
+const VIEW = { create: false, rename: false, modify: false, delete: false, share: false };
+const SHARE = { ...VIEW, share: true };
+
+let server: TestServer;
+
+function call(user: TestUser, method: string, url: string, body?: unknown) {
+  return server.fetch(url, {
+    method,
+    token: user.token,
+    ...(body !== undefined && {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  });
+}
+
+async function put(relative: string, content = 'x'): Promise<void> {
+  const file = path.join(server.root, relative);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+}
+
+async function shareWith(owner: TestUser, item: string, to: TestUser, access: typeof VIEW) {
+  const res = await call(owner, 'POST', '/api/people-shares', {
+    path: item,
+    grantees: [{ kind: 'user', id: to.user.id }],
+    access,
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as PeopleShare;
+}
+
+const link = (user: TestUser, virtual: string, body: Record<string, unknown> = {}) =>
+  call(user, 'POST', `/api/share${encodePath(virtual)}`, { expires: '0', ...body });
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe('links made inside a grant', () => {
+  it("serve the owner's real folder, confined to it and to what the owner may see; end with the grant", async () => {
+    await put('users/lou/proj/sub/a.txt', 'a');
+    await put('users/lou/proj/sub/private/p.txt', 'p');
+    await put('users/lou/proj/other.txt', 'o');
+    await put('users/lou/proj/sub/not-for-max.txt', 'n');
+    const lou = await server.createUser({
+      scope: '/users/lou',
+      rules: [{ allow: false, path: '/proj/sub/private', regex: false, regexp: { raw: '' } }],
+    });
+    await mkdir(path.join(server.root, 'users/max'), { recursive: true });
+    // The maker's own rules judge their paths of the grant, through the link too.
+    const max = await server.createUser({
+      scope: '/users/max',
+      rules: [
+        {
+          allow: false,
+          path: '/Shared with me/proj/sub/not-for-max.txt',
+          regex: false,
+          regexp: { raw: '' },
+        },
+      ],
+    });
+    const share = await shareWith(lou, '/proj', max, SHARE);
+    const made = await link(max, '/Shared with me/proj/sub');
+    expect(made.status).toBe(200);
+    const { hash } = (await made.json()) as { hash: string };
+    const page = await server.fetch(`/api/public/share/${hash}`);
+    expect(page.status).toBe(200);
+    const listed = (await page.json()) as { items: { name: string }[] };
+    expect(listed.items.map((item) => item.name)).toEqual(['a.txt']);
+    expect(await (await server.fetch(`/api/public/dl/${hash}/a.txt`)).text()).toBe('a');
+    expect((await server.fetch(`/api/public/dl/${hash}/private/p.txt`)).status).toBe(403);
+    expect((await server.fetch(`/api/public/dl/${hash}/not-for-max.txt`)).status).toBe(403);
+    expect((await server.fetch(`/api/public/dl/${hash}/..%2Fother.txt`)).status).not.toBe(200);
+    const tar = await server.fetch(`/api/public/dl/${hash}/?algo=tar`);
+    expect(tar.status).toBe(200);
+    const packed = Buffer.from(await tar.arrayBuffer()).toString('latin1');
+    expect(packed).toContain('a.txt');
+    expect(packed).not.toContain('not-for-max');
+    expect(packed).not.toContain('p.txt');
+    // A link to a file of the grant works too.
+    const file = (await (await link(max, '/Shared with me/proj/other.txt')).json()) as {
+      hash: string;
+    };
+    expect(await (await server.fetch(`/api/public/dl/${file.hash}`)).text()).toBe('o');
+    // Revoked: both links stop.
+    expect((await call(lou, 'DELETE', `/api/people-shares/${share.id}`)).status).toBe(200);
+    expect((await server.fetch(`/api/public/share/${hash}`)).status).toBe(404);
+    expect((await server.fetch(`/api/public/dl/${file.hash}`)).status).toBe(404);
+  });
+
+  it('are refused without the share access, and stop when it is taken away', async () => {
+    await put('users/ned/docs/d.txt', 'd');
+    const ned = await server.createUser({ scope: '/users/ned' });
+    await mkdir(path.join(server.root, 'users/ola'), { recursive: true });
+    const ola = await server.createUser({ scope: '/users/ola' });
+    const share = await shareWith(ned, '/docs', ola, SHARE);
+    const made = await link(ola, '/Shared with me/docs/d.txt');
+    expect(made.status).toBe(200);
+    const { hash } = (await made.json()) as { hash: string };
+    expect(await (await server.fetch(`/api/public/dl/${hash}`)).text()).toBe('d');
+    // A file request needs create as well.
+    expect((await link(ola, '/Shared with me/docs', { request: true })).status).toBe(403);
+    const changed = await call(ned, 'PUT', `/api/people-shares/${share.id}`, {
+      grantees: [{ kind: 'user', id: ola.user.id }],
+      access: VIEW,
+    });
+    expect(changed.status).toBe(200);
+    expect((await server.fetch(`/api/public/dl/${hash}`)).status).toBe(404);
+    expect((await link(ola, '/Shared with me/docs/d.txt')).status).toBe(403);
+    // "Shared with me" itself is no grant's.
+    expect((await link(ola, '/Shared with me')).status).toBe(403);
+  });
+
+  it('a file request in a team folder with create and share lands in its real folder', async () => {
+    await mkdir(path.join(server.root, 'teams/drop'), { recursive: true });
+    await mkdir(path.join(server.root, 'users/pat'), { recursive: true });
+    const pat = await server.createUser({ scope: '/users/pat' });
+    const res = await call(server.admin, 'POST', '/api/team-folders', {
+      name: 'Drop',
+      path: '/teams/drop',
+      grantees: [{ kind: 'user', id: pat.user.id }],
+      access: { ...SHARE, create: true },
+    });
+    expect(res.status).toBe(201);
+    const made = await link(pat, '/Drop', { request: true });
+    expect(made.status).toBe(200);
+    const { hash } = (await made.json()) as { hash: string };
+    const sent = await server.fetch(`/api/public/upload/${hash}/given.txt`, {
+      method: 'POST',
+      body: 'given',
+    });
+    expect(sent.status).toBe(200);
+    expect(await readFile(path.join(server.root, 'teams/drop/given.txt'), 'utf8')).toBe('given');
+  });
+});
