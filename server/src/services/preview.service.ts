@@ -23,7 +23,8 @@ import { DECODER_LIMITS } from '../preview/decoders/limits.ts';
 import { familyOf, type PreviewFamily } from '../preview/formats.ts';
 import { avInfo, photoInfo } from '../preview/decoders/media-info.ts';
 import { remuxToMp4, type Remux } from '../preview/decoders/remux.ts';
-import type { MediaInfo } from '@cabinet/protocol';
+import { keyframeBefore } from '../preview/decoders/video.ts';
+import { MediaInfo } from '@cabinet/protocol';
 import type { UserRecord } from '../store/users.repo.ts';
 import { fileDownload } from './raw.service.ts';
 import { canDownload } from './permissions.ts';
@@ -178,12 +179,15 @@ export class PreviewService {
   /**
    * What the info dialog shows of a photo, video or audio file (`GET /api/preview/info/{path}`):
    * camera, lens, exposure and date taken, or duration, codecs and tags. Fewer fields when the
-   * file has none or the tool is missing; other files answer `{}`.
+   * file has none or the tool is missing; other files answer `{}`. Cached beside the file's
+   * pictures (variant `info`), so the durations the mosaic shows on video tiles cost one probe per
+   * file version. With `start` (a video), also where a remux from those seconds begins.
    */
   async info(
     user: UserRecord,
     virtual: string,
     signal: AbortSignal,
+    options: { start?: number; priority?: Priority } = {},
   ): Promise<MediaInfo | { kind: 'accepted' }> {
     if (!canDownload(user)) return { kind: 'accepted' };
     const fs = await ScopedFs.forUser(this.ctx, user);
@@ -191,17 +195,43 @@ export class PreviewService {
     if (target.stat.isDirectory()) throw errors.badRequest('path is a directory');
     const family = familyOf(target.name);
     const { tools } = this.capabilities;
+    const probe =
+      (family === 'video' || family === 'audio') && tools.ffprobe
+        ? avInfo
+        : (family === 'image' || family === 'heic' || family === 'raw') && tools.exiftool
+          ? photoInfo
+          : undefined;
+    if (!probe || !target.stat.isFile()) return {};
+    const key = this.keyOf(target, 'info', 'json');
+    let info = await this.cachedInfo(key);
     try {
-      if ((family === 'video' || family === 'audio') && tools.ffprobe) {
-        return await this.limiter.run(() => avInfo(target.real, signal));
+      if (!info) {
+        info = await this.limiter.run(() => probe(target.real, signal), options.priority);
+        await this.cache.put(key, Buffer.from(JSON.stringify(info)));
       }
-      if ((family === 'image' || family === 'heic' || family === 'raw') && tools.exiftool) {
-        return await this.limiter.run(() => photoInfo(target.real, signal));
+      if (options.start !== undefined && family === 'video') {
+        const begins = await this.limiter.run(
+          () => keyframeBefore(target.real, options.start ?? 0, signal),
+          options.priority,
+        );
+        if (begins !== undefined) return { ...info, startSeconds: begins };
       }
     } catch (error) {
       if (!(error instanceof DecodeError)) throw error;
     }
-    return {};
+    return info ?? {};
+  }
+
+  /** Media facts cached by `info`, or undefined (none yet, or unreadable: probed again). */
+  private async cachedInfo(key: PreviewKey): Promise<MediaInfo | undefined> {
+    const data = await this.cache.get(key);
+    if (!data) return undefined;
+    try {
+      const parsed = MediaInfo.safeParse(JSON.parse(data.toString('utf8')));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /**
