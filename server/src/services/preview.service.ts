@@ -37,6 +37,8 @@ interface Job {
   promise: Promise<Buffer>;
   waiters: number;
   controller: AbortController;
+  /** Set while a prefetch waits in the limiter: moves it ahead (an on-screen request joined). */
+  ticket: { promote?: () => void };
 }
 
 /** What GET /api/preview answers: 202 without download permission, else a file to send. */
@@ -340,26 +342,42 @@ export class PreviewService {
     let job = this.inFlight.get(id);
     if (!job) {
       const controller = new AbortController();
+      const ticket: Job['ticket'] = {};
       const promise = this.limiter
-        .run(async () => {
-          // Every client that asked left while it was queued: nobody needs this preview.
-          controller.signal.throwIfAborted();
-          return make(controller.signal);
-        }, priority)
+        .run(
+          async () => {
+            // Every client that asked left while it was queued: nobody needs this preview.
+            controller.signal.throwIfAborted();
+            return make(controller.signal);
+          },
+          priority,
+          ticket,
+        )
         .then(async (image) => {
           await this.cache.put(key, image.data);
           return image.data;
         })
-        .finally(() => this.inFlight.delete(id));
-      job = { promise, waiters: 0, controller };
+        .finally(() => {
+          if (this.inFlight.get(id) === created) this.inFlight.delete(id);
+        });
+      const created: Job = { promise, waiters: 0, controller, ticket };
+      job = created;
       this.inFlight.set(id, job);
+    } else if (priority === 'high') {
+      // A prefetch the user now looks at (the next photo, a tile scrolled to) stops waiting
+      // behind the other prefetches.
+      job.ticket.promote?.();
     }
     const shared = job;
     shared.waiters++;
     signal.addEventListener(
       'abort',
       () => {
-        if (--shared.waiters === 0) shared.controller.abort();
+        if (--shared.waiters > 0) return;
+        shared.controller.abort();
+        // A request arriving after this (the viewer cancelled a prefetch of the file it now
+        // shows) starts a new conversion instead of joining the cancelled one.
+        if (this.inFlight.get(id) === shared) this.inFlight.delete(id);
       },
       { once: true },
     );
