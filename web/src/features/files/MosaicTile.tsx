@@ -40,7 +40,9 @@ export const MosaicTile = memo(function MosaicTile(
           size={card === 'picture' ? 'large' : 'small'}
           onLoad={isVideo(item) ? () => setThumbLoaded(true) : undefined}
         />
-        {thumbLoaded && <VideoDuration item={item} className="tile__duration" />}
+        {thumbLoaded && card === 'picture' && (
+          <VideoDuration item={item} className="tile__duration" />
+        )}
       </div>
       <div className="tile__text">
         <EntryLink
@@ -55,6 +57,8 @@ export const MosaicTile = memo(function MosaicTile(
             <span className="bidi-ltr">{formatFileSize(item.size, i18n.language)}</span>
           )}
           <ModifiedTime modified={item.modified} />
+          {/* A compact card's picture is too small to write on: the length joins the details. */}
+          {thumbLoaded && card === 'compact' && <VideoDuration item={item} className="" />}
         </span>
       </div>
     </div>
