@@ -49,7 +49,9 @@ export class Prefetcher {
       const url = this.queue.shift()!;
       const controller = new AbortController();
       this.running.set(url, controller);
-      void fetch(url, { signal: controller.signal, credentials: 'same-origin' })
+      // Low fetch priority: the browser sends what is on screen first (Chromium holds low-priority
+      // requests back while more urgent ones load).
+      void fetch(url, { signal: controller.signal, credentials: 'same-origin', priority: 'low' })
         .then(async (response) => {
           await response.arrayBuffer();
           if (!response.ok) return;
