@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
@@ -31,7 +32,7 @@ async function makeVideo(file: string, seconds: number): Promise<void> {
 }
 
 const cabinet = withCabinet({
-  files: { 'media/': '', 'photos/': '' },
+  files: { 'media/': '', 'photos/': '', 'gallery/': '' },
   setup: async (server) => {
     const media = path.join(server.root, 'media');
     await makeVideo(path.join(media, 'short.mp4'), 7);
@@ -44,6 +45,18 @@ const cabinet = withCabinet({
       await sharp({ create: { width: 640, height: 480, channels: 3, background } })
         .jpeg()
         .toFile(path.join(server.root, 'photos', name));
+    }
+    // More photos than the mosaic draws at once.
+    const small = await sharp({
+      create: { width: 64, height: 48, channels: 3, background: '#888' },
+    })
+      .jpeg()
+      .toBuffer();
+    for (let i = 0; i < 120; i++) {
+      await writeFile(
+        path.join(server.root, 'gallery', `p${String(i).padStart(3, '0')}.jpg`),
+        small,
+      );
     }
   },
 });
@@ -119,5 +132,27 @@ describe('video durations and remux seeking (issue 41)', () => {
     await expect
       .poll(() => [...prefetches].sort())
       .toEqual(['/api/preview/big/photos/a.jpg', '/api/preview/big/photos/c.jpg']);
+  });
+
+  it('asks for the thumbnails of the tiles below the drawn ones ahead, as prefetches', async () => {
+    const page = await login('mosaic');
+    const prefetched: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (
+        url.pathname.startsWith('/api/preview/thumb/gallery/') &&
+        url.searchParams.has('prefetch')
+      ) {
+        prefetched.push(path.basename(url.pathname));
+      }
+    });
+    const files = new FilesPage(page);
+    await page.goto(`${cabinet.server.url}/files/gallery/`);
+    await expect.poll(() => prefetched.length).toBeGreaterThan(0);
+    // Tiles not drawn yet: the drawn ones load their own thumbnails.
+    const drawn = await files.entryNames();
+    expect(drawn).toContain('p000.jpg');
+    expect(prefetched.filter((name) => drawn.includes(name))).toEqual([]);
+    expect(prefetched.length).toBeLessThanOrEqual(24);
   });
 });
