@@ -58,7 +58,10 @@ export const PreviewQuery = z.extend(InlineQuery, {
    * picture someone is looking at.
    */
   prefetch: QueryFlag,
-  /** `GET /api/preview/play/…`: seconds into the video where the remux starts (its keyframe before). */
+  /**
+   * `GET /api/preview/play/…`: seconds into the video where the remux starts (its keyframe
+   * before); `GET /api/preview/info/…`: adds `startSeconds`, where that remux really begins.
+   */
   start: z.optional(z.string()),
 });
 export type PreviewQuery = z.output<typeof PreviewQuery>;

@@ -62,5 +62,11 @@ export const MediaInfo = z.object({
   audioCodec: z.optional(z.string()),
   /** Tags of an audio or video file (title, artist, album…), lowercase keys. */
   tags: z.optional(z.record(z.string(), z.string())),
+  /**
+   * Asked with `?start=<seconds>` for a video: where `GET /api/preview/play/…?start=` of the same
+   * seconds really begins (the keyframe at or before them), in seconds from the video's start.
+   * The remuxed stream's clock starts at zero there.
+   */
+  startSeconds: z.optional(z.number()),
 });
 export type MediaInfo = z.infer<typeof MediaInfo>;

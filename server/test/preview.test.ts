@@ -301,4 +301,25 @@ describe('Limiter', () => {
     expect(results).toEqual([0, 1, 2, -1, 4, 5, 6, 7, 8, 9]);
     expect(limiter.active).toBe(0);
   });
+
+  it('runs what is on screen before prefetches, and a promoted prefetch with them', async () => {
+    const limiter = new Limiter(1);
+    const order: string[] = [];
+    let release!: () => void;
+    const blocker = limiter.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const task = (name: string) => async () => {
+      order.push(name);
+    };
+    const ticket: { promote?: () => void } = {};
+    const done = Promise.all([
+      limiter.run(task('prefetch a'), 'low'),
+      limiter.run(task('prefetch b'), 'low', ticket),
+      limiter.run(task('on screen'), 'high'),
+    ]);
+    ticket.promote?.();
+    release();
+    await blocker;
+    await done;
+    expect(order).toEqual(['on screen', 'prefetch b', 'prefetch a']);
+  });
 });

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../src/process/run-process.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import { makeHeic, meanColor } from './helpers/media.ts';
+import { makeDng, makeHeic, meanColor } from './helpers/media.ts';
 
 let server: TestServer;
 
@@ -60,6 +60,8 @@ beforeAll(async () => {
   );
   expect(tagged.kind).toBe('ok');
   await copyFile(raw, path.join(photos, 'camera.nef'));
+  // A real DNG with no preview inside: red photosites bright, green and blue dark.
+  await makeDng(path.join(photos, 'bayer.dng'), 600, 400, [60_000, 2_000, 2_000]);
   const holiday = path.join(photos, 'holiday.jpg');
   await green.clone().jpeg().toFile(holiday);
   const exif = await runProcess(
@@ -104,6 +106,21 @@ describe('photo previews', () => {
       expect(response.headers.get('content-type')).toBe('image/webp');
       expect((await meanColor(body)).g).toBeGreaterThan(200);
     }
+  });
+
+  it('demosaics a DNG that carries no preview (LibRaw), and reads its camera', async () => {
+    const { response, body } = await preview('/api/preview/big/photos/bayer.dng');
+    expect(response.status).toBe(200);
+    // dcraw_emu's half-size demosaic: 300×200, red.
+    const meta = await sharp(body).metadata();
+    expect([meta.width, meta.height]).toEqual([300, 200]);
+    const color = await meanColor(body);
+    expect(color.r).toBeGreaterThan(200);
+    expect(color.g).toBeLessThan(60);
+    const info = await server.fetch('/api/preview/info/photos/bayer.dng', {
+      token: server.admin.token,
+    });
+    expect(await info.json()).toMatchObject({ camera: 'Cabinet Test Camera', width: 600 });
   });
 
   it("shows a camera file's embedded preview turned by its EXIF orientation", async () => {

@@ -91,6 +91,21 @@ describe('media info', () => {
     });
     expect(await clip.json()).toMatchObject({ videoCodec: 'h264' });
   });
+
+  it('gives a changed video its new duration (the facts are cached by file version)', async () => {
+    const file = path.join(server.root, 'media/growing.mp4');
+    await makeVideo(file, 'red', 2);
+    const info = async () =>
+      JSON.parse(
+        (await preview('/api/preview/info/media/growing.mp4?prefetch=1')).body.toString(),
+      ) as {
+        durationSeconds: number;
+      };
+    expect((await info()).durationSeconds).toBeCloseTo(2, 0);
+    expect((await info()).durationSeconds).toBeCloseTo(2, 0);
+    await makeVideo(file, 'red', 5);
+    expect((await info()).durationSeconds).toBeCloseTo(5, 0);
+  });
 });
 
 describe('video playback through a remux', () => {
@@ -108,6 +123,22 @@ describe('video playback through a remux', () => {
     const later = await preview('/api/preview/play/media/clip.mkv?start=2');
     expect(later.response.status).toBe(200);
     expect(later.body.length).toBeLessThan(whole.body.length);
+  });
+
+  it('says where a remux from a start time really begins: the keyframe before it', async () => {
+    const response = await server.fetch('/api/preview/info/media/clip.mkv?start=2.5', {
+      token: server.admin.token,
+    });
+    const info = (await response.json()) as { startSeconds: number; durationSeconds: number };
+    // One keyframe a second (makeVideo): the one before 2.5 s.
+    expect(info.startSeconds).toBeGreaterThan(1.5);
+    expect(info.startSeconds).toBeLessThanOrEqual(2.5);
+    const later = await preview('/api/preview/play/media/clip.mkv?start=2.5');
+    const file = path.join(server.dataDir, 'remuxed-later.mp4');
+    await writeFile(file, later.body);
+    // The stream holds the video from there to the end, its clock starting at zero.
+    const probe = await probeMedia(file);
+    expect(probe.durationSeconds).toBeCloseTo(info.durationSeconds - info.startSeconds, 1);
   });
 
   it('says which codec a browser cannot play instead of streaming it', async () => {

@@ -380,7 +380,7 @@ export const OPERATIONS: Record<string, OperationInfo> = {
     description:
       '`size` is `thumb` or `big` (a WebP picture of an image, video, photo, document or song), ' +
       '`pdf` (an office document converted to PDF), `info` (camera, exposure, duration and tags ' +
-      'as JSON) or `play` (a video remuxed to fragmented MP4 from `start` seconds; 415 with a ' +
+      'as JSON; with `start`, where a remux from those seconds begins) or `play` (a video remuxed to fragmented MP4 from `start` seconds; 415 with a ' +
       'JSON reason when the browser cannot play its codecs). docs/previews.md.',
     replies: {
       200: file('The picture, the PDF, the facts (JSON) or the MP4 stream'),

@@ -24,10 +24,27 @@ export class Limiter {
     return this.waiting.high.length + this.waiting.low.length;
   }
 
-  /** Runs `task` when a slot is free; a task that throws frees its slot too. */
-  async run<T>(task: () => Promise<T>, priority: Priority = 'high'): Promise<T> {
+  /**
+   * Runs `task` when a slot is free; a task that throws frees its slot too. While a low-priority
+   * task waits, `ticket.promote()` moves it among the high ones (someone is now looking at it).
+   */
+  async run<T>(
+    task: () => Promise<T>,
+    priority: Priority = 'high',
+    ticket?: { promote?: () => void },
+  ): Promise<T> {
     if (this.running >= this.limit) {
-      await new Promise<void>((resolve) => this.waiting[priority].push(resolve));
+      await new Promise<void>((resolve) => {
+        this.waiting[priority].push(resolve);
+        if (priority === 'low' && ticket) {
+          ticket.promote = () => {
+            const at = this.waiting.low.indexOf(resolve);
+            if (at < 0) return;
+            this.waiting.low.splice(at, 1);
+            this.waiting.high.push(resolve);
+          };
+        }
+      });
     } else {
       this.running++;
     }

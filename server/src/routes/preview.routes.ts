@@ -30,9 +30,9 @@ export async function previewRoutes(scope: FastifyInstance, runtime: Runtime): P
       const signal = clientGone(reply);
       const user = currentUser(request);
       const virtual = request.params['*'];
+      const start = Number(request.query.start ?? 0);
+      if (!Number.isFinite(start) || start < 0) throw errors.badRequest('start must be seconds');
       if (request.params.size === 'play') {
-        const start = Number(request.query.start ?? 0);
-        if (!Number.isFinite(start) || start < 0) throw errors.badRequest('start must be seconds');
         const remux = await service.play(user, virtual, start, signal);
         if (remux.kind === 'accepted') return sendStatus(reply, 202);
         if (remux.kind === 'unsupported') {
@@ -42,7 +42,10 @@ export async function previewRoutes(scope: FastifyInstance, runtime: Runtime): P
         return sendStream(reply, 'video/mp4', remux.stdout);
       }
       if (request.params.size === 'info') {
-        const info = await service.info(user, virtual, signal);
+        const info = await service.info(user, virtual, signal, {
+          start: request.query.start === undefined ? undefined : start,
+          priority: request.query.prefetch ? 'low' : 'high',
+        });
         if ('kind' in info) return sendStatus(reply, 202);
         return reply.send(info);
       }

@@ -23,7 +23,8 @@ import { DECODER_LIMITS } from '../preview/decoders/limits.ts';
 import { familyOf, type PreviewFamily } from '../preview/formats.ts';
 import { avInfo, photoInfo } from '../preview/decoders/media-info.ts';
 import { remuxToMp4, type Remux } from '../preview/decoders/remux.ts';
-import type { MediaInfo } from '@cabinet/protocol';
+import { keyframeBefore } from '../preview/decoders/video.ts';
+import { MediaInfo } from '@cabinet/protocol';
 import type { UserRecord } from '../store/users.repo.ts';
 import { fileDownload } from './raw.service.ts';
 import { canDownload } from './permissions.ts';
@@ -36,6 +37,8 @@ interface Job {
   promise: Promise<Buffer>;
   waiters: number;
   controller: AbortController;
+  /** Set while a prefetch waits in the limiter: moves it ahead (an on-screen request joined). */
+  ticket: { promote?: () => void };
 }
 
 /** What GET /api/preview answers: 202 without download permission, else a file to send. */
@@ -178,12 +181,15 @@ export class PreviewService {
   /**
    * What the info dialog shows of a photo, video or audio file (`GET /api/preview/info/{path}`):
    * camera, lens, exposure and date taken, or duration, codecs and tags. Fewer fields when the
-   * file has none or the tool is missing; other files answer `{}`.
+   * file has none or the tool is missing; other files answer `{}`. Cached beside the file's
+   * pictures (variant `info`), so the durations the mosaic shows on video tiles cost one probe per
+   * file version. With `start` (a video), also where a remux from those seconds begins.
    */
   async info(
     user: UserRecord,
     virtual: string,
     signal: AbortSignal,
+    options: { start?: number; priority?: Priority } = {},
   ): Promise<MediaInfo | { kind: 'accepted' }> {
     if (!canDownload(user)) return { kind: 'accepted' };
     const fs = await ScopedFs.forUser(this.ctx, user);
@@ -191,17 +197,43 @@ export class PreviewService {
     if (target.stat.isDirectory()) throw errors.badRequest('path is a directory');
     const family = familyOf(target.name);
     const { tools } = this.capabilities;
+    const probe =
+      (family === 'video' || family === 'audio') && tools.ffprobe
+        ? avInfo
+        : (family === 'image' || family === 'heic' || family === 'raw') && tools.exiftool
+          ? photoInfo
+          : undefined;
+    if (!probe || !target.stat.isFile()) return {};
+    const key = this.keyOf(target, 'info', 'json');
+    let info = await this.cachedInfo(key);
     try {
-      if ((family === 'video' || family === 'audio') && tools.ffprobe) {
-        return await this.limiter.run(() => avInfo(target.real, signal));
+      if (!info) {
+        info = await this.limiter.run(() => probe(target.real, signal), options.priority);
+        await this.cache.put(key, Buffer.from(JSON.stringify(info)));
       }
-      if ((family === 'image' || family === 'heic' || family === 'raw') && tools.exiftool) {
-        return await this.limiter.run(() => photoInfo(target.real, signal));
+      if (options.start !== undefined && family === 'video') {
+        const begins = await this.limiter.run(
+          () => keyframeBefore(target.real, options.start ?? 0, signal),
+          options.priority,
+        );
+        if (begins !== undefined) return { ...info, startSeconds: begins };
       }
     } catch (error) {
       if (!(error instanceof DecodeError)) throw error;
     }
-    return {};
+    return info ?? {};
+  }
+
+  /** Media facts cached by `info`, or undefined (none yet, or unreadable: probed again). */
+  private async cachedInfo(key: PreviewKey): Promise<MediaInfo | undefined> {
+    const data = await this.cache.get(key);
+    if (!data) return undefined;
+    try {
+      const parsed = MediaInfo.safeParse(JSON.parse(data.toString('utf8')));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /**
@@ -310,26 +342,42 @@ export class PreviewService {
     let job = this.inFlight.get(id);
     if (!job) {
       const controller = new AbortController();
+      const ticket: Job['ticket'] = {};
       const promise = this.limiter
-        .run(async () => {
-          // Every client that asked left while it was queued: nobody needs this preview.
-          controller.signal.throwIfAborted();
-          return make(controller.signal);
-        }, priority)
+        .run(
+          async () => {
+            // Every client that asked left while it was queued: nobody needs this preview.
+            controller.signal.throwIfAborted();
+            return make(controller.signal);
+          },
+          priority,
+          ticket,
+        )
         .then(async (image) => {
           await this.cache.put(key, image.data);
           return image.data;
         })
-        .finally(() => this.inFlight.delete(id));
-      job = { promise, waiters: 0, controller };
+        .finally(() => {
+          if (this.inFlight.get(id) === created) this.inFlight.delete(id);
+        });
+      const created: Job = { promise, waiters: 0, controller, ticket };
+      job = created;
       this.inFlight.set(id, job);
+    } else if (priority === 'high') {
+      // A prefetch the user now looks at (the next photo, a tile scrolled to) stops waiting
+      // behind the other prefetches.
+      job.ticket.promote?.();
     }
     const shared = job;
     shared.waiters++;
     signal.addEventListener(
       'abort',
       () => {
-        if (--shared.waiters === 0) shared.controller.abort();
+        if (--shared.waiters > 0) return;
+        shared.controller.abort();
+        // A request arriving after this (the viewer cancelled a prefetch of the file it now
+        // shows) starts a new conversion instead of joining the cancelled one.
+        if (this.inFlight.get(id) === shared) this.inFlight.delete(id);
       },
       { once: true },
     );

@@ -127,3 +127,47 @@ export async function audioCover(file: string, signal?: AbortSignal): Promise<Bu
   if (result.kind === 'failed') throw new DecodeError('the file has no cover art', 'failed');
   return outputOf('ffmpeg', result);
 }
+
+/**
+ * Where a remux asked to start at `seconds` really begins: the video keyframe at or before it,
+ * found as ffmpeg's `-ss` finds it (ffprobe seeks the same way and reads one packet). A stream
+ * copy cannot start between keyframes, and the fragmented MP4 it makes starts its clock at zero,
+ * so the web player adds this to the stream's time to show the position in the whole video.
+ * Undefined when ffprobe reads no packet there (past the end, a damaged file).
+ */
+export async function keyframeBefore(
+  file: string,
+  seconds: number,
+  signal?: AbortSignal,
+): Promise<number | undefined> {
+  const result = await runProcess(
+    'ffprobe',
+    [
+      '-v',
+      'error',
+      '-read_intervals',
+      `${seconds.toFixed(3)}%+#1`,
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'packet=pts_time:format=start_time',
+      '-of',
+      'json',
+      '--',
+      file,
+    ],
+    { ...DECODER_LIMITS.probe, signal },
+  );
+  if (result.kind === 'not-installed') throw new DecodeError('ffprobe is not installed', 'missing');
+  if (result.kind !== 'ok') return undefined;
+  let parsed: { packets?: { pts_time?: string }[]; format?: { start_time?: string } };
+  try {
+    parsed = JSON.parse(result.stdout.toString('utf8')) as typeof parsed;
+  } catch {
+    return undefined;
+  }
+  const keyframe = Number(parsed.packets?.[0]?.pts_time);
+  // Positions count from the container's start, as the duration does.
+  const origin = Number(parsed.format?.start_time ?? 0) || 0;
+  return Number.isFinite(keyframe) ? Math.max(0, keyframe - origin) : undefined;
+}

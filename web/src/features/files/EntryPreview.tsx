@@ -6,6 +6,11 @@ import { useCurrentUser } from '../../stores/session-store.ts';
 import { FileIcon } from '../../components/FileIcon.tsx';
 import { hasPerm } from '../../auth/permissions.ts';
 
+/** Whether an entry is a video (its tile shows its duration once its poster frame is there). */
+export function isVideo(item: ResourceItem): boolean {
+  return !item.isDir && (item.type === 'video' || previewFamilyOf(item.name) === 'video');
+}
+
 /** Whether the server may make a picture of an entry (docs/previews.md): by type, then extension. */
 export function hasThumbnail(item: ResourceItem): boolean {
   if (item.isDir) return false;
@@ -19,7 +24,16 @@ export function hasThumbnail(item: ResourceItem): boolean {
  * Thumbnails load lazily: only tiles near the screen ask for theirs. The auth cookie authorises the
  * request, so no token goes into the URL; the modification time busts stale cached thumbnails.
  */
-export function EntryPreview({ item, size }: { item: ResourceItem; size: 'small' | 'large' }) {
+export function EntryPreview({
+  item,
+  size,
+  onLoad,
+}: {
+  item: ResourceItem;
+  size: 'small' | 'large';
+  /** The thumbnail has loaded (a video tile then asks for its duration). */
+  onLoad?: () => void;
+}) {
   const canDownload = hasPerm(useCurrentUser(), 'download');
   const [failed, setFailed] = useState(false);
   const iconSize = size === 'large' ? 48 : 24;
@@ -35,6 +49,7 @@ export function EntryPreview({ item, size }: { item: ResourceItem; size: 'small'
       loading="lazy"
       decoding="async"
       draggable={false}
+      onLoad={onLoad}
       onError={() => setFailed(true)}
     />
   );

@@ -1,14 +1,15 @@
 import type { ResourceItem } from '@cabinet/protocol';
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { formatFileSize } from '../../format/file-size.ts';
 import { EntryLink } from './EntryLink.tsx';
-import { EntryPreview } from './EntryPreview.tsx';
+import { EntryPreview, isVideo } from './EntryPreview.tsx';
 import { ModifiedTime } from './ModifiedTime.tsx';
 import { dropTargetHandlers, type DropRules } from './drop-target.ts';
 import { asFolderPath } from './listing-order.ts';
 import type { EntryActions } from './use-entry-actions.ts';
 import { useIsCut } from './use-is-cut.ts';
+import { VideoDuration } from './VideoDuration.tsx';
 
 /** What a listing view needs to draw one entry. */
 export interface EntryViewProps {
@@ -27,6 +28,7 @@ export const FileRow = memo(function FileRow(
   const { item, index, isSelected, isFocusable, actions, dropRules, isLast } = props;
   const { i18n } = useTranslation();
   const isCut = useIsCut(item.path);
+  const [thumbLoaded, setThumbLoaded] = useState(false);
   const drop = item.isDir ? dropTargetHandlers(asFolderPath(item.path), dropRules) : undefined;
   return (
     <div
@@ -41,7 +43,11 @@ export const FileRow = memo(function FileRow(
       {...drop}
     >
       <div role="cell" className="listing__cell listing__cell--name">
-        <EntryPreview item={item} size="small" />
+        <EntryPreview
+          item={item}
+          size="small"
+          onLoad={isVideo(item) ? () => setThumbLoaded(true) : undefined}
+        />
         <EntryLink
           item={item}
           index={index}
@@ -49,6 +55,7 @@ export const FileRow = memo(function FileRow(
           actions={actions}
           className="listing__link"
         />
+        {thumbLoaded && <VideoDuration item={item} className="listing__duration" />}
       </div>
       <div role="cell" className="listing__cell listing__cell--size">
         {item.isDir ? (

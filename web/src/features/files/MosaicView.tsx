@@ -8,6 +8,7 @@ import type { ListingViewProps } from './listing-view-props.ts';
 import { useListingKeyboard } from './use-listing-keyboard.ts';
 import { usePhoneLayout } from './use-phone-layout.ts';
 import { useVirtualRows } from './use-virtual-rows.ts';
+import { useThumbPrefetch } from './use-thumb-prefetch.ts';
 
 /**
  * Height of a row of cards plus the gap below it, in px (mosaic.css draws the cards to match). On
@@ -85,6 +86,8 @@ export function MosaicView(props: ListingViewProps) {
     return Array.from({ length: Math.min(columns, count - first) }, (_, i) => first + i);
   });
   const tabStop = tabStopOf(focusIndex, rendered);
+  const lastRow = rows[rows.length - 1];
+  useThumbPrefetch(entries, lastRow ? Math.min(count, (lastRow.index + 1) * columns) : 0);
 
   return (
     <>

@@ -1,18 +1,10 @@
 import { previewFamilyOf, type ResourceItem } from '@cabinet/protocol';
 import { useMediaInfoQuery } from '../../api/resources/media-info-query.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
+import { formatClock } from '../../format/clock.ts';
 
 /** Families whose info the server reads (docs/previews.md). */
 const WITH_INFO = new Set(['image', 'heic', 'raw', 'video', 'audio']);
-
-/** 83.4 → "1:23", 4000 → "1:06:40". */
-export function formatDuration(seconds: number): string {
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
 
 /**
  * The info dialog's lines for a photo (camera, lens, exposure, date taken) or a video or audio
@@ -51,7 +43,7 @@ export function MediaFacts({
       )}
       {data.durationSeconds !== undefined && (
         <Fact term={t('ops.duration')}>
-          <span className="bidi-ltr">{formatDuration(data.durationSeconds)}</span>
+          <span className="bidi-ltr">{formatClock(data.durationSeconds)}</span>
         </Fact>
       )}
       {tags && <Fact term={t('ops.tags')}>{tags}</Fact>}

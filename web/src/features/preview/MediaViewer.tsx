@@ -3,7 +3,8 @@ import { Music } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { FileFallback } from './FileFallback.tsx';
-import { playUrl, rawUrl, subtitleUrl } from '../../api/resources/preview-urls.ts';
+import { rawUrl, subtitleUrl } from '../../api/resources/preview-urls.ts';
+import { RemuxVideo } from './RemuxVideo.tsx';
 import { subtitleTrack } from './subtitle-track.ts';
 
 /**
@@ -62,7 +63,7 @@ export function VideoViewer({ file }: { file: Resource }) {
     <VideoPlayer
       key={remux ? 'remux' : 'raw'}
       file={file}
-      src={remux ? playUrl(file.path) : rawUrl(file.path, true)}
+      remux={remux}
       onFailed={remux ? undefined : () => setRemux(true)}
     />
   );
@@ -70,11 +71,12 @@ export function VideoViewer({ file }: { file: Resource }) {
 
 function VideoPlayer({
   file,
-  src,
+  remux,
   onFailed,
 }: {
   file: Resource;
-  src: string;
+  /** Played through the server's remux, with Cabinet's own controls (RemuxVideo). */
+  remux: boolean;
   onFailed?: () => void;
 }) {
   const { fallback, ref } = usePlaybackFailure<HTMLVideoElement>(file);
@@ -82,30 +84,38 @@ function VideoPlayer({
     if (fallback && onFailed) onFailed();
   }, [fallback, onFailed]);
   if (fallback) return onFailed ? null : fallback;
+  const tracks = (file.subtitles ?? []).map((path, index) => {
+    const { label, language } = subtitleTrack(path);
+    return (
+      <track
+        key={path}
+        kind="subtitles"
+        src={subtitleUrl(path)}
+        label={label}
+        srcLang={language}
+        default={index === 0}
+      />
+    );
+  });
+  if (remux) {
+    return (
+      <RemuxVideo file={file} videoRef={ref}>
+        {tracks}
+      </RemuxVideo>
+    );
+  }
   return (
     <div className="media-viewer">
       <video
         ref={ref}
         className="media-viewer__video"
-        src={src}
+        src={rawUrl(file.path, true)}
         controls
         playsInline
         preload="metadata"
         aria-label={file.name}
       >
-        {(file.subtitles ?? []).map((path, index) => {
-          const { label, language } = subtitleTrack(path);
-          return (
-            <track
-              key={path}
-              kind="subtitles"
-              src={subtitleUrl(path)}
-              label={label}
-              srcLang={language}
-              default={index === 0}
-            />
-          );
-        })}
+        {tracks}
       </video>
     </div>
   );

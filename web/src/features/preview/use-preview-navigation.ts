@@ -1,6 +1,6 @@
-import type { Resource } from '@cabinet/protocol';
+import type { Resource, ResourceItem } from '@cabinet/protocol';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { fetchResource, useResourceQuery } from '../../api/resources/resource-query.ts';
 import { resourceKeys } from '../../api/resources/resource-keys.ts';
@@ -8,6 +8,7 @@ import { parentFolder, routeFromScopePath } from '../../paths/file-paths.ts';
 import { hasBigPreviews } from './image-source.ts';
 import { neighboursOf } from './neighbours.ts';
 import { bigPreviewUrl, rawUrl } from '../../api/resources/preview-urls.ts';
+import { asPrefetch, Prefetcher } from '../../api/resources/prefetcher.ts';
 
 /** Where a preview can go: its neighbours in the parent folder, and back to that folder. */
 export interface PreviewNavigation {
@@ -35,6 +36,7 @@ export function usePreviewNavigation(file: Resource): PreviewNavigation {
     [listing.data, file.path],
   );
 
+  const prefetcher = useRef<Prefetcher | null>(null);
   useEffect(() => {
     for (const item of [previous, next]) {
       if (!item) continue;
@@ -42,14 +44,21 @@ export function usePreviewNavigation(file: Resource): PreviewNavigation {
         queryKey: resourceKeys.detail(item.path),
         queryFn: ({ signal }) => fetchResource(item.path, signal),
       });
-      // The browser caches the image, so the next photo appears without a spinner.
-      if (item.type === 'image') {
-        new Image().src = hasBigPreviews
-          ? bigPreviewUrl(item.path, item.modified)
-          : rawUrl(item.path, true);
-      }
     }
-  }, [queryClient, previous, next]);
+    // The neighbours' pictures, made by the server after what is on screen (`?prefetch=1`) and
+    // then answered from its cache, so the next photo appears without a wait. A prefetch that
+    // became the file on screen goes on; the others stop when the viewer moves or closes.
+    const pictureOf = (item: ResourceItem) =>
+      hasBigPreviews
+        ? asPrefetch(bigPreviewUrl(item.path, item.modified))
+        : rawUrl(item.path, true);
+    prefetcher.current ??= new Prefetcher(2);
+    prefetcher.current.want(
+      [previous, next].filter((item) => item?.type === 'image').map((item) => pictureOf(item!)),
+      [pictureOf(file)],
+    );
+  }, [queryClient, previous, next, file]);
+  useEffect(() => () => prefetcher.current?.cancel(), []);
 
   const open = useCallback(
     (path: string) => void navigate(routeFromScopePath(path, false)),
