@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ReplyChunks } from './reply-chunks.ts';
+import { ChunkPool, ReplyChunks } from './reply-chunks.ts';
 
 const CHUNK = 256 * 1024;
 /** 16 MiB: more than loopback's socket buffers hold, so a paused client backs the reply up. */
@@ -33,14 +33,14 @@ afterEach(async () => {
   await new Promise((resolve) => running.close(resolve));
 });
 
-/** Serves COUNT chunks from one ReplyChunks; `replies` gets each reply's state. */
-async function serve(): Promise<{
+/** Serves COUNT chunks from one ReplyChunks (per reply, with `pool`); `replies` gets each reply's state. */
+async function serve(pool?: ChunkPool): Promise<{
   url: string;
   replies: { chunks: ReplyChunks; response: http.ServerResponse }[];
 }> {
   const replies: { chunks: ReplyChunks; response: http.ServerResponse }[] = [];
   server = http.createServer((_request, response) => {
-    const chunks = new ReplyChunks();
+    const chunks = new ReplyChunks(pool);
     function* pieces(): Generator<Buffer> {
       for (let k = 0; k < COUNT; k++) {
         // Half a chunk sometimes: a reused buffer may be bigger than what is asked.
@@ -107,5 +107,46 @@ describe('ReplyChunks', () => {
     const second = chunks.take(16);
     expect(second.buffer).not.toBe(first.buffer);
     expect(chunks.allocated).toBe(2);
+  });
+
+  it('hands a finished reply’s chunks to the next one, and keeps no more than its limit', () => {
+    const pool = new ChunkPool(CHUNK);
+    const first = new ReplyChunks(pool);
+    const a = first.take(CHUNK / 2);
+    const b = first.take(CHUNK / 2);
+    first.recycle();
+    // One fits the pool's limit; the other is left to the collector.
+    expect(pool.kept).toBe(CHUNK);
+    const next = new ReplyChunks(pool);
+    const again = next.take(CHUNK / 4);
+    expect([a, b]).toContain(again);
+    expect(next.allocated).toBe(0);
+    expect(pool.kept).toBe(CHUNK / 2);
+  });
+
+  it('sends replies sharing a pool intact, a stalled one among them, and pools their chunks after', async () => {
+    const pool = new ChunkPool(16 * CHUNK);
+    const { url, replies } = await serve(pool);
+    const read = async () => Buffer.from(await (await fetch(url)).arrayBuffer());
+    expectIntact(await read());
+    await until(() => pool.kept > 0);
+    const stalled = new Promise<Buffer>((resolve, reject) => {
+      http
+        .get(url, (response) => {
+          const received: Buffer[] = [];
+          response.pause();
+          void until(() => replies.some((r) => r.response.writableLength > 0)).then(() => {
+            response.on('data', (chunk: Buffer) => received.push(chunk));
+            response.on('end', () => resolve(Buffer.concat(received)));
+            response.resume();
+          }, reject);
+        })
+        .on('error', reject);
+    });
+    const bodies = await Promise.all([read(), read(), stalled, read()]);
+    for (const body of bodies) expectIntact(body);
+    await until(() => replies.every((r) => r.response.writableFinished));
+    expect(pool.kept).toBeGreaterThan(0);
+    expect(pool.kept).toBeLessThanOrEqual(16 * CHUNK);
   });
 });

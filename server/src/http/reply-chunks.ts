@@ -7,6 +7,40 @@ interface Sent {
 }
 
 /**
+ * Chunks that finished replies have written, for the next replies: without it every reply
+ * allocated its own two or three, and a listing phase of a few hundred 100,000-entry replies
+ * left them as garbage outside the heap (array buffers grew by 25–35 MiB, on top of the heap's
+ * own garbage) until V8 happened to collect. Bounded in bytes; one per server (the routes own it).
+ */
+export class ChunkPool {
+  private readonly free: Buffer[] = [];
+  private bytes = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** A chunk of at least `bytes` that no reply uses, if one is kept. */
+  take(bytes: number): Buffer | undefined {
+    const at = this.free.findIndex((chunk) => chunk.length >= bytes);
+    if (at < 0) return undefined;
+    const [chunk] = this.free.splice(at, 1);
+    this.bytes -= chunk!.length;
+    return chunk;
+  }
+
+  /** Keeps a chunk whose bytes have left the process, unless the pool is full. */
+  give(chunk: Buffer): void {
+    if (this.bytes + chunk.length > this.limit) return;
+    this.free.push(chunk);
+    this.bytes += chunk.length;
+  }
+
+  /** Bytes kept (for tests). */
+  get kept(): number {
+    return this.bytes;
+  }
+}
+
+/**
  * Buffers for the chunks of one streamed reply, reused once the socket has written them
  * (docs/benchmarks.md, "Memory (issue #30)"). A 100,000-entry listing is ~80 chunks of 256 KiB;
  * allocated fresh, each is garbage outside V8's heap the moment it is written, and V8 frees such
@@ -30,11 +64,34 @@ export class ReplyChunks {
   private target: Writable | undefined;
   /** Buffers allocated so far (for tests). */
   allocated = 0;
+  private finished = false;
 
-  /** The stream the pieces are yielded into and the response it is piped to. */
+  /** `pool`: where chunks come from when this reply has none free, and go when it finished. */
+  constructor(private readonly pool?: ChunkPool) {}
+
+  /**
+   * The stream the pieces are yielded into and the response it is piped to. Once the response has
+   * finished (its last bytes handed to the kernel), every chunk goes to the pool; a response cut
+   * short (closed unfinished) gives none back: a write of it may still hold one.
+   */
   attach(source: Readable, target: Writable): void {
     this.source = source;
     this.target = target;
+    target.once('finish', () => this.recycle());
+  }
+
+  /**
+   * Gives every chunk to the pool: for a reply whose pieces were all copied or written (the
+   * response finished, or the pieces were joined into one buffer). Nothing is taken after.
+   */
+  recycle(): void {
+    if (this.finished) return;
+    this.finished = true;
+    const chunks = new Set([...this.free, ...this.lent]);
+    this.free.length = 0;
+    this.lent.clear();
+    this.sent.length = 0;
+    if (this.pool) for (const chunk of chunks) this.pool.give(chunk);
   }
 
   /** Passes a reply's pieces through, noting each one's size and buffer. */
@@ -57,8 +114,12 @@ export class ReplyChunks {
       chunk = this.free[reusable]!;
       this.free.splice(reusable, 1);
     } else {
-      chunk = Buffer.allocUnsafeSlow(bytes);
-      this.allocated++;
+      const pooled = this.finished ? undefined : this.pool?.take(bytes);
+      if (pooled) chunk = pooled;
+      else {
+        chunk = Buffer.allocUnsafeSlow(bytes);
+        this.allocated++;
+      }
     }
     this.lent.add(chunk);
     return chunk;

@@ -15,12 +15,14 @@ import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { listingJson, type Listing } from '../services/resources/listing.ts';
 import { compactListing } from '../services/resources/compact-listing.ts';
-import { ReplyChunks } from '../http/reply-chunks.ts';
+import { ChunkPool, ReplyChunks } from '../http/reply-chunks.ts';
 import { audit } from '../http/audit.ts';
 import { declaredLength } from '../http/declared-length.ts';
 
 /** Listings this small are sent as one buffer with a Content-Length; bigger ones stream. */
 const STREAM_LISTING_ABOVE = 1000;
+/** Written reply chunks kept for the next listings: a few replies' worth (4 MiB). */
+const POOLED_CHUNK_BYTES = 4 * 1024 * 1024;
 
 /**
  * A folder listing as JSON (or, asked `?format=compact`, as Cabinet's compact NDJSON), written
@@ -29,13 +31,14 @@ const STREAM_LISTING_ABOVE = 1000;
 async function sendListing(
   reply: FastifyReply,
   listing: Listing,
+  pool: ChunkPool,
   compact = false,
 ): Promise<FastifyReply> {
   void reply.type(
     compact ? `${COMPACT_LISTING_TYPE}; charset=utf-8` : 'application/json; charset=utf-8',
   );
   // JSON chunks are reused once written (http/reply-chunks.ts): a big reply holds two or three.
-  const buffers = new ReplyChunks();
+  const buffers = new ReplyChunks(pool);
   const chunks = compact
     ? compactListing(listing)
     : buffers.carry(listingJson(listing, (bytes) => buffers.take(bytes)));
@@ -46,7 +49,9 @@ async function sendListing(
     } finally {
       listing.done();
     }
-    return reply.send(Buffer.concat(parts));
+    const whole = Buffer.concat(parts);
+    buffers.recycle(); // copied: the chunks can serve the next listing
+    return reply.send(whole);
   }
   const stream = Readable.from(chunks, { objectMode: false });
   buffers.attach(stream, reply.raw);
@@ -80,6 +85,7 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const service = services.resources;
   const guard = requireUser(services.sessions);
+  const chunkPool = new ChunkPool(POOLED_CHUNK_BYTES);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
@@ -111,7 +117,7 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
       });
       if (result.kind === 'accepted') return sendStatus(reply, 202);
       if (result.kind === 'listing') {
-        return sendListing(reply, result.listing, request.query.format === 'compact');
+        return sendListing(reply, result.listing, chunkPool, request.query.format === 'compact');
       }
       if (result.kind === 'raw') {
         return reply

@@ -9,7 +9,7 @@ import {
   SqliteDialect,
   sql,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { isPostgresUrl } from './engine.ts';
 import { migrationNames, migrationProvider } from './migrations.ts';
 import type { Database } from './schema.ts';
@@ -163,6 +163,8 @@ async function openPostgres(url: string): Promise<Db> {
   if (!/^\d+$/.test(poolSize ?? '1') || max < 1) {
     throw new Error(`pool_size must be a whole number of connections, not "${poolSize}"`);
   }
+  // Imported here: a server on SQLite never loads the driver (~4.5 MiB of heap).
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max,

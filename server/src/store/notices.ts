@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import pg from 'pg';
 import type { Db } from './db.ts';
 
 /** What a listening connection tells its owner. */
@@ -28,6 +27,7 @@ export async function listenPostgres(
   channels: readonly string[],
   handlers: NoticeHandlers,
 ): Promise<NoticeListener> {
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url });
   let closed = false;
   let reported = false;
@@ -62,6 +62,7 @@ export async function listenPostgres(
  * needs no durability (it is delivered at commit, never replayed), so the commit is asynchronous.
  */
 export async function notifyPostgres(db: Db, channel: string, payload: string): Promise<void> {
+  const { default: pg } = await import('pg');
   const call = `select pg_notify(${pg.escapeLiteral(channel)}, ${pg.escapeLiteral(payload)})`;
   await db.connection().execute(async (connection) => {
     try {

@@ -1,7 +1,7 @@
 import { access, readdir } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { describeFailure, runProcess } from '../process/run-process.ts';
 import { describeDatabase } from './db.ts';
 
@@ -124,6 +124,7 @@ export function pgRestore(pgRestoreFile: string, url: string, file: string): Pro
 /** Runs `query` on its own connection (no pool, no migration: the server owns the schema). */
 async function withClient<T>(url: string, query: (client: pg.Client) => Promise<T>): Promise<T> {
   const target = libpqTarget(url);
+  const { default: pg } = await import('pg');
   const client = new pg.Client({
     connectionString: target.dbname,
     password: target.env.PGPASSWORD,

@@ -21,6 +21,10 @@ interface Watch {
   identity: FolderIdentity | null;
 }
 
+/** The folder a watch is on, kept on its FSWatcher for the shared listeners. */
+const FOLDER = Symbol('watched folder');
+type Watcher = FSWatcher & { [FOLDER]?: string };
+
 /**
  * One inotify watch per folder through `fs.watch`, added while the index walks the tree. Unlike
  * watchers that stat and remember every file (chokidar; @parcel/watcher keeps a C++ tree of every
@@ -41,7 +45,26 @@ export class FolderWatcher {
   private overflowed = false;
   private closed = false;
 
-  constructor(private readonly handlers: FolderWatcherHandlers) {}
+  /**
+   * The listeners of every watch, made once: a closure per watch and per event (two of them) cost
+   * ~280 bytes of heap each, 5.5 MiB for the 20,000 folders of a million-file tree. An emitter
+   * calls its listeners with itself as `this`, which names the watch.
+   */
+  private readonly onEvent: (this: Watcher, event: string, name: string | Buffer | null) => void;
+  private readonly onError: (this: Watcher) => void;
+
+  constructor(private readonly handlers: FolderWatcherHandlers) {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the emitter is `this` inside
+    const self = this;
+    this.onEvent = function (event, name) {
+      const real = this[FOLDER];
+      if (real !== undefined) self.event(real, this, event, name);
+    };
+    this.onError = function () {
+      const real = this[FOLDER];
+      if (real !== undefined) self.lost(real, this);
+    };
+  }
 
   /** Number of folders watched. */
   get size(): number {
@@ -75,45 +98,57 @@ export class FolderWatcher {
       void this.check(real, existing);
       return;
     }
-    const base = path.basename(real);
-    // Assigned before any event can arrive (events come on a later turn).
-    // eslint-disable-next-line prefer-const
-    let added: Watch;
-    let watcher: FSWatcher;
+    let watcher: Watcher;
     try {
-      watcher = watch(real, { persistent: false }, (event, name) => {
-        this.count();
-        const child = name?.toString();
-        // libuv names an event of the watched folder itself by the folder's own base name. A
-        // 'rename' of it (moved, deleted, its watch ignored) ends what this watch can say about
-        // the path, even if a new folder there gets the freed inode number again: the watch goes,
-        // and the path is reported so that the index reads and watches it anew. (A child of that
-        // very name being renamed costs the same, needlessly.)
-        if (!child || child === base) {
-          if (event === 'rename' && this.watches.get(real) === added) this.remove(real);
-          this.handlers.onChange(real);
-        }
-        if (child) this.handlers.onChange(path.join(real, child));
-      });
+      watcher = watch(real, { persistent: false });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return;
       throw error;
     }
-    added = { watcher, identity: null };
-    // The folder went away (its watch is gone with it) or became unreadable: whoever keeps the
-    // folder's state must look at it again, not trust a watch that no longer reports.
-    watcher.on('error', () => {
-      if (this.watches.get(real) !== added) return;
-      this.remove(real);
-      if (!this.closed) this.handlers.onChange(real);
-    });
+    // Set before any event can arrive (events come on a later turn).
+    watcher[FOLDER] = real;
+    watcher.on('change', this.onEvent);
+    watcher.on('error', this.onError);
+    const added: Watch = { watcher, identity: null };
     this.watches.set(real, added);
     // The stat follows the watch: a folder replaced in between is watched on the old inode but
     // known by the new one, and its next event (or the next `add`) finds the mismatch.
     void identityOf(real).then((identity) => {
       if (this.watches.get(real) === added) added.identity = identity;
     });
+  }
+
+  /** An event of the watch on `real`. */
+  private event(
+    real: string,
+    watcher: FSWatcher,
+    event: string,
+    name: string | Buffer | null,
+  ): void {
+    this.count();
+    const child = name?.toString();
+    // libuv names an event of the watched folder itself by the folder's own base name. A
+    // 'rename' of it (moved, deleted, its watch ignored) ends what this watch can say about the
+    // path, even if a new folder there gets the freed inode number again: the watch goes, and the
+    // path is reported so that the index reads and watches it anew. (A child of that very name
+    // being renamed costs the same, needlessly.)
+    if (!child || child === path.basename(real)) {
+      if (event === 'rename' && this.watches.get(real)?.watcher === watcher) this.remove(real);
+      this.handlers.onChange(real);
+    }
+    if (child) this.handlers.onChange(path.join(real, child));
+  }
+
+  /**
+   * The watch on `real` failed: the folder went away (its watch is gone with it) or became
+   * unreadable. Whoever keeps the folder's state must look at it again, not trust a watch that
+   * no longer reports.
+   */
+  private lost(real: string, watcher: FSWatcher): void {
+    if (this.watches.get(real)?.watcher !== watcher) return;
+    this.remove(real);
+    if (!this.closed) this.handlers.onChange(real);
   }
 
   /** Drops the watch of a path whose folder is another than the one watched. */

@@ -4,15 +4,20 @@ import path from 'node:path';
 import type { GramParts } from './gram-index.ts';
 import type { TableParts } from './name-table.ts';
 
-/** Version 4 adds the gram index; a version 3 file (without it) still loads. */
-const MAGIC = 'CABINET-NAME-INDEX-4\n';
-const MAGIC_3 = 'CABINET-NAME-INDEX-3\n';
+/**
+ * Version 5 keeps the folded names only, with the capitals' bits and the names kept apart (see
+ * name-table.ts); an older file (both blobs) is not loaded: the index is built again once.
+ */
+const MAGIC = 'CABINET-NAME-INDEX-5\n';
 
 interface Header {
   /** The real root the index describes: an index of another root is never used. */
   root: string;
   bytes: number;
   size: number;
+  /** Names kept apart, and their bytes. */
+  foreign: number;
+  foreignBytes: number;
   /** The gram index's ids covered, trigram count and posting bytes, when it has one. */
   grams?: { covered: number; codes: number; postings: number };
 }
@@ -25,9 +30,16 @@ function padded(length: number): number {
 function sections(parts: TableParts): Uint8Array[] {
   const grams = parts.grams;
   const gramArrays = grams ? [grams.codes, grams.counts, grams.starts, grams.postings] : [];
-  return [parts.raw, parts.folded, parts.start, parts.parent, parts.flags, ...gramArrays].map(
-    (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength),
-  );
+  return [
+    parts.folded,
+    parts.upper,
+    parts.start,
+    parts.parent,
+    parts.flags,
+    parts.foreignIds,
+    parts.foreignBytes,
+    ...gramArrays,
+  ].map((a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
 }
 
 /** Where the index of a data folder lives. */
@@ -42,8 +54,10 @@ export function indexFilePath(dataDir: string): string {
 export async function saveIndexFile(file: string, root: string, parts: TableParts): Promise<void> {
   const header: Header = {
     root,
-    bytes: parts.raw.length,
+    bytes: parts.folded.length,
     size: parts.parent.length,
+    foreign: parts.foreignIds.length,
+    foreignBytes: parts.foreignBytes.length,
     ...(parts.grams && {
       grams: {
         covered: parts.grams.covered,
@@ -86,7 +100,7 @@ export async function loadIndexFile(file: string, root: string): Promise<TablePa
   }
   if (data.byteOffset % 8 !== 0) data = Buffer.from(data);
   const magic = data.toString('latin1', 0, MAGIC.length);
-  if (magic !== MAGIC && magic !== MAGIC_3) return null;
+  if (magic !== MAGIC) return null;
   const jsonLength = data.readUInt32LE(MAGIC.length);
   let header: Header;
   try {
@@ -97,10 +111,20 @@ export async function loadIndexFile(file: string, root: string): Promise<TablePa
     return null;
   }
   if (header.root !== root) return null;
-  const { bytes, size } = header;
-  const grams = magic === MAGIC ? header.grams : undefined;
+  const { bytes, size, foreign, foreignBytes, grams } = header;
+  if (![bytes, size, foreign, foreignBytes].every((n) => Number.isInteger(n) && n >= 0)) {
+    return null;
+  }
+  const upperBytes = (bytes + 7) >> 3;
   let offset = padded(MAGIC.length + 4 + jsonLength);
-  let expected = offset + 2 * padded(bytes) + 2 * padded(4 * size) + padded(size);
+  let expected =
+    offset +
+    padded(bytes) +
+    padded(upperBytes) +
+    2 * padded(4 * size) +
+    padded(size) +
+    padded(4 * foreign) +
+    padded(foreignBytes);
   if (grams) {
     if (grams.covered > size) return null;
     expected +=
@@ -114,11 +138,13 @@ export async function loadIndexFile(file: string, root: string): Promise<TablePa
   };
   const buffer = data.buffer;
   return {
-    raw: Buffer.from(buffer, take(bytes), bytes),
     folded: Buffer.from(buffer, take(bytes), bytes),
+    upper: new Uint8Array(buffer, take(upperBytes), upperBytes),
     start: new Uint32Array(buffer, take(4 * size), size),
     parent: new Int32Array(buffer, take(4 * size), size),
     flags: new Uint8Array(buffer, take(size), size),
+    foreignIds: new Int32Array(buffer, take(4 * foreign), foreign),
+    foreignBytes: Buffer.from(buffer, take(foreignBytes), foreignBytes),
     grams: grams ? takeGrams(grams) : null,
   };
 

@@ -7,7 +7,7 @@ import type { TypedNames } from '../typed-names.ts';
 import { FolderWatcher } from './folder-watcher.ts';
 import { buildGramIndex, type GramIndex } from './gram-index.ts';
 import { indexFilePath, loadIndexFile, saveIndexFile } from './index-file.ts';
-import { NameTable } from './name-table.ts';
+import { NameTable, type TableParts } from './name-table.ts';
 import { TableChildren } from './table-children.ts';
 import { scanTree } from './tree-scan.ts';
 
@@ -27,6 +27,15 @@ export interface NameIndexOptions {
   gate?: Promise<void>;
   /** Bytes of names added since the trigram index was built that make it build again (tests). */
   gramTailBytes?: number;
+}
+
+/** A table from persisted parts, or null when they do not hang together (built again then). */
+function tableOf(parts: TableParts): NameTable | null {
+  try {
+    return new NameTable(parts);
+  } catch {
+    return null;
+  }
 }
 
 /** Unsaved changes are written at most this often. */
@@ -160,8 +169,8 @@ export class NameIndex {
     const file = indexFilePath(this.options.dataDir);
     const started = performance.now();
     const parts = await loadIndexFile(file, this.options.realRoot).catch(() => null);
-    if (parts) {
-      this.table = new NameTable(parts);
+    this.table = parts ? tableOf(parts) : null;
+    if (this.table) {
       this.options.log.info(
         { entries: this.table.live, ms: Math.round(performance.now() - started) },
         'search index loaded; reconciling with the disk in the background',

@@ -56,7 +56,38 @@ describe('NameTable', () => {
     const again = new NameTable(table.parts());
     expect(again.lookup(0, 'alpha')).toBe(a);
     expect(again.lookup(a, 'Bêta.txt')).toBe(b);
-    expect(again.entryAt(again.raw.indexOf('êta'))).toBe(b);
+    expect(again.entryAt(again.folded.indexOf('êta'))).toBe(b);
     expect(again.folded.toString('utf8', again.start[b], again.nameEnd(b))).toBe('bêta.txt');
+  });
+
+  it('gives back every name as it was given, from the folded blob alone, after a round trip', () => {
+    const table = new NameTable();
+    const names = [
+      'README.md',
+      'Été 2024',
+      'ΟΔΟΣ Σ.txt',
+      'İstanbul',
+      'Straße',
+      'ÅNGSTRÖM and more',
+      'lower only',
+      'MiXeD-Case_09.JPG',
+      'Ωmega ω',
+    ];
+    const ids = names.map((name) => table.add(0, name, false, false));
+    for (const source of [table, new NameTable(table.parts())]) {
+      names.forEach((name, i) => {
+        expect(source.nameOf(ids[i]!)).toBe(name);
+        expect(source.lookup(0, name)).toBe(ids[i]);
+      });
+      // A case variant is another name.
+      expect(source.lookup(0, 'readme.md')).toBe(-1);
+      expect(source.findChild(0, 'été 2024')).toBe(-1);
+      // Any span of the blob reads back as the original names, separators included.
+      const from = source.start[ids[1]!]! + 2;
+      const to = source.nameEnd(ids[5]!) - 3;
+      expect(source.rawBytes(from, to).toString('utf8')).toBe(
+        Buffer.from(names.slice(1, 6).join('/')).subarray(2, -3).toString('utf8'),
+      );
+    }
   });
 });

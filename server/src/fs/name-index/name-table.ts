@@ -12,8 +12,13 @@ const KIND_SHIFT = 3;
 
 /** The arrays a table is made of, as persisted (see index-file.ts). */
 export interface TableParts {
-  raw: Buffer;
   folded: Buffer;
+  /** One bit per blob byte: set where the name has an ASCII capital (its folded byte ^ 0x20). */
+  upper: Uint8Array;
+  /** Ids (ascending) whose names fold outside ASCII: their original bytes are kept apart. */
+  foreignIds: Int32Array;
+  /** Those names' original UTF-8, one after another (each as long as its folded form). */
+  foreignBytes: Buffer;
   start: Uint32Array;
   parent: Int32Array;
   flags: Uint8Array;
@@ -26,6 +31,13 @@ function grown<T extends Uint32Array | Int32Array | Uint8Array>(array: T, need: 
   const next = new (array.constructor as new (length: number) => T)(
     Math.max(need, Math.floor(array.length * 1.5) + 64),
   );
+  next.set(array);
+  return next;
+}
+
+function grownBytes(array: Uint8Array, need: number): Uint8Array {
+  if (need <= array.length) return array;
+  const next = new Uint8Array(Math.max(need, Math.floor(array.length * 1.5) + 512));
   next.set(array);
   return next;
 }
@@ -55,8 +67,12 @@ function hashOf(bytes: Buffer, start: number, end: number, parentId: number): nu
 /**
  * The whole tree's names, packed for scanning and small in memory (docs/search.md):
  *
- * - every name once in `raw` and once case-folded in `folded`, both laid out `/name/name/…` with
- *   the same offsets, so a substring search is one native `Buffer.indexOf` over a flat buffer;
+ * - every name once, case-folded, in `folded`, laid out `/name/name/…`, so a substring search is
+ *   one native `Buffer.indexOf` over a flat buffer. The original names are not kept as a second
+ *   blob (that was a third of the index): a bit per byte (`upper`) marks the ASCII capitals, and
+ *   the few names whose other characters fold (`Été`) keep their original bytes apart
+ *   (`foreignIds`, `foreignBytes`); folding never changes a name's UTF-8 length (fold.ts), so the
+ *   original of any span of the blob is the span with those bits and names put back (`rawBytes`);
  * - entries are ids in blob order (build order: breadth first, names sorted; later additions
  *   appended), indexes into parallel typed arrays: `start` (of the name in the blobs), `parent`
  *   (the tree) and `flags` (folder, link, removed, media kind); no object per entry, and a blob
@@ -70,9 +86,17 @@ function hashOf(bytes: Buffer, start: number, end: number, parentId: number): nu
  * walks each hit's ancestors) and disappear at the next rebuild.
  */
 export class NameTable {
-  raw: Buffer;
   folded: Buffer;
-  /** Bytes used in both blobs. */
+  /** The capitals' bits (see above); bit i & 7 of byte i >> 3 is blob byte i's. */
+  upper: Uint8Array;
+  /** Entries whose names keep their original bytes apart (ascending), and where each starts. */
+  private foreignIds: Int32Array;
+  private foreignStart: Uint32Array;
+  private foreignBytes: Buffer;
+  private foreignCount: number;
+  /** Bytes used in `foreignBytes`. */
+  private foreignUsed: number;
+  /** Bytes used in the blob. */
   bytes: number;
   /** Blob offset of each entry's name (the root's is unused). */
   start: Uint32Array;
@@ -92,19 +116,36 @@ export class NameTable {
   private hashed = 0;
 
   /**
-   * A table from persisted parts, or an empty one with room for `expect` (the previous table's
+   * A table from persisted parts (throws when they do not hang together), or an empty one with room for `expect` (the previous table's
    * size when a rebuild walks the same tree: the arrays then never grow by copying, which kept up
    * to half as much again in garbage that RSS still counted after the build).
    */
   constructor(parts?: TableParts, expect?: { entries: number; bytes: number }) {
     if (parts) {
-      this.raw = parts.raw;
       this.folded = parts.folded;
-      this.bytes = parts.raw.length;
+      this.upper = parts.upper;
+      this.bytes = parts.folded.length;
       this.start = parts.start;
       this.parent = parts.parent;
       this.flags = parts.flags;
       this.size = parts.parent.length;
+      this.foreignIds = parts.foreignIds;
+      this.foreignCount = parts.foreignIds.length;
+      this.foreignStart = new Uint32Array(this.foreignCount);
+      this.foreignBytes = parts.foreignBytes;
+      let at = 0;
+      for (let i = 0; i < this.foreignCount; i++) {
+        const id = this.foreignIds[i]!;
+        if (id < 1 || id >= this.size || (i > 0 && id <= this.foreignIds[i - 1]!)) {
+          throw new Error('malformed name table');
+        }
+        this.foreignStart[i] = at;
+        at += this.nameEnd(id) - this.start[id]!;
+      }
+      this.foreignUsed = at;
+      if (at !== this.foreignBytes.length || this.upper.length < (this.bytes + 7) >> 3) {
+        throw new Error('malformed name table');
+      }
       // A trigram index that does not fit is dropped (searches scan until another is built).
       if (parts.grams && parts.grams.covered <= this.size) {
         try {
@@ -116,9 +157,13 @@ export class NameTable {
     } else {
       const bytes = Math.max(4096, Math.ceil((expect?.bytes ?? 0) * 1.02));
       const entries = Math.max(1024, Math.ceil((expect?.entries ?? 0) * 1.02));
-      this.raw = Buffer.allocUnsafeSlow(bytes);
       this.folded = Buffer.allocUnsafeSlow(bytes);
-      this.raw[0] = SEPARATOR;
+      this.upper = new Uint8Array((bytes + 7) >> 3);
+      this.foreignIds = new Int32Array(16);
+      this.foreignStart = new Uint32Array(16);
+      this.foreignBytes = Buffer.allocUnsafeSlow(256);
+      this.foreignCount = 0;
+      this.foreignUsed = 0;
       this.folded[0] = SEPARATOR;
       this.bytes = 1;
       this.start = new Uint32Array(entries);
@@ -133,9 +178,12 @@ export class NameTable {
 
   /** The parts to persist, trimmed to what is used. */
   parts(): TableParts {
+    const foreign = this.foreignCount;
     return {
-      raw: this.raw.subarray(0, this.bytes),
       folded: this.folded.subarray(0, this.bytes),
+      upper: this.upper.subarray(0, (this.bytes + 7) >> 3),
+      foreignIds: this.foreignIds.subarray(0, foreign),
+      foreignBytes: this.foreignBytes.subarray(0, this.foreignUsed),
       start: this.start.subarray(0, this.size),
       parent: this.parent.subarray(0, this.size),
       flags: this.flags.subarray(0, this.size),
@@ -178,20 +226,79 @@ export class NameTable {
 
   nameOf(id: number): string {
     if (id === 0) return '';
-    return this.raw.toString('utf8', this.start[id]!, this.nameEnd(id));
+    return this.rawBytes(this.start[id]!, this.nameEnd(id)).toString('utf8');
+  }
+
+  /**
+   * The original bytes of blob[from, to) (names and separators), in a new buffer: the folded
+   * bytes with the capitals' bits and the names kept apart put back.
+   */
+  rawBytes(from: number, to: number): Buffer {
+    const out = Buffer.allocUnsafe(Math.max(0, to - from));
+    this.folded.copy(out, 0, from, to);
+    const upper = this.upper;
+    for (let byte = from >> 3, last = (to - 1) >> 3; byte <= last; byte++) {
+      let bits = upper[byte]!;
+      if (bits === 0) continue;
+      for (let at = byte << 3; bits !== 0; at++, bits >>>= 1) {
+        if ((bits & 1) !== 0 && at >= from && at < to) out[at - from] = out[at - from]! ^ 0x20;
+      }
+    }
+    if (this.foreignCount > 0) {
+      for (let i = this.firstForeignFrom(from); i < this.foreignCount; i++) {
+        const id = this.foreignIds[i]!;
+        const start = this.start[id]!;
+        if (start >= to) break;
+        const length = this.nameEnd(id) - start;
+        const skip = Math.max(0, from - start);
+        const stop = Math.min(length, to - start);
+        const source = this.foreignStart[i]!;
+        this.foreignBytes.copy(out, start + skip - from, source + skip, source + stop);
+      }
+    }
+    return out;
+  }
+
+  /** The original byte at a blob offset. */
+  rawByteAt(offset: number): number {
+    if (this.foreignCount > 0) {
+      const i = this.firstForeignFrom(offset);
+      if (i < this.foreignCount) {
+        const id = this.foreignIds[i]!;
+        const start = this.start[id]!;
+        if (start <= offset && offset < this.nameEnd(id)) {
+          return this.foreignBytes[this.foreignStart[i]! + offset - start]!;
+        }
+      }
+    }
+    const bit = (this.upper[offset >> 3]! >> (offset & 7)) & 1;
+    return this.folded[offset]! ^ (bit << 5);
+  }
+
+  /** The first kept-apart name that ends after a blob offset (binary search over its ids). */
+  private firstForeignFrom(offset: number): number {
+    let low = 0;
+    let high = this.foreignCount;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.nameEnd(this.foreignIds[mid]!) <= offset) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
   /** The live child of a folder with this name, or -1. */
   lookup(parentId: number, name: string): number {
     const hash = this.hash ?? this.rehash();
     const bytes = Buffer.from(name);
+    const folded = Buffer.from(foldName(name));
     const mask = hash.length - 1;
-    for (let i = hashOf(bytes, 0, bytes.length, parentId) & mask; ; i = (i + 1) & mask) {
+    for (let i = hashOf(folded, 0, folded.length, parentId) & mask; ; i = (i + 1) & mask) {
       const stored = hash[i]!;
       if (stored === 0) return -1;
       const id = stored - 1;
       if (this.parent[id] !== parentId) continue;
-      if (this.nameIs(id, bytes)) return id;
+      if (this.nameIs(id, bytes, folded)) return id;
     }
   }
 
@@ -203,20 +310,21 @@ export class NameTable {
   findChild(parentId: number, name: string): number {
     if (this.hash) return this.lookup(parentId, name);
     const bytes = Buffer.from(name);
+    const folded = Buffer.from(foldName(name));
     const { parent } = this;
     for (let id = 1; id < this.size; id++) {
-      if (parent[id] === parentId && this.isAlive(id) && this.nameIs(id, bytes)) return id;
+      if (parent[id] === parentId && this.isAlive(id) && this.nameIs(id, bytes, folded)) return id;
     }
     return -1;
   }
 
-  /** Whether an entry's name is these UTF-8 bytes. */
-  private nameIs(id: number, bytes: Buffer): boolean {
+  /** Whether an entry's name is these UTF-8 bytes (`folded`: the same folded). */
+  private nameIs(id: number, bytes: Buffer, folded: Buffer): boolean {
     const start = this.start[id]!;
     const end = this.nameEnd(id);
-    return (
-      end - start === bytes.length && this.raw.compare(bytes, 0, bytes.length, start, end) === 0
-    );
+    if (end - start !== bytes.length) return false;
+    if (this.folded.compare(folded, 0, folded.length, start, end) !== 0) return false;
+    return this.rawBytes(start, end).equals(bytes);
   }
 
   /** Adds a child; the caller has checked that the name is not there yet. */
@@ -249,38 +357,63 @@ export class NameTable {
 
   private writeName(id: number, name: string): void {
     // Room for the longest UTF-8 the name can take (3 bytes per UTF-16 unit) and the separator.
-    this.raw = grownBuffer(this.raw, this.bytes + name.length * 3 + 1);
-    this.folded = grownBuffer(this.folded, this.bytes + name.length * 3 + 1);
+    const room = this.bytes + name.length * 3 + 1;
+    this.folded = grownBuffer(this.folded, room);
+    this.upper = grownBytes(this.upper, (room + 7) >> 3);
     const start = this.bytes;
-    const length = this.raw.write(name, start, 'utf8');
+    const blob = this.folded;
+    const length = blob.write(name, start, 'utf8');
     const end = start + length;
     // Most names are ASCII: fold them byte by byte from the encoded name instead of folding the
     // string and encoding it again (a third of a first build's time went there).
     let ascii = true;
     for (let i = start; i < end; i++) {
-      const byte = this.raw[i]!;
-      if (byte >= 0x80) {
-        ascii = false;
-        break;
+      const byte = blob[i]!;
+      if (byte >= 0x80) ascii = false;
+      else if (byte >= 0x41 && byte <= 0x5a) {
+        blob[i] = byte + 0x20;
+        this.upper[i >> 3] = this.upper[i >> 3]! | (1 << (i & 7));
       }
-      this.folded[i] = byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
     }
-    if (!ascii) this.folded.write(foldName(name), start, 'utf8');
-    this.raw[end] = SEPARATOR;
-    this.folded[end] = SEPARATOR;
+    blob[end] = SEPARATOR;
     this.bytes = end + 1;
     this.start[id] = start;
+    if (ascii) return;
+    const original = Buffer.from(name);
+    blob.write(foldName(name), start, 'utf8');
+    // Characters beyond ASCII that fold: the original name is kept apart.
+    for (let i = start; i < end; i++) {
+      if (original[i - start]! >= 0x80 && original[i - start] !== blob[i]) {
+        this.keepForeign(id, original);
+        return;
+      }
+    }
   }
 
+  /** Keeps an entry's original name apart (ids only grow, so the list stays ascending). */
+  private keepForeign(id: number, original: Buffer): void {
+    const count = this.foreignCount;
+    const at = this.foreignUsed;
+    this.foreignIds = grown(this.foreignIds, count + 1);
+    this.foreignStart = grown(this.foreignStart, count + 1);
+    this.foreignBytes = grownBuffer(this.foreignBytes, at + original.length);
+    this.foreignIds[count] = id;
+    this.foreignStart[count] = at;
+    original.copy(this.foreignBytes, at);
+    this.foreignCount = count + 1;
+    this.foreignUsed = at + original.length;
+  }
+
+  /** Hashed by the folded name: its bytes are in the blob, and case variants share a chain. */
   private homeOf(id: number): number {
-    return hashOf(this.raw, this.start[id]!, this.nameEnd(id), this.parent[id]!);
+    return hashOf(this.folded, this.start[id]!, this.nameEnd(id), this.parent[id]!);
   }
 
   private insertHash(id: number): void {
     const hash = this.hash;
     if (!hash) return; // Built with this entry when first needed.
     // A rebuilt hash holds this entry already (it is counted live and has its name).
-    if ((this.hashed + 1) * 2 > hash.length) return void this.rehash();
+    if ((this.hashed + 1) * 4 > hash.length * 3) return void this.rehash();
     const mask = hash.length - 1;
     let i = this.homeOf(id) & mask;
     while (hash[i] !== 0) i = (i + 1) & mask;
@@ -315,12 +448,15 @@ export class NameTable {
   }
 
   /**
-   * (Re)builds the hash from the live entries, at most half full with room for one more, sized
-   * for them at once (the first lookup, or when additions fill it).
+   * (Re)builds the hash from the live entries, at most three quarters full with room for one
+   * more, sized for them at once (the first lookup, or when additions fill it). Half full at most
+   * made it 16 MiB for 1.1 million entries, a sixth of the index; lookups serve watcher events
+   * and paths, where the longer probe runs of a fuller table (2.5 slots on average) cost nothing
+   * one notices.
    */
   private rehash(): Int32Array {
     let capacity = 1024;
-    while ((this.live + 1) * 2 > capacity) capacity *= 2;
+    while ((this.live + 1) * 4 > capacity * 3) capacity *= 2;
     const hash = new Int32Array(capacity);
     this.hash = null; // The old one (if any) can go before the new one fills.
     const mask = capacity - 1;
@@ -343,8 +479,11 @@ export class NameTable {
   /** Bytes held by the table's arrays (for logs and the benchmark). */
   get memoryBytes(): number {
     return (
-      this.raw.length +
       this.folded.length +
+      this.upper.byteLength +
+      this.foreignIds.byteLength +
+      this.foreignStart.byteLength +
+      this.foreignBytes.length +
       this.start.byteLength +
       this.parent.byteLength +
       this.flags.byteLength +
@@ -359,9 +498,14 @@ export class NameTable {
    * than the slack, until the garbage is collected).
    */
   trim(): void {
-    if (this.raw.length - this.bytes > this.bytes / 16) {
-      this.raw = Buffer.from(this.raw.subarray(0, this.bytes));
+    if (this.folded.length - this.bytes > this.bytes / 16) {
       this.folded = Buffer.from(this.folded.subarray(0, this.bytes));
+      this.upper = this.upper.slice(0, (this.bytes + 7) >> 3);
+    }
+    if (this.foreignBytes.length - this.foreignUsed > 4096) {
+      this.foreignIds = this.foreignIds.slice(0, this.foreignCount);
+      this.foreignStart = this.foreignStart.slice(0, this.foreignCount);
+      this.foreignBytes = Buffer.from(this.foreignBytes.subarray(0, this.foreignUsed));
     }
     if (this.parent.length - this.size > this.size / 16) {
       this.start = this.start.slice(0, this.size);

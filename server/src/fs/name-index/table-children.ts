@@ -59,7 +59,7 @@ export class TableChildren implements TypedNames {
     const id = this.ids[i]!;
     const start = this.table.start[id]!;
     if (start >= this.table.nameEnd(id)) return -1;
-    const byte = this.table.raw[start]!;
+    const byte = this.table.rawByteAt(start);
     return byte < 0x80 ? byte : -1;
   }
 
@@ -106,8 +106,9 @@ export class TableChildren implements TypedNames {
     for (let first = 0; first < ids.length;) {
       let last = first;
       while (last + 1 < ids.length && ids[last + 1] === ids[last]! + 1) last++;
-      const run = table.raw
-        .toString('utf8', table.start[ids[first]!]!, table.nameEnd(ids[last]!))
+      const run = table
+        .rawBytes(table.start[ids[first]!]!, table.nameEnd(ids[last]!))
+        .toString('utf8')
         .split(String.fromCharCode(SEPARATOR));
       for (let k = 0; k < run.length; k++) names[first + k] = run[k]!;
       first = last + 1;

@@ -50,25 +50,51 @@ export function* searchTable(
       }
       return;
     }
-    // Only extension filters: the names end with them, found like terms (case-sensitive blob).
-    const needles = query.extensions.map((ext) => Buffer.from(`${ext}/`));
-    for (const step of scanNeedles(table, table.raw, needles, 0, 0)) {
+    // Only extension filters: the names end with them, found like terms in the folded blob
+    // (`keep` then checks the extension's case).
+    const needles = query.extensions.map((ext) => Buffer.from(`${foldName(ext)}/`));
+    for (const step of scanNeedles(table, table.folded, needles, 0, 0)) {
       yield step.ids.filter((id) => keep(id) >= 0);
     }
     return;
   }
 
   // Names hold no `/`: a term with one matches nothing (and must not match across two names).
-  const terms = query.terms.filter((term) => !term.includes('/')).map((term) => Buffer.from(term));
-  if (terms.length === 0) return;
-  const blob = query.caseSensitive ? table.raw : table.folded;
-  const equals = (start: number, end: number) =>
-    terms.some((t) => end - start === t.length && blob.compare(t, 0, t.length, start, end) === 0);
-  const startsWith = (start: number, end: number) =>
-    terms.some(
+  const given = query.terms.filter((term) => !term.includes('/'));
+  if (given.length === 0) return;
+  // The blob holds folded names only: a case-sensitive term is looked for folded (a name holding
+  // it holds its folded form at the same offset), and each name found is then checked, in its
+  // original bytes, to hold the term itself.
+  const cased = query.caseSensitive ? given.map((term) => Buffer.from(term)) : null;
+  const terms = given.map((term) => Buffer.from(cased ? foldName(term) : term));
+  const blob = table.folded;
+  const equals = (start: number, end: number) => {
+    if (cased) {
+      const name = table.rawBytes(start, end);
+      return cased.some((t) => name.equals(t));
+    }
+    return terms.some(
+      (t) => end - start === t.length && blob.compare(t, 0, t.length, start, end) === 0,
+    );
+  };
+  const startsWith = (start: number, end: number) => {
+    if (cased) {
+      const name = table.rawBytes(start, end);
+      return cased.some(
+        (t) => name.length > t.length && name.compare(t, 0, t.length, 0, t.length) === 0,
+      );
+    }
+    return terms.some(
       (t) => end - start > t.length && blob.compare(t, 0, t.length, start, start + t.length) === 0,
     );
-  const kept = (ids: number[]) => ids.filter((id) => keep(id) >= 0);
+  };
+  /** Whether a name found by its folded form holds a case-sensitive term as given. */
+  const holds = (id: number) => {
+    if (!cased) return true;
+    const name = table.rawBytes(table.start[id]!, table.nameEnd(id));
+    return cased.some((t) => name.includes(t));
+  };
+  const kept = (ids: number[]) => ids.filter((id) => holds(id) && keep(id) >= 0);
   const candidates = table.grams ? gramCandidates(table.grams, query) : null;
   if (candidates) {
     // Selective terms: the gram index names the few groups of names that may hold one, verified
@@ -165,8 +191,8 @@ function gramCandidates(grams: GramIndex, query: NameQuery): Int32Array | null {
   const lists: Int32Array[] = [];
   for (const term of query.terms) {
     if (term.includes('/')) continue;
-    // Case-sensitive terms are matched against the raw blob, but their candidates come from the
-    // folded one: a name holding the term holds its folded form at the same offset.
+    // Case-sensitive terms are checked against the original names, but their candidates come
+    // from the folded blob: a name holding the term holds its folded form at the same offset.
     const folded = query.caseSensitive ? foldName(term) : term;
     const groups = grams.candidates(Buffer.from(folded));
     if (!groups) return null;

@@ -102,7 +102,7 @@ export async function hashNewPassword(
   password: string,
 ): Promise<string> {
   const { minimumPasswordLength } = await ctx.settings.get();
-  checkPasswordPolicy(password, minimumPasswordLength);
+  await checkPasswordPolicy(password, minimumPasswordLength);
   return hashPassword(password);
 }
 
