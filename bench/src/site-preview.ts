@@ -5,7 +5,8 @@
  * by `hugo` itself with the preview's arguments (the site's configuration and layouts, a content
  * folder holding only that post, the same environment), started two ways: a plain `execFile`
  * (Hugo's own render) and the commands' runner the server uses (`runLine`: its own process group,
- * output read line by line). The three Hugo sides run in every round, in an order that rotates, so
+ * output read line by line), and a third way for comparison: Node's `detached`, which the runner
+ * used before and which puts the child in a session (on Linux, a scheduling group) of its own. The Hugo sides run in every round, in an order that rotates, so
  * a busy machine's drift falls on all; warm-up rounds go first, unrecorded. Reported: p50 and p90
  * of each side, the ratio preview / Hugo's own both from the p50s and as the median of the rounds'
  * ratios, the per-round differences (what Cabinet adds; what the runner adds), the load average
@@ -15,7 +16,7 @@
  *
  * Targets: built-in p50 under 500 ms; Hugo preview at most Hugo's own render + 20%.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -73,7 +74,7 @@ async function preview(name: string, round: number): Promise<number> {
 }
 
 /** How `hugo` is started for Hugo's own render of the page. */
-type Starter = 'execFile' | 'runner';
+type Starter = 'execFile' | 'runner' | 'session';
 
 /**
  * Hugo alone rendering the same page: the site's own config and layouts, one post, the preview's
@@ -100,6 +101,13 @@ async function hugoAlone(
   const started = performance.now();
   if (how === 'execFile') {
     await run('hugo', args, { cwd: site, env });
+  } else if (how === 'session') {
+    // As the runner started programs before: Node's `detached`, a session of its own (setsid).
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn('hugo', args, { cwd: site, env, detached: true, stdio: 'ignore' });
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`hugo: ${code}`))));
+    });
   } else {
     const result = await runLine(
       { steps: [{ operator: ';', commands: [['hugo', ...args]] }], background: false },
@@ -129,14 +137,15 @@ try {
     preview: [] as number[],
     execFile: [] as number[],
     runner: [] as number[],
+    session: [] as number[],
   };
-  const hugoSides = ['preview', 'execFile', 'runner'] as const;
+  const hugoSides = ['preview', 'execFile', 'runner', 'session'] as const;
   const measure = (side: (typeof hugoSides)[number], round: number) =>
     side === 'preview' ? preview('hugo', round) : hugoAlone(hugoSite, scratch, round, side);
   const loadBefore = os.loadavg();
   for (let round = -WARMUP; round < ROUNDS; round++) {
     const builtin = await preview('builtin', round);
-    // The order of the three Hugo sides rotates: whichever goes second finds what the first read
+    // The order of the Hugo sides rotates: whichever goes second finds what the first read
     // in the page cache, and a load that rises or falls meanwhile falls on each in turn.
     const order = hugoSides.map((_, i) => hugoSides[(i + round + WARMUP) % hugoSides.length]!);
     const times: Partial<Record<(typeof hugoSides)[number], number>> = {};
@@ -153,6 +162,7 @@ try {
   const ratios = each((i) => sides.preview[i]! / sides.execFile[i]!);
   const added = each((i) => sides.preview[i]! - sides.execFile[i]!);
   const runnerAdded = each((i) => sides.runner[i]! - sides.execFile[i]!);
+  const sessionAdded = each((i) => sides.session[i]! - sides.execFile[i]!);
   const load = (l: number[]) => l.map((v) => fmt(v, 2)).join(' ');
   const line = (label: string, values: number[], note = '') =>
     console.log(
@@ -168,11 +178,13 @@ try {
   line('Hugo preview (the HTTP request)', sides.preview);
   line("hugo alone, same page (Hugo's own)", sides.execFile);
   line('hugo alone, through the runner', sides.runner);
+  line('hugo alone, in a session of its own', sides.session);
   console.log(
     `  Hugo preview / hugo alone: ${fmt(p50(sides.preview) / p50(sides.execFile), 2)} (p50s), ${fmt(p50(ratios), 2)} (median of the rounds' ratios); target ≤ 1.20`,
   );
   line('preview − hugo alone, per round', added, "  (Cabinet's own share)");
   line('runner − execFile, per round', runnerAdded, '  (what the runner adds)');
+  line('own session − execFile, per round', sessionAdded, '  (what setsid added)');
   console.log(`  hugo, whole site (what a preview cost before): ${fmt(whole, 0)} ms`);
 } finally {
   await rm(scratch, { recursive: true, force: true });
