@@ -11,8 +11,8 @@ export type { ChildProcess };
  * Node makes a group leader only with `detached`, which also starts a new session (setsid). On
  * Linux with autogroup scheduling (the default of most distributions' kernels) a new session is a
  * new scheduling group, and a short-lived child in a fresh group is served late on a busy machine:
- * Hugo's render of one page took 25–45 ms more at the median than the same command in the
- * server's session (docs/sites.md, "Preview"). So when a group leader is given (perl, found by
+ * Hugo's render of one page took 32–87 ms more at the median than the same command in the
+ * server's session (docs/benchmarks.md, "Site preview"). So when a group leader is given (perl, found by
  * `findGroupLeader`), the child is started through it: it calls setpgid(0, 0) and execs the
  * program, which keeps its pid, in a process group of its own inside the server's session.
  */
