@@ -68,7 +68,8 @@ export function spawnInGroup(argv: readonly string[], options: GroupSpawnOptions
   const perlSafe = !Object.keys(options.env).some((name) => name.startsWith('PERL'));
   if (options.leader && command.startsWith('/') && perlSafe) {
     const name = command.slice(command.lastIndexOf('/') + 1);
-    return spawn(options.leader, ['-e', LEADER_SCRIPT, command, name, ...args], {
+    // `--` ends perl's own switches; the indirect `exec { path } list` never goes through a shell.
+    return spawn(options.leader, ['-e', LEADER_SCRIPT, '--', command, name, ...args], {
       ...common,
       detached: false,
     });
