@@ -49,7 +49,9 @@ export class SitePreviews {
     const id = randomBytes(16).toString('hex');
     const dir = path.join(this.dir, id);
     await mkdir(path.join(dir, 'out'), { recursive: true });
-    await writeFile(path.join(dir, 'meta.json'), JSON.stringify(meta));
+    // Through a temp name: a reader (the sweep, another request's lookup) never sees half of it.
+    await writeFile(path.join(dir, 'meta.json.tmp'), JSON.stringify(meta));
+    await rename(path.join(dir, 'meta.json.tmp'), path.join(dir, 'meta.json'));
     return { id, dir, out: path.join(dir, 'out') };
   }
 
