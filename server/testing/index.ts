@@ -8,3 +8,4 @@ export * from './command-socket.ts';
 export * from './oidc-provider.ts';
 export * from './spawned-server.ts';
 export * from './file-job-hold.ts';
+export * from './commands.ts';

@@ -6,6 +6,7 @@ import {
   readdir,
   readFile,
   realpath,
+  rename,
   rm,
   stat,
   writeFile,
@@ -30,12 +31,15 @@ export interface PreviewFile {
 }
 
 const ID = /^[a-f0-9]{32}$/;
+/** Where discarded previews wait for removal (not a preview id, so never served). */
+const DISCARDED = '.discarded';
 
 /**
  * Scratch builds of the static-site area (docs/sites.md, "Preview"): one folder per preview in the
  * data folder, never inside a site, holding `meta.json`, the generator's `out/` and, for Hugo, a
- * `content/` holding only the post previewed. Removed when superseded, beyond a count, and by the
- * runtime's sweep job after a few minutes.
+ * `content/` holding only the post previewed. Discarded when replaced or beyond a count (their
+ * files removed while the next preview renders), and removed by the runtime's sweep job after a
+ * few minutes.
  */
 export class SitePreviews {
   constructor(private readonly dir: string) {}
@@ -45,7 +49,9 @@ export class SitePreviews {
     const id = randomBytes(16).toString('hex');
     const dir = path.join(this.dir, id);
     await mkdir(path.join(dir, 'out'), { recursive: true });
-    await writeFile(path.join(dir, 'meta.json'), JSON.stringify(meta));
+    // Through a temp name: a reader (the sweep, another request's lookup) never sees half of it.
+    await writeFile(path.join(dir, 'meta.json.tmp'), JSON.stringify(meta));
+    await rename(path.join(dir, 'meta.json.tmp'), path.join(dir, 'meta.json'));
     return { id, dir, out: path.join(dir, 'out') };
   }
 
@@ -85,31 +91,57 @@ export class SitePreviews {
   }
 
   /**
-   * After `keep` was made: removes the user's other previews of the same post (it replaces them)
-   * and, past `max` previews in all, the oldest (many editors at once, or one asking faster than
-   * the sweep). One pass over the folder.
+   * What a new preview `keep` replaces: the user's other previews of the same post and, past `max`
+   * previews in all, the oldest (many editors at once, or one asking faster than the sweep). One
+   * pass over the folder, read while the new one renders; `discard` them once it is made.
    */
-  async settle(keep: string, meta: PreviewMeta, max: number): Promise<void> {
+  async replacedBy(keep: string, meta: PreviewMeta, max: number): Promise<string[]> {
     let names: string[];
     try {
       names = (await readdir(this.dir)).filter((name) => ID.test(name) && name !== keep);
     } catch {
-      return;
+      return [];
     }
+    const replaced: string[] = [];
     const others: { name: string; at: number }[] = [];
     for (const name of names) {
       const other = await this.meta(name);
-      const replaced =
-        other?.site === meta.site && other.userId === meta.userId && other.post === meta.post;
-      if (replaced) await rm(path.join(this.dir, name), { recursive: true, force: true });
-      else others.push({ name, at: other?.createdAt ?? 0 });
+      if (other?.site === meta.site && other.userId === meta.userId && other.post === meta.post) {
+        replaced.push(name);
+      } else others.push({ name, at: other?.createdAt ?? 0 });
     }
     const extra = others.length + 1 - max;
-    if (extra <= 0) return;
-    others.sort((a, b) => a.at - b.at);
-    for (const { name } of others.slice(0, extra)) {
-      await rm(path.join(this.dir, name), { recursive: true, force: true });
+    if (extra > 0) {
+      others.sort((a, b) => a.at - b.at);
+      replaced.push(...others.slice(0, extra).map((o) => o.name));
     }
+    return replaced;
+  }
+
+  /**
+   * Takes previews out of service at once (one rename each: their URLs answer 404 from then on);
+   * their files are removed by the next `purge`, which a preview runs while it renders, or by the
+   * sweep, so the answer does not wait for the removal.
+   */
+  async discard(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const bin = path.join(this.dir, DISCARDED);
+    await mkdir(bin, { recursive: true });
+    for (const id of ids) {
+      if (!ID.test(id)) continue;
+      await rename(path.join(this.dir, id), path.join(bin, id)).catch(async (error: unknown) => {
+        // Already gone (another request's discard, the sweep); otherwise removed here.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        await rm(path.join(this.dir, id), { recursive: true, force: true });
+      });
+    }
+  }
+
+  /** Removes the files of discarded previews. */
+  async purge(): Promise<void> {
+    const bin = path.join(this.dir, DISCARDED);
+    const names = await readdir(bin).catch(() => [] as string[]);
+    for (const name of names) await rm(path.join(bin, name), { recursive: true, force: true });
   }
 
   /** Removes previews made before `before` (ms); returns how many. */
@@ -120,6 +152,7 @@ export class SitePreviews {
     } catch {
       return 0;
     }
+    await this.purge();
     let removed = 0;
     for (const name of names) {
       if (!ID.test(name)) continue;

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { runLine } from './run-line.ts';
 
@@ -33,5 +34,33 @@ describe('runLine', () => {
     });
     expect(result.exitCode).toBe(127);
     expect(result.notInstalled).toEqual([]);
+  });
+
+  it('starts each program of a pipeline by the name typed, leading a group in the server’s session', async () => {
+    const lines: string[] = [];
+    const result = await runLine(line(['cat', '/proc/self/cmdline'], ['tr', '\\0', ' ']), {
+      cwd: '/',
+      env,
+      shell: [],
+      timeoutMs: 30_000,
+      outputLimit: 0,
+      onLine: (text) => lines.push(text),
+    });
+    expect(result.exitCode).toBe(0);
+    // The program sees the name it was asked by, not the path it was found at.
+    expect(lines).toEqual(['cat /proc/self/cmdline ']);
+    const stats: string[] = [];
+    await runLine(line(['cat', '/proc/self/stat']), {
+      cwd: '/',
+      env,
+      shell: [],
+      timeoutMs: 30_000,
+      outputLimit: 0,
+      onLine: (text) => stats.push(text),
+    });
+    const fields = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const [, , group, session] = fields(stats[0]!);
+    expect(group).toBe(stats[0]!.split(' ')[0]);
+    expect(session).toBe(fields(await readFile('/proc/self/stat', 'utf8'))[3]);
   });
 });

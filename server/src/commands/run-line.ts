@@ -1,10 +1,12 @@
 import { constants } from 'node:os';
 import {
+  findGroupLeader,
   isNotInstalled,
   killGroup,
   spawnInGroup,
   type ChildProcess,
 } from '../process/process-group.ts';
+import { findCommand } from '../process/run-process.ts';
 import { toShellLine, type ParsedLine } from './command-line.ts';
 import { OutputLines } from './output-lines.ts';
 
@@ -91,11 +93,21 @@ class Run {
 
   /** Starts the commands of one pipeline, stdout of each into stdin of the next; the last's status. */
   async pipeline(commands: string[][]): Promise<number> {
+    // Each program is found on the run's PATH first, so the group leader can start it by its path
+    // (process-group.ts); a pipeline with a program not found starts as before and reports it.
+    const leader = await findGroupLeader();
+    const paths = await Promise.all(
+      commands.map((argv) => findCommand(argv[0] ?? '', this.options.env.PATH ?? '')),
+    );
+    const found = leader !== undefined && paths.every((p) => p?.startsWith('/'));
+    // Stopped while looking: nothing is started, the status a killed program would give.
+    if (this.stopped) return 128 + signalNumber('SIGKILL');
     const children = commands.map((argv, i) =>
-      spawnInGroup(argv, {
+      spawnInGroup(found ? [paths[i]!, ...argv.slice(1)] : argv, {
         cwd: this.options.cwd,
         env: this.options.env,
         stdin: i === 0 ? 'ignore' : 'pipe',
+        leader: found ? leader : undefined,
       }),
     );
     const ends = children.map((child, i) => this.watch(child, i === children.length - 1));

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -23,6 +23,17 @@ async function alive(pid: number): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Pids of the processes whose command line holds `marker`. */
+async function pidsRunning(marker: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const line = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (line.includes(marker) && (await alive(Number(pid)))) found.push(Number(pid));
+  }
+  return found;
 }
 
 describe('runProcess', () => {
@@ -99,6 +110,33 @@ describe('runProcess', () => {
     const running = runProcess('sleep', ['60'], { ...LIMITS, signal: controller.signal });
     controller.abort();
     expect(await running).toEqual({ kind: 'cancelled' });
+  });
+
+  it('leaves nothing running when aborted the moment it starts', async () => {
+    // A duration no other process uses, to find this one among all.
+    const seconds = `${60 + Math.floor(Math.random() * 1000)}.${process.pid}`;
+    const controller = new AbortController();
+    const running = runProcess('sleep', [seconds], { ...LIMITS, signal: controller.signal });
+    // Aborted as soon as the program is on its way, before it could settle in its group.
+    await until(async () => (await pidsRunning(seconds)).length > 0);
+    controller.abort();
+    expect(await running).toEqual({ kind: 'cancelled' });
+    await until(async () => (await pidsRunning(seconds)).length === 0);
+  });
+
+  it('runs the program as the leader of a process group of its own, in the server’s session', async () => {
+    // Field 5 of /proc/<pid>/stat is the process group, field 6 the session (after "(comm)").
+    const fields = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const result = await runProcess('cat', ['/proc/self/stat'], LIMITS);
+    if (result.kind !== 'ok') throw new Error(result.kind);
+    const stat = result.stdout.toString();
+    const pid = stat.split(' ')[0];
+    const [, , group, session] = fields(stat);
+    expect(group).toBe(pid);
+    const [, , ownGroup, ownSession] = fields(await readFile('/proc/self/stat', 'utf8'));
+    expect(group).not.toBe(ownGroup);
+    // A session of its own would be a scheduling group of its own (process-group.ts).
+    expect(session).toBe(ownSession);
   });
 
   it('limits the address space of the program', async () => {

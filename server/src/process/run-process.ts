@@ -2,7 +2,12 @@ import { access, constants, mkdtemp, readFile, rm, stat } from 'node:fs/promises
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { isNotInstalled, killGroup as killProcessGroup, spawnInGroup } from './process-group.ts';
+import {
+  findGroupLeader,
+  isNotInstalled,
+  killGroup as killProcessGroup,
+  spawnInGroup,
+} from './process-group.ts';
 
 /**
  * The one way Cabinet runs another program (issue 44): argv only (never a shell), an explicit
@@ -150,11 +155,12 @@ async function start(
     const prlimit = await findCommand('prlimit');
     if (prlimit) argv = [prlimit, `--as=${Math.floor(options.memoryBytes)}`, '--', ...argv];
   }
-  if (options.env) return { ...launch(argv, options, options.env, streaming) };
+  const leader = await findGroupLeader();
+  if (options.env) return { ...launch(argv, options, options.env, streaming, leader) };
   // The default HOME is a temp folder of its own, removed once the child has exited.
   const home = await mkdtemp(path.join(os.tmpdir(), 'cabinet-home-'));
   const env = { PATH: CHILD_PATH, HOME: home, LANG: 'C.UTF-8', TMPDIR: home };
-  const launched = launch(argv, options, env, streaming);
+  const launched = launch(argv, options, env, streaming, leader);
   return {
     stdout: launched.stdout,
     result: launched.result.finally(() =>
@@ -168,10 +174,11 @@ function launch(
   options: RunOptions,
   env: Record<string, string>,
   streaming: boolean,
+  leader: string | undefined,
 ): { result: Promise<RunResult>; stdout?: Readable } {
   const program = argv[0] ?? '';
   // Its own process group, so a timeout kills what the program started too (soffice forks).
-  const child = spawnInGroup(argv, { cwd: options.cwd, env, stdin: 'ignore' });
+  const child = spawnInGroup(argv, { cwd: options.cwd, env, stdin: 'ignore', leader });
   const childOut = child.stdout!;
   const childErr = child.stderr!;
   let ending: 'timed-out' | 'output-too-large' | 'cancelled' | undefined;

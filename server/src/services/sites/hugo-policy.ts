@@ -63,17 +63,22 @@ export async function reachOutside(
   output?: string,
 ): Promise<string | undefined> {
   const roots = await Promise.all([siteReal, ...extra].map(realLanding));
-  for (const module of modules) {
-    const dir = path.resolve(siteReal, module.dir);
-    if (!(await landsInside(dir, roots))) {
-      return `Hugo module ${module.path} lies outside the site folder`;
-    }
-    for (const mount of module.mounts ?? []) {
-      if (!(await landsInside(path.resolve(dir, mount.source), roots))) {
-        return `the mount of ${mount.source} (to ${mount.target}) lies outside the site folder`;
-      }
-    }
-  }
+  // Every module folder and mount source is judged at once; the first refusal in order is told.
+  const judged = await Promise.all(
+    modules.map(async (module) => {
+      const dir = path.resolve(siteReal, module.dir);
+      const mounts = module.mounts ?? [];
+      const [dirInside, ...mountsInside] = await Promise.all([
+        landsInside(dir, roots),
+        ...mounts.map((mount) => landsInside(path.resolve(dir, mount.source), roots)),
+      ]);
+      if (!dirInside) return `Hugo module ${module.path} lies outside the site folder`;
+      const out = mounts.find((_, i) => !mountsInside[i]);
+      return out && `the mount of ${out.source} (to ${out.target}) lies outside the site folder`;
+    }),
+  );
+  const refused = judged.find((reason) => reason !== undefined);
+  if (refused !== undefined) return refused;
   const walks: string[] = [siteReal];
   if (output !== undefined) {
     for (const module of modules) {
@@ -82,14 +87,13 @@ export async function reachOutside(
       walks.push(...read.filter((folder) => isUnder(folder, output)));
     }
   }
-  for (const folder of walks) {
-    const link = await linkLeadingOut(folder, {
-      inside: siteReal,
-      skip: output === undefined ? [] : [output],
-    });
-    if (link !== undefined) return `the symlink ${link} leads outside the site folder`;
-  }
-  return undefined;
+  const links = await Promise.all(
+    walks.map((folder) =>
+      linkLeadingOut(folder, { inside: siteReal, skip: output === undefined ? [] : [output] }),
+    ),
+  );
+  const link = links.find((found) => found !== undefined);
+  return link === undefined ? undefined : `the symlink ${link} leads outside the site folder`;
 }
 
 function isUnder(folder: string, parent: string): boolean {

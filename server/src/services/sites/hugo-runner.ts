@@ -27,6 +27,11 @@ export interface HugoOptions {
   output?: string;
   /** Previews: the mounts probe's answer, kept while the configuration is unchanged. */
   mounts?: HugoMountsCache;
+  /**
+   * Files Hugo reads that are still being written (a preview's post): the checks run meanwhile,
+   * Hugo starts once it settles (not at all if it fails).
+   */
+  ready?: Promise<unknown>;
 }
 
 /**
@@ -56,6 +61,7 @@ export async function runHugo(
   if (refusal !== undefined) {
     return { ok: false, log: `Refused: ${refusal}.`, exitCode: 1, outcome: 'refused' };
   }
+  await options.ready;
   if (options.signal?.aborted)
     return { ok: false, log: 'Stopped.', exitCode: 1, outcome: 'aborted' };
   return hugo(ctx, cwd, args, env, options.signal);

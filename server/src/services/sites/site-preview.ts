@@ -58,6 +58,10 @@ export class SitePreviewer {
     const { signal } = controller;
     const meta = { site: name, userId: user.id, post: rel, createdAt: this.now() };
     let scratch: Awaited<ReturnType<SitePreviews['create']>> | undefined;
+    // What this preview replaces is looked up, and the files of previews discarded earlier are
+    // removed, while it renders (Hugo's start leaves this process idle): the answer waits for
+    // neither.
+    let tidy: Promise<string[]> | undefined;
     try {
       const content =
         request.content ??
@@ -66,10 +70,18 @@ export class SitePreviewer {
         ).toString('utf8');
       const fs = await this.sites.siteFs(access.site);
       scratch = await this.previews.create(meta);
-      const base = `${this.ctx.config.baseURL}/api/sites/${name}/preview/${scratch.id}/`;
+      const made = scratch;
+      tidy = Promise.all([
+        this.previews.replacedBy(made.id, meta, MAX_PREVIEWS),
+        this.previews.purge(),
+      ]).then(
+        ([replaced]) => replaced,
+        () => [],
+      );
+      const base = `${this.ctx.config.baseURL}/api/sites/${name}/preview/${made.id}/`;
       let page: string;
       if (access.site.generator === 'hugo') {
-        await this.hugo(fs, access.site.output, scratch, rel, content, base, signal);
+        await this.hugo(fs, access.site.output, made, rel, content, base, signal);
         const { section, slug } = splitPostPath(rel);
         page = `${[section, slug].filter(Boolean).join('/')}/`;
       } else {
@@ -81,17 +93,19 @@ export class SitePreviewer {
           includeUnpublished: true,
         });
         if (signal.aborted) throw superseded();
-        for (const [file, text] of files) await this.previews.write(scratch.out, file, text);
+        for (const [file, text] of files) await this.previews.write(made.out, file, text);
         page = pageFile(rel).replace(/index\.html$/, '');
       }
       if (signal.aborted) throw superseded();
       // The page this one replaces is not needed any more; past the count, the oldest go.
-      await this.previews.settle(scratch.id, meta, MAX_PREVIEWS);
-      return { url: `/api/sites/${name}/preview/${scratch.id}/${page}` };
+      await this.previews.discard(await tidy);
+      return { url: `/api/sites/${name}/preview/${made.id}/${page}` };
     } catch (error) {
       if (scratch) await this.previews.remove(scratch.id);
       throw signal.aborted ? superseded() : error;
     } finally {
+      // Nothing of this request runs on after its answer.
+      await tidy;
       if (this.running.get(key) === controller) this.running.delete(key);
     }
   }
@@ -113,25 +127,43 @@ export class SitePreviewer {
   ): Promise<void> {
     const root = await fs.resolve('/');
     const contentDir = path.join(scratch.dir, 'content');
-    await this.previews.write(scratch.dir, `content/${rel}`, content);
+    // The post is written while the checks before Hugo's start run (hugo-runner.ts).
+    const written = this.writeContent(fs, scratch.dir, rel, content);
+    const args = ['--buildDrafts', '--buildFuture', '--noBuildLock', '--quiet'];
+    args.push('--destination', scratch.out, '--cacheDir', path.join(scratch.dir, 'cache'));
+    args.push('--contentDir', contentDir, '--baseURL', base);
+    // Both are waited for, so no write goes on into a scratch folder a failure then removes.
+    const [run, wrote] = await Promise.allSettled([
+      runHugo(this.ctx, root.real, args, {
+        env: { HUGO_RESOURCEDIR: path.join(scratch.dir, 'resources') },
+        alsoReadable: [scratch.dir],
+        signal,
+        output: path.join(root.real, output),
+        mounts: this.mounts,
+        ready: written,
+      }),
+      written,
+    ]);
+    if (wrote.status === 'rejected') throw wrote.reason;
+    if (run.status === 'rejected') throw run.reason;
+    if (signal.aborted) throw superseded();
+    if (!run.value.ok) throw errors.badRequest(`hugo failed: ${run.value.log.slice(0, 500)}`);
+  }
+
+  /** The preview's content folder: the post and the `_index.md` of its sections. */
+  private async writeContent(
+    fs: ScopedFs,
+    dir: string,
+    rel: string,
+    content: string,
+  ): Promise<void> {
+    await this.previews.write(dir, `content/${rel}`, content);
     const parts = rel.split('/').slice(0, -1);
     for (let depth = 0; depth <= parts.length; depth++) {
       const index = [...parts.slice(0, depth), '_index.md'].join('/');
       const text = await fs.readAll(`/content/${index}`, MAX_SOURCE_BYTES).catch(() => undefined);
-      if (text) await this.previews.write(scratch.dir, `content/${index}`, text);
+      if (text) await this.previews.write(dir, `content/${index}`, text);
     }
-    const args = ['--buildDrafts', '--buildFuture', '--noBuildLock', '--quiet'];
-    args.push('--destination', scratch.out, '--cacheDir', path.join(scratch.dir, 'cache'));
-    args.push('--contentDir', contentDir, '--baseURL', base);
-    const run = await runHugo(this.ctx, root.real, args, {
-      env: { HUGO_RESOURCEDIR: path.join(scratch.dir, 'resources') },
-      alsoReadable: [scratch.dir],
-      signal,
-      output: path.join(root.real, output),
-      mounts: this.mounts,
-    });
-    if (signal.aborted) throw superseded();
-    if (!run.ok) throw errors.badRequest(`hugo failed: ${run.log.slice(0, 500)}`);
   }
 
   /**
