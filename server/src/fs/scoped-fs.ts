@@ -3,7 +3,8 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Rule } from '@cabinet/protocol';
 import { AppError, errors } from '../errors.ts';
-import { canonicalPath, isRealInside, joinVirtual } from './canonical-path.ts';
+import { join } from 'node:path';
+import { canonicalPath, isRealInside, joinVirtual, virtualOfReal } from './canonical-path.ts';
 import type { AtomicWrite, WriteSource } from './atomic-write.ts';
 import { diskUsage } from './disk-usage.ts';
 import { treeBytes, treeSize, type TreeSize } from './tree-bytes.ts';
@@ -23,7 +24,7 @@ import { ScopedReads } from './scoped-reads.ts';
 import { ScopedUploads, type UploadPlace } from './scoped-uploads.ts';
 import { ScopedWrites, type WriteOptions } from './scoped-writes.ts';
 import { ScopedTrash } from './scoped-trash.ts';
-import type { GrantSource, MountSpec, PlacedMount } from './mounts.ts';
+import type { Grants, GrantSource, MountSpec, PlacedMount } from './mounts.ts';
 import { ViewMounts, type Route } from './view-mounts.ts';
 import type { GrantAccess } from '@cabinet/protocol';
 import { MountedParts } from './mounted-parts.ts';
@@ -99,35 +100,68 @@ export class ScopedFs {
       // A folder-limited app password re-roots the view; the rules still judge account paths.
       ...(user.rulePrefix !== undefined && { rulePrefix: user.rulePrefix }),
     };
-    // Grants are read per view, so a revocation holds from the next request on (docs/teams.md).
-    // A folder-limited app password sees its folder only, never the grants.
-    const specs =
+    // Grants are checked against the store's generation at each view, so a revocation holds
+    // from the next request on (docs/teams.md). A folder-limited app password sees its folder
+    // only, never the grants.
+    const grants =
       ctx.grants && user.id !== undefined && user.rulePrefix === undefined
-        ? await ctx.grants.mountsFor({ id: user.id })
-        : [];
-    if (specs.length === 0) return ScopedFs.open(ctx.files, options);
-    return ScopedFs.withMounts(ctx.files, options, specs);
+        ? await ctx.grants.grantsFor({ id: user.id }, settings.rules)
+        : null;
+    if (!grants || grants.specs.length === 0) return ScopedFs.open(ctx.files, options);
+    return ScopedFs.withMounts(ctx.files, options, grants);
   }
 
   /** A user's view with grants mounted on top of their scope (docs/teams.md). */
   static async withMounts(
     root: FileRoot,
     options: ScopedFsOptions,
-    specs: readonly MountSpec[],
+    grants: Grants | readonly MountSpec[],
   ): Promise<ScopedFs> {
     const own = await ScopeResolver.open(root, options);
-    const table = await ViewMounts.place(own.scopeReal, specs, root.caseInsensitive);
-    const scope = await ScopeResolver.open(root, { ...options, reserved: table.reserved() });
-    const open = (mount: PlacedMount) =>
-      ScopedFs.open(root, {
-        scope: mount.spec.scope,
-        rules: mount.spec.rules,
-        hideDotfiles: mount.spec.hideDotfiles,
-        ...(mount.spec.rulePrefix !== undefined && { rulePrefix: mount.spec.rulePrefix }),
-        view: { outer: mount.path, inner: mount.spec.file ? `/${mount.spec.file}` : '/' },
-        viewRules: { rules: options.rules, hideDotfiles: options.hideDotfiles },
-      });
+    const table = await ViewMounts.placed(
+      own.scopeReal,
+      'specs' in grants ? grants : { specs: grants },
+      root.caseInsensitive,
+    );
+    const scope = own.withReserved(table.reserved());
+    const open = (mount: PlacedMount) => ScopedFs.openMount(root, options, mount);
     return new ScopedFs(scope, { table, open });
+  }
+
+  /**
+   * A grant's own view: its folder as a scope, speaking the user's view paths. A share with
+   * people is entered only while its item lies inside its owner's scope (404 otherwise), and the
+   * owner's rules judge it on the owner's paths: both need the owner's scope, opened here, when
+   * a request enters the share, not for every view (docs/teams.md).
+   */
+  private static async openMount(
+    root: FileRoot,
+    options: ScopedFsOptions,
+    mount: PlacedMount,
+  ): Promise<ScopedFs> {
+    const { spec } = mount;
+    let rulePrefix = spec.rulePrefix;
+    if (spec.ownerScope !== undefined) {
+      const owner = await ScopeResolver.open(root, {
+        scope: spec.ownerScope,
+        rules: [],
+        hideDotfiles: false,
+      });
+      const folder = join(root.realRoot, spec.scope);
+      const item = spec.file ? join(folder, spec.file) : folder;
+      if (!isRealInside(item, owner.scopeReal) || item === owner.scopeReal) {
+        throw errors.notFound();
+      }
+      rulePrefix = virtualOfReal(folder, owner.scopeReal);
+    }
+    return ScopedFs.open(root, {
+      scope: spec.scope,
+      rules: spec.rules,
+      hideDotfiles: spec.hideDotfiles,
+      ...(rulePrefix !== undefined && { rulePrefix }),
+      view: { outer: mount.path, inner: spec.file ? `/${spec.file}` : '/' },
+      viewRules: { rules: options.rules, hideDotfiles: options.hideDotfiles },
+    });
   }
 
   /** A view with explicit options (shares re-root at a sub-folder with a rule prefix). */
