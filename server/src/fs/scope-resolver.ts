@@ -131,6 +131,14 @@ export class ScopeResolver {
       : null;
   }
 
+  /**
+   * A resolver for a scope whose real location the caller already knows, reached through no
+   * symlink (a cached listing of its parent vouches for it: services/resources/granted-tops.ts).
+   */
+  static at(root: FileRoot, scopeReal: string, options: ScopedFsOptions): ScopeResolver {
+    return new ScopeResolver(root, scopeReal, options);
+  }
+
   /** The same scope refusing `reserved` top-level names (where a view's grants sit). */
   withReserved(reserved: ReadonlySet<string>): ScopeResolver {
     return new ScopeResolver(this.root, this.scopeReal, { ...this.options, reserved });

@@ -27,13 +27,14 @@ import { ScopedTrash } from './scoped-trash.ts';
 import type { Grants, GrantSource, MountSpec, PlacedMount } from './mounts.ts';
 import { ViewMounts, type Route } from './view-mounts.ts';
 import type { GrantAccess } from '@cabinet/protocol';
-import { MountedParts } from './mounted-parts.ts';
+import { MountedParts, type KnownTop, type MountOpener } from './mounted-parts.ts';
 
 /** File stats as ScopedFs returns them (services may not import node:fs). */
 export type { Stats } from 'node:fs';
 export type { EntryStat } from './entry-stat.ts';
 export { EntryKind, type NamePattern, type TypedNames } from './typed-names.ts';
 export type { FolderChildren, ListEntry } from './folder-children.ts';
+export type { KnownTop } from './mounted-parts.ts';
 export type { Resolved, ScopedFsOptions } from './scope-resolver.ts';
 export type { Entry, ListOptions, WalkOptions } from './scoped-listing.ts';
 export type { WriteOptions } from './scoped-writes.ts';
@@ -60,12 +61,16 @@ export class ScopedFs {
 
   private constructor(
     private readonly scope: ScopeResolver,
-    mounts: { table: ViewMounts; open: (mount: PlacedMount) => Promise<ScopedFs> } | null = null,
+    mounts: {
+      table: ViewMounts;
+      open: MountOpener;
+      showsTop: (mount: PlacedMount) => boolean;
+    } | null = null,
   ) {
     this.listing = new ScopedListing(scope);
     this.reads = new ScopedReads(scope);
     this.writes = new ScopedWrites(scope, this.listing);
-    this.mounted = mounts && new MountedParts(this, mounts.table, mounts.open);
+    this.mounted = mounts && new MountedParts(this, mounts.table, mounts.open, mounts.showsTop);
     this.uploads = this.mounted
       ? this.mounted.uploads(new ScopedUploads(scope))
       : new ScopedUploads(scope);
@@ -125,7 +130,14 @@ export class ScopedFs {
     );
     const scope = own.withReserved(table.reserved());
     const open = (mount: PlacedMount) => ScopedFs.openMount(root, options, mount);
-    return new ScopedFs(scope, { table, open });
+    // Whether the rules let the user see a grant's top, as a `stat` of it judges: no disk.
+    const showsTop = (mount: PlacedMount) =>
+      ScopeResolver.at(
+        root,
+        '',
+        ScopedFs.mountOptions(options, mount, mount.spec.rulePrefix),
+      ).isAllowed(mount.path);
+    return new ScopedFs(scope, { table, open, showsTop });
   }
 
   /**
@@ -154,14 +166,24 @@ export class ScopedFs {
       }
       rulePrefix = virtualOfReal(folder, owner.scopeReal);
     }
-    return ScopedFs.open(root, {
+    return ScopedFs.open(root, ScopedFs.mountOptions(options, mount, rulePrefix));
+  }
+
+  /** A grant's view options: its folder, the owner's rules, the user's on the view's paths. */
+  private static mountOptions(
+    options: ScopedFsOptions,
+    mount: PlacedMount,
+    rulePrefix: string | undefined,
+  ): ScopedFsOptions {
+    const { spec } = mount;
+    return {
       scope: spec.scope,
       rules: spec.rules,
       hideDotfiles: spec.hideDotfiles,
       ...(rulePrefix !== undefined && { rulePrefix }),
       view: { outer: mount.path, inner: spec.file ? `/${spec.file}` : '/' },
       viewRules: { rules: options.rules, hideDotfiles: options.hideDotfiles },
-    });
+    };
   }
 
   /** A view with explicit options (shares re-root at a sub-folder with a rule prefix). */
@@ -369,13 +391,16 @@ export class ScopedFs {
     return { dir: listed.dir, entries };
   }
 
-  /** The entries a listing of the top adds for the grants (the resources listing appends them). */
-  async grantEntries(virtual: string | Resolved): Promise<ListEntry[]> {
+  /**
+   * The entries a listing of the top adds for the grants (the resources listing appends them).
+   * `known`: team folders' tops a cache knows (see KnownTop), read from the disk otherwise.
+   */
+  async grantEntries(virtual: string | Resolved, known?: KnownTop): Promise<ListEntry[]> {
     if (!this.mounted) return [];
     const route = this.mounted.route(virtual);
     if (route.kind === 'shared-root') return this.mounted.sharedEntries();
     const path = typeof virtual === 'string' ? canonicalPath(virtual).path : virtual.path;
-    return route.kind === 'own' && path === '/' ? this.mounted.rootEntries() : [];
+    return route.kind === 'own' && path === '/' ? this.mounted.rootEntries(known) : [];
   }
 
   /** See ScopedListing.listChildren. */
