@@ -130,13 +130,18 @@ export class ScopedFs {
     );
     const scope = own.withReserved(table.reserved());
     const open = (mount: PlacedMount) => ScopedFs.openMount(root, options, mount);
-    // Whether the rules let the user see a grant's top, as a `stat` of it judges: no disk.
-    const showsTop = (mount: PlacedMount) =>
-      ScopeResolver.at(
-        root,
-        '',
-        ScopedFs.mountOptions(options, mount, mount.spec.rulePrefix),
-      ).isAllowed(mount.path);
+    // Whether the rules let the user see a grant's top, as a `stat` of it judges: no disk (the
+    // resolver's real place is never read by isAllowed). Kept with the placement for these rules.
+    const verdicts = table.verdictsFor(JSON.stringify([options.rules, options.hideDotfiles]));
+    const showsTop = (mount: PlacedMount) => {
+      let shown = verdicts.get(mount);
+      if (shown === undefined) {
+        const judge = ScopeResolver.at(root, '', ScopedFs.mountOptions(options, mount, undefined));
+        shown = judge.isAllowed(mount.path);
+        verdicts.set(mount, shown);
+      }
+      return shown;
+    };
     return new ScopedFs(scope, { table, open, showsTop });
   }
 

@@ -145,6 +145,17 @@ export class ViewMounts {
 
   private reservedNames: ReadonlySet<string> | undefined;
 
+  /**
+   * Whether each grant's top may be shown, under the user's rules named by `key` (MountedParts):
+   * rules alone decide it, so it is kept with the placement, for the last rules asked.
+   */
+  verdictsFor(key: string): Map<PlacedMount, boolean> {
+    if (this.verdicts?.key !== key) this.verdicts = { key, shown: new Map() };
+    return this.verdicts.shown;
+  }
+
+  private verdicts: { key: string; shown: Map<PlacedMount, boolean> } | undefined;
+
   get all(): PlacedMount[] {
     return [...this.team, ...this.people];
   }
