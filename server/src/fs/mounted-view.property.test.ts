@@ -177,6 +177,8 @@ async function listedNames(
     throw error;
   });
   if (typeof dir === 'number') return dir;
+  // A write may have put a file where a folder was.
+  if (!dir.stat.isDirectory()) return 0;
   const listing = await readListing(fs, dir, dir.path, { by: 'name', asc: true }, budget, cache);
   const chunks: Buffer[] = [];
   try {
