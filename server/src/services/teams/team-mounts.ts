@@ -20,8 +20,11 @@ interface Held extends Grants {
   readonly weight: number;
 }
 
-/** Mount specs kept across users at most (a user with 200 grants counts 200, one with none 1). */
-const MAX_HELD = 200_000;
+/**
+ * Mount specs kept across users at most (a user with 200 grants counts 200, one with none 1):
+ * some hundred bytes each, with their placement.
+ */
+const MAX_HELD = 50_000;
 
 /**
  * The grants each user's view mounts (docs/teams.md), read from the store (two queries, plus one
@@ -35,7 +38,7 @@ const MAX_HELD = 200_000;
 export class TeamMounts implements GrantSource {
   private readonly held = new Map<number, Held>();
   private weight = 0;
-  /** The newest generation seen; what is held was read at it. */
+  /** The generation last seen; what is held was read at it. */
   private generation = -1;
 
   constructor(
@@ -46,7 +49,8 @@ export class TeamMounts implements GrantSource {
 
   async grantsFor(user: { id: number }, globalRules: readonly Rule[]): Promise<Grants> {
     const generation = await this.store.teams.generation();
-    if (generation > this.generation) {
+    // Any other number drops what is kept (a database restored from a backup may go back).
+    if (generation !== this.generation) {
       this.held.clear();
       this.weight = 0;
       this.generation = generation;
@@ -67,7 +71,7 @@ export class TeamMounts implements GrantSource {
       rulesKey,
       weight: Math.max(1, read.specs.length),
     };
-    // Read at an older generation than one seen meanwhile: served, not kept.
+    // Another request saw another generation meanwhile: served, not kept.
     if (generation === this.generation) this.keep(user.id, entry);
     return entry;
   }
