@@ -474,6 +474,16 @@ export class ScopedFs {
     return !this.mounted && this.listing.allowsUndottedChildren;
   }
 
+  /**
+   * allowsUndottedChildren for the children of one folder: in a view with grants, a folder of the
+   * user's own files is judged by their own rules alone (a name reserved for a grant is never on
+   * disk there: grants are placed around the user's own names), one in a grant never.
+   */
+  allowsUndottedChildrenIn(folder: string | Resolved): boolean {
+    if (!this.mounted) return this.listing.allowsUndottedChildren;
+    return this.mounted.route(folder).kind === 'own' && this.listing.allowsUndottedChildren;
+  }
+
   /** See ScopedListing.walk. */
   async *walk(virtual: string | Resolved, options?: WalkOptions): AsyncGenerator<Entry> {
     const other = await this.other(virtual);
