@@ -1,5 +1,4 @@
 import type { Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { GrantAccess } from '@cabinet/protocol';
 import { errors } from '../errors.ts';
 import { canonicalPath } from './canonical-path.ts';
@@ -92,7 +91,7 @@ export class MountedParts {
         name: shownPath.slice(1),
         real,
         entry: real,
-        stat: await stat(real),
+        stat: await this.table.emptyFolderStat(real),
         isSymlink: false,
         entryPath: shownPath,
         realPath: shownPath,

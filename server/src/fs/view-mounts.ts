@@ -1,3 +1,5 @@
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { canonicalPath } from './canonical-path.ts';
 import { folderStamp, sameStamp, type FolderStamp } from './folder-stamp.ts';
@@ -155,6 +157,21 @@ export class ViewMounts {
   }
 
   private verdicts: { key: string; shown: Map<PlacedMount, boolean> } | undefined;
+
+  /**
+   * The stat "Shared with me" shows: that of the root's empty folder (FileRoot.emptyFolder), which
+   * nothing writes into, read once for the placement.
+   */
+  emptyFolderStat(real: string): Promise<Stats> {
+    // A failed read is not kept: the next view asks again.
+    this.emptyStat ??= stat(real).catch((error: unknown) => {
+      this.emptyStat = undefined;
+      throw error;
+    });
+    return this.emptyStat;
+  }
+
+  private emptyStat: Promise<Stats> | undefined;
 
   get all(): PlacedMount[] {
     return [...this.team, ...this.people];
