@@ -32,7 +32,7 @@ export interface AppContext {
   mounts: MountTrust;
   /** This instance's id and lease: what its temp files are known by (docs/runtime.md). */
   instance: InstanceLease;
-  /** The grants each user's view mounts, read per view (docs/teams.md). */
+  /** The grants each user's view mounts, kept under the grants generation (docs/teams.md). */
   grants: GrantSource;
 }
 
@@ -81,7 +81,7 @@ export async function createContext(
     gate: options.searchGate,
   });
   if (options.searchIndex ?? true) await search.start();
-  const grants = new TeamMounts(store, settings, files, systemClock);
+  const grants = new TeamMounts(store, files, systemClock);
   return { config, store, settings, signingKey, log, files, search, mounts, instance, grants };
 }
 

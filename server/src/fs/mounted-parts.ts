@@ -1,9 +1,8 @@
 import type { Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { GrantAccess } from '@cabinet/protocol';
 import { errors } from '../errors.ts';
 import { canonicalPath } from './canonical-path.ts';
-import { SlimStat } from './entry-stat.ts';
+import { SlimStat, type EntryStat } from './entry-stat.ts';
 import type { ListEntry } from './folder-children.ts';
 import type { PlacedMount } from './mounts.ts';
 import type { Resolved } from './scope-resolver.ts';
@@ -17,6 +16,18 @@ const READ_ONLY = 'the shared folder does not allow this';
 const VIRTUAL = 'shared folders themselves cannot be created, renamed or deleted';
 
 export type GrantAction = 'create' | 'rename' | 'modify' | 'delete';
+
+/** Opens a grant's own view. */
+export type MountOpener = (mount: PlacedMount) => Promise<ScopedFs>;
+
+/**
+ * What a cache knows of a team folder's top for the root listing (docs/teams.md): its real
+ * location (reached through no symlink) and its lstat, `null` when it is gone, `undefined` when
+ * the cache cannot tell (then the disk is asked).
+ */
+export type KnownTop = (
+  mount: PlacedMount,
+) => Promise<{ real: string; stat: EntryStat } | null | undefined>;
 
 /**
  * The grants of one view at work (docs/teams.md): which ScopedFs answers a path (each grant is its
@@ -32,7 +43,9 @@ export class MountedParts {
   constructor(
     private readonly owner: ScopedFs,
     readonly table: ViewMounts,
-    private readonly open: (mount: PlacedMount) => Promise<ScopedFs>,
+    private readonly open: MountOpener,
+    /** Whether the rules let the user see a grant's top (what a `stat` of it judges). */
+    private readonly showsTop: (mount: PlacedMount) => boolean,
   ) {}
 
   route(virtual: string | Resolved): Route {
@@ -78,7 +91,7 @@ export class MountedParts {
         name: shownPath.slice(1),
         real,
         entry: real,
-        stat: await stat(real),
+        stat: await this.table.emptyFolderStat(real),
         isSymlink: false,
         entryPath: shownPath,
         realPath: shownPath,
@@ -106,10 +119,26 @@ export class MountedParts {
     if (!allows(route.mount.spec.access, action)) throw errors.forbidden(READ_ONLY);
   }
 
-  /** The entries the user's root shows for the grants: each team folder, "Shared with me". */
-  async rootEntries(): Promise<ListEntry[]> {
+  /**
+   * The entries the user's root shows for the grants: each team folder, "Shared with me". A top
+   * `known` to a cache costs no disk access; the rules judge it as a `stat` of it would.
+   */
+  async rootEntries(known?: KnownTop): Promise<ListEntry[]> {
     const entries = (
-      await Promise.all(this.table.team.map((mount) => this.mountEntry(mount)))
+      await Promise.all(
+        this.table.team.map(async (mount) => {
+          const top = known && !this.opened.has(mount) ? await known(mount) : undefined;
+          if (top === undefined) return this.mountEntry(mount);
+          if (top === null || !this.showsTop(mount)) return null;
+          return {
+            name: mount.path.slice(1),
+            path: mount.path,
+            real: top.real,
+            stat: top.stat,
+            isSymlink: false,
+          };
+        }),
+      )
     ).filter((entry): entry is ListEntry => entry !== null);
     if (this.table.sharedName) {
       const shared = await this.sharedRootResolved(`/${this.table.sharedName}`, false);

@@ -1,4 +1,5 @@
 import type { GrantAccess, Rule } from '@cabinet/protocol';
+import type { Placement } from './view-mounts.ts';
 
 /**
  * One grant as a view mounts it (docs/teams.md): a folder of the root (or one file, for a file
@@ -20,6 +21,12 @@ export interface MountSpec {
   rules: readonly Rule[];
   /** The owner's scope path of `scope`, so the owner's rules judge their own paths. */
   rulePrefix?: string;
+  /**
+   * A share with people: its owner's stored scope. The item must lie inside it (strictly), which
+   * is checked when the share is entered, where `rulePrefix` is computed from it too: the view
+   * opens no owner's scope before (docs/teams.md).
+   */
+  ownerScope?: string;
   hideDotfiles: boolean;
   access: GrantAccess;
   /** The owner's username and id (people shares). */
@@ -30,9 +37,23 @@ export interface MountSpec {
   expire: number;
 }
 
-/** Where a view's grants come from: the store, read once per view (per request). */
+/**
+ * A user's grants as a GrantSource hands them out: the same object for as long as they hold, so
+ * what is built from them (their placement in the view) is built once.
+ */
+export interface Grants {
+  readonly specs: readonly MountSpec[];
+  /** Where the view placed them last, and what that depended on (view-mounts.ts). */
+  placement?: Placement;
+}
+
+/**
+ * Where a view's grants come from (docs/teams.md): cached across requests, checked at each
+ * against the store's grants generation, so a change holds from the next request on.
+ * `globalRules`: the root's rules as this request read them.
+ */
 export interface GrantSource {
-  mountsFor(user: { id: number }): Promise<MountSpec[]>;
+  grantsFor(user: { id: number }, globalRules: readonly Rule[]): Promise<Grants>;
 }
 
 /** A mount placed in a view: its spec and its path there. */

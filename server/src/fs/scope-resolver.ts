@@ -20,6 +20,7 @@
  * scope and rules themselves where they must act on a path a walk reported (see openKnown).
  */
 import type { Stats } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Rule } from '@cabinet/protocol';
 import { errors } from '../errors.ts';
@@ -135,9 +136,29 @@ export class ScopeResolver {
       : null;
   }
 
+  /**
+   * A resolver for a scope whose real location the caller already knows, reached through no
+   * symlink (a cached listing of its parent vouches for it: services/resources/granted-tops.ts).
+   */
+  static at(root: FileRoot, scopeReal: string, options: ScopedFsOptions): ScopeResolver {
+    return new ScopeResolver(root, scopeReal, options);
+  }
+
+  /** The same scope refusing `reserved` top-level names (where a view's grants sit). */
+  withReserved(reserved: ReadonlySet<string>): ScopeResolver {
+    return new ScopeResolver(this.root, this.scopeReal, { ...this.options, reserved });
+  }
+
   /** A resolver for a scope under the root (403 when the scope itself leads out of the root). */
   static async open(root: FileRoot, options: ScopedFsOptions): Promise<ScopeResolver> {
     const scope = canonicalPath(options.scope || '/');
+    // A scope reached through no symlink (the usual case, and every team folder: they are stored
+    // where they really are) is its own real path: one realpath(3) says so, in one trip to the
+    // thread pool, where following it hop by hop costs one lstat per segment.
+    const lexical = path.join(root.realRoot, ...scope.segments);
+    if ((await realpath(lexical).catch(() => null)) === lexical) {
+      return new ScopeResolver(root, lexical, options);
+    }
     // The scope is confined lexically first, then by its real location: a scope folder that is a
     // symlink out of the root is refused rather than silently served.
     const target = await followSegments(root.realRoot, scope.segments, root.realRoot);

@@ -3,7 +3,8 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Rule } from '@cabinet/protocol';
 import { AppError, errors } from '../errors.ts';
-import { canonicalPath, isRealInside, joinVirtual } from './canonical-path.ts';
+import { join } from 'node:path';
+import { canonicalPath, isRealInside, joinVirtual, virtualOfReal } from './canonical-path.ts';
 import type { AtomicWrite, WriteSource } from './atomic-write.ts';
 import { diskUsage } from './disk-usage.ts';
 import { treeBytes, treeSize, type TreeSize } from './tree-bytes.ts';
@@ -23,16 +24,17 @@ import { ScopedReads } from './scoped-reads.ts';
 import { ScopedUploads, type UploadPlace } from './scoped-uploads.ts';
 import { ScopedWrites, type WriteOptions } from './scoped-writes.ts';
 import { ScopedTrash } from './scoped-trash.ts';
-import type { GrantSource, MountSpec, PlacedMount } from './mounts.ts';
+import type { Grants, GrantSource, MountSpec, PlacedMount } from './mounts.ts';
 import { ViewMounts, type Route } from './view-mounts.ts';
 import type { GrantAccess } from '@cabinet/protocol';
-import { MountedParts } from './mounted-parts.ts';
+import { MountedParts, type KnownTop, type MountOpener } from './mounted-parts.ts';
 
 /** File stats as ScopedFs returns them (services may not import node:fs). */
 export type { Stats } from 'node:fs';
 export type { EntryStat } from './entry-stat.ts';
 export { EntryKind, type NamePattern, type TypedNames } from './typed-names.ts';
 export type { FolderChildren, ListEntry } from './folder-children.ts';
+export type { KnownTop } from './mounted-parts.ts';
 export type { Resolved, ScopedFsOptions } from './scope-resolver.ts';
 export type { Entry, ListOptions, WalkOptions } from './scoped-listing.ts';
 export type { WriteOptions } from './scoped-writes.ts';
@@ -59,12 +61,16 @@ export class ScopedFs {
 
   private constructor(
     private readonly scope: ScopeResolver,
-    mounts: { table: ViewMounts; open: (mount: PlacedMount) => Promise<ScopedFs> } | null = null,
+    mounts: {
+      table: ViewMounts;
+      open: MountOpener;
+      showsTop: (mount: PlacedMount) => boolean;
+    } | null = null,
   ) {
     this.listing = new ScopedListing(scope);
     this.reads = new ScopedReads(scope);
     this.writes = new ScopedWrites(scope, this.listing);
-    this.mounted = mounts && new MountedParts(this, mounts.table, mounts.open);
+    this.mounted = mounts && new MountedParts(this, mounts.table, mounts.open, mounts.showsTop);
     this.uploads = this.mounted
       ? this.mounted.uploads(new ScopedUploads(scope))
       : new ScopedUploads(scope);
@@ -99,35 +105,90 @@ export class ScopedFs {
       // A folder-limited app password re-roots the view; the rules still judge account paths.
       ...(user.rulePrefix !== undefined && { rulePrefix: user.rulePrefix }),
     };
-    // Grants are read per view, so a revocation holds from the next request on (docs/teams.md).
-    // A folder-limited app password sees its folder only, never the grants.
-    const specs =
+    // Grants are checked against the store's generation at each view, so a revocation holds
+    // from the next request on (docs/teams.md). A folder-limited app password sees its folder
+    // only, never the grants.
+    const grants =
       ctx.grants && user.id !== undefined && user.rulePrefix === undefined
-        ? await ctx.grants.mountsFor({ id: user.id })
-        : [];
-    if (specs.length === 0) return ScopedFs.open(ctx.files, options);
-    return ScopedFs.withMounts(ctx.files, options, specs);
+        ? await ctx.grants.grantsFor({ id: user.id }, settings.rules)
+        : null;
+    if (!grants || grants.specs.length === 0) return ScopedFs.open(ctx.files, options);
+    return ScopedFs.withMounts(ctx.files, options, grants);
   }
 
   /** A user's view with grants mounted on top of their scope (docs/teams.md). */
   static async withMounts(
     root: FileRoot,
     options: ScopedFsOptions,
-    specs: readonly MountSpec[],
+    grants: Grants | readonly MountSpec[],
   ): Promise<ScopedFs> {
     const own = await ScopeResolver.open(root, options);
-    const table = await ViewMounts.place(own.scopeReal, specs, root.caseInsensitive);
-    const scope = await ScopeResolver.open(root, { ...options, reserved: table.reserved() });
-    const open = (mount: PlacedMount) =>
-      ScopedFs.open(root, {
-        scope: mount.spec.scope,
-        rules: mount.spec.rules,
-        hideDotfiles: mount.spec.hideDotfiles,
-        ...(mount.spec.rulePrefix !== undefined && { rulePrefix: mount.spec.rulePrefix }),
-        view: { outer: mount.path, inner: mount.spec.file ? `/${mount.spec.file}` : '/' },
-        viewRules: { rules: options.rules, hideDotfiles: options.hideDotfiles },
+    const table = await ViewMounts.placed(
+      own.scopeReal,
+      'specs' in grants ? grants : { specs: grants },
+      root.caseInsensitive,
+    );
+    const scope = own.withReserved(table.reserved());
+    const open = (mount: PlacedMount) => ScopedFs.openMount(root, options, mount);
+    // Whether the rules let the user see a grant's top, as a `stat` of it judges: no disk (the
+    // resolver's real place is never read by isAllowed). Kept with the placement for these rules.
+    const verdicts = table.verdictsFor(JSON.stringify([options.rules, options.hideDotfiles]));
+    const showsTop = (mount: PlacedMount) => {
+      let shown = verdicts.get(mount);
+      if (shown === undefined) {
+        const judge = ScopeResolver.at(root, '', ScopedFs.mountOptions(options, mount, undefined));
+        shown = judge.isAllowed(mount.path);
+        verdicts.set(mount, shown);
+      }
+      return shown;
+    };
+    return new ScopedFs(scope, { table, open, showsTop });
+  }
+
+  /**
+   * A grant's own view: its folder as a scope, speaking the user's view paths. A share with
+   * people is entered only while its item lies inside its owner's scope (404 otherwise), and the
+   * owner's rules judge it on the owner's paths: both need the owner's scope, opened here, when
+   * a request enters the share, not for every view (docs/teams.md).
+   */
+  private static async openMount(
+    root: FileRoot,
+    options: ScopedFsOptions,
+    mount: PlacedMount,
+  ): Promise<ScopedFs> {
+    const { spec } = mount;
+    let rulePrefix = spec.rulePrefix;
+    if (spec.ownerScope !== undefined) {
+      const owner = await ScopeResolver.open(root, {
+        scope: spec.ownerScope,
+        rules: [],
+        hideDotfiles: false,
       });
-    return new ScopedFs(scope, { table, open });
+      const folder = join(root.realRoot, spec.scope);
+      const item = spec.file ? join(folder, spec.file) : folder;
+      if (!isRealInside(item, owner.scopeReal) || item === owner.scopeReal) {
+        throw errors.notFound();
+      }
+      rulePrefix = virtualOfReal(folder, owner.scopeReal);
+    }
+    return ScopedFs.open(root, ScopedFs.mountOptions(options, mount, rulePrefix));
+  }
+
+  /** A grant's view options: its folder, the owner's rules, the user's on the view's paths. */
+  private static mountOptions(
+    options: ScopedFsOptions,
+    mount: PlacedMount,
+    rulePrefix: string | undefined,
+  ): ScopedFsOptions {
+    const { spec } = mount;
+    return {
+      scope: spec.scope,
+      rules: spec.rules,
+      hideDotfiles: spec.hideDotfiles,
+      ...(rulePrefix !== undefined && { rulePrefix }),
+      view: { outer: mount.path, inner: spec.file ? `/${spec.file}` : '/' },
+      viewRules: { rules: options.rules, hideDotfiles: options.hideDotfiles },
+    };
   }
 
   /** A view with explicit options (shares re-root at a sub-folder with a rule prefix). */
@@ -346,13 +407,16 @@ export class ScopedFs {
     return { dir: listed.dir, entries };
   }
 
-  /** The entries a listing of the top adds for the grants (the resources listing appends them). */
-  async grantEntries(virtual: string | Resolved): Promise<ListEntry[]> {
+  /**
+   * The entries a listing of the top adds for the grants (the resources listing appends them).
+   * `known`: team folders' tops a cache knows (see KnownTop), read from the disk otherwise.
+   */
+  async grantEntries(virtual: string | Resolved, known?: KnownTop): Promise<ListEntry[]> {
     if (!this.mounted) return [];
     const route = this.mounted.route(virtual);
     if (route.kind === 'shared-root') return this.mounted.sharedEntries();
     const path = typeof virtual === 'string' ? canonicalPath(virtual).path : virtual.path;
-    return route.kind === 'own' && path === '/' ? this.mounted.rootEntries() : [];
+    return route.kind === 'own' && path === '/' ? this.mounted.rootEntries(known) : [];
   }
 
   /** See ScopedListing.listChildren. */
@@ -419,6 +483,16 @@ export class ScopedFs {
     // With grants, a folder may lie in one, where the owner's rules and the grant's judge names
     // too: every child is judged there (docs/teams.md).
     return !this.mounted && this.listing.allowsUndottedChildren;
+  }
+
+  /**
+   * allowsUndottedChildren for the children of one folder: in a view with grants, a folder of the
+   * user's own files is judged by their own rules alone (a name reserved for a grant is never on
+   * disk there: grants are placed around the user's own names), one in a grant never.
+   */
+  allowsUndottedChildrenIn(folder: string | Resolved): boolean {
+    if (!this.mounted) return this.listing.allowsUndottedChildren;
+    return this.mounted.route(folder).kind === 'own' && this.listing.allowsUndottedChildren;
   }
 
   /** See ScopedListing.walk. */

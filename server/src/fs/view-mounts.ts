@@ -1,7 +1,10 @@
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { canonicalPath } from './canonical-path.ts';
+import { folderStamp, sameStamp, type FolderStamp } from './folder-stamp.ts';
 import { lstatOrNull } from './fs-errors.ts';
-import type { MountSpec, PlacedMount } from './mounts.ts';
+import type { Grants, MountSpec, PlacedMount } from './mounts.ts';
 
 /** The virtual folder holding what people shared with a user (docs/teams.md). */
 export const SHARED_WITH_ME = 'Shared with me';
@@ -12,6 +15,16 @@ export type Route =
   | { kind: 'mount'; mount: PlacedMount }
   | { kind: 'shared-root'; path: string }
   | { kind: 'shared-missing' };
+
+/**
+ * A placement kept with the grants it placed (Grants.placement): valid while the user's scope
+ * folder is the same folder with the same stamp (no name added, removed or renamed at its top).
+ */
+export interface Placement {
+  readonly ownReal: string;
+  readonly stamp: FolderStamp;
+  readonly table: ViewMounts;
+}
 
 /** A shared file keeps its extension when a number or the owner is added to its name. */
 function withSuffix(name: string, suffix: string, isDir: boolean): string {
@@ -27,13 +40,40 @@ function withSuffix(name: string, suffix: string, isDir: boolean): string {
  * the owner's name, then a number.
  */
 export class ViewMounts {
+  /** Team folders and "Shared with me" by folded top-level name; shares by folded name in it. */
+  private readonly tops = new Map<string, PlacedMount>();
+  private readonly shares = new Map<string, PlacedMount>();
+
   private constructor(
     readonly team: readonly PlacedMount[],
     readonly people: readonly PlacedMount[],
     /** The "Shared with me" folder's name in this view, or null when nothing is shared. */
     readonly sharedName: string | null,
     private readonly fold: (name: string) => string,
-  ) {}
+  ) {
+    for (const mount of team) this.tops.set(fold(mount.path.slice(1)), mount);
+    const prefix = `/${sharedName}/`.length;
+    for (const mount of people) this.shares.set(fold(mount.path.slice(prefix)), mount);
+  }
+
+  /**
+   * The placement of a user's grants, built once and kept with them (docs/teams.md): one stat of
+   * the user's scope folder per view tells whether its top-level names may have changed since. A
+   * folder stamped within a clock tick of its last change is placed again (FolderStamp.racy).
+   */
+  static async placed(
+    ownReal: string,
+    grants: Grants,
+    caseInsensitive: boolean,
+  ): Promise<ViewMounts> {
+    const stamp = await folderStamp(ownReal);
+    const kept = grants.placement;
+    if (stamp && kept && kept.ownReal === ownReal && sameStamp(kept.stamp, stamp))
+      return kept.table;
+    const table = await ViewMounts.place(ownReal, grants.specs, caseInsensitive);
+    if (stamp && !stamp.racy) grants.placement = { ownReal, stamp, table };
+    return table;
+  }
 
   /** Places the grants around the user's own top-level names (one lstat per grant). */
   static async place(
@@ -96,11 +136,42 @@ export class ViewMounts {
   }
 
   /** Top-level names (lower case) the user's own scope may not answer for. */
-  reserved(): Set<string> {
-    const names = this.team.map((mount) => mount.path.slice(1).toLowerCase());
-    if (this.sharedName) names.push(this.sharedName.toLowerCase());
-    return new Set(names);
+  reserved(): ReadonlySet<string> {
+    if (!this.reservedNames) {
+      const names = this.team.map((mount) => mount.path.slice(1).toLowerCase());
+      if (this.sharedName) names.push(this.sharedName.toLowerCase());
+      this.reservedNames = new Set(names);
+    }
+    return this.reservedNames;
   }
+
+  private reservedNames: ReadonlySet<string> | undefined;
+
+  /**
+   * Whether each grant's top may be shown, under the user's rules named by `key` (MountedParts):
+   * rules alone decide it, so it is kept with the placement, for the last rules asked.
+   */
+  verdictsFor(key: string): Map<PlacedMount, boolean> {
+    if (this.verdicts?.key !== key) this.verdicts = { key, shown: new Map() };
+    return this.verdicts.shown;
+  }
+
+  private verdicts: { key: string; shown: Map<PlacedMount, boolean> } | undefined;
+
+  /**
+   * The stat "Shared with me" shows: that of the root's empty folder (FileRoot.emptyFolder), which
+   * nothing writes into, read once for the placement.
+   */
+  emptyFolderStat(real: string): Promise<Stats> {
+    // A failed read is not kept: the next view asks again.
+    this.emptyStat ??= stat(real).catch((error: unknown) => {
+      this.emptyStat = undefined;
+      throw error;
+    });
+    return this.emptyStat;
+  }
+
+  private emptyStat: Promise<Stats> | undefined;
 
   get all(): PlacedMount[] {
     return [...this.team, ...this.people];
@@ -111,16 +182,11 @@ export class ViewMounts {
     const segments = canonicalPath(virtual).segments;
     if (segments.length === 0) return { kind: 'own' };
     const first = this.fold(segments[0]!);
-    for (const mount of this.team) {
-      if (this.fold(mount.path.slice(1)) === first) return { kind: 'mount', mount };
-    }
+    const team = this.tops.get(first);
+    if (team) return { kind: 'mount', mount: team };
     if (this.sharedName === null || this.fold(this.sharedName) !== first) return { kind: 'own' };
     if (segments.length === 1) return { kind: 'shared-root', path: `/${this.sharedName}` };
-    const second = this.fold(segments[1]!);
-    const prefix = `/${this.sharedName}/`;
-    for (const mount of this.people) {
-      if (this.fold(mount.path.slice(prefix.length)) === second) return { kind: 'mount', mount };
-    }
-    return { kind: 'shared-missing' };
+    const share = this.shares.get(this.fold(segments[1]!));
+    return share ? { kind: 'mount', mount: share } : { kind: 'shared-missing' };
   }
 }

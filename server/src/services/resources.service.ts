@@ -103,7 +103,7 @@ export class ResourcesService {
         this.listingBudget,
         this.listingCache,
       );
-      return { kind: 'listing', listing: await withGrants(fs, target, listing) };
+      return { kind: 'listing', listing: await withGrants(fs, target, listing, this.listingCache) };
     }
     if (options.checksum !== undefined) {
       if (!canDownload(user)) return { kind: 'accepted' };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { GrantAccess, GranteeKind, GroupSource } from '@cabinet/protocol';
 import type { Db } from './db.ts';
 import { isStorableInteger, isStorableText } from './engine.ts';
+import { bumpGrantsGeneration, grantsGeneration } from './grants-generation.ts';
 
 /** `team`: a team folder; `people`: an item shared with people (docs/teams.md). */
 export type GrantKind = 'team' | 'people';
@@ -180,6 +181,7 @@ export class TeamsRepo {
   /** Replaces a group's members. */
   async setMembers(groupId: number, userIds: readonly number[]): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
+      await bumpGrantsGeneration(tx);
       await tx.deleteFrom('group_members').where('group_id', '=', groupId).execute();
       const unique = [...new Set(userIds)];
       if (unique.length > 0) {
@@ -194,6 +196,7 @@ export class TeamsRepo {
   /** Deletes a group, its memberships and the grants made to it. */
   async removeGroup(id: number): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
+      await bumpGrantsGeneration(tx);
       await tx.deleteFrom('group_members').where('group_id', '=', id).execute();
       await tx
         .deleteFrom('grantees')
@@ -223,6 +226,7 @@ export class TeamsRepo {
     within?: readonly number[],
   ): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
+      await bumpGrantsGeneration(tx);
       let doomed = tx.deleteFrom('group_members').where('user_id', '=', userId);
       if (within) {
         if (within.length === 0) return;
@@ -242,6 +246,7 @@ export class TeamsRepo {
   /** A deleted user leaves every group, grant list and left row. */
   async forgetUser(userId: number): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
+      await bumpGrantsGeneration(tx);
       await tx.deleteFrom('group_members').where('user_id', '=', userId).execute();
       await tx
         .deleteFrom('grantees')
@@ -289,6 +294,7 @@ export class TeamsRepo {
     grantees: readonly GranteeRecord[],
   ): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
+      await bumpGrantsGeneration(tx);
       await tx
         .deleteFrom('grantees')
         .where('grant_kind', '=', kind)
@@ -313,23 +319,29 @@ export class TeamsRepo {
 
   /** Removes one grantee from a grant (a recipient leaving a grant made to them directly). */
   async removeGrantee(kind: GrantKind, id: number, grantee: GranteeRecord): Promise<number> {
-    const result = await this.db
-      .deleteFrom('grantees')
-      .where('grant_kind', '=', kind)
-      .where('grant_id', '=', id)
-      .where('grantee_kind', '=', grantee.kind)
-      .where('grantee_id', '=', grantee.id)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return this.db.transaction().execute(async (tx) => {
+      await bumpGrantsGeneration(tx);
+      const result = await tx
+        .deleteFrom('grantees')
+        .where('grant_kind', '=', kind)
+        .where('grant_id', '=', id)
+        .where('grantee_kind', '=', grantee.kind)
+        .where('grantee_id', '=', grantee.id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
   }
 
   /** Hides a grant from one user (they left it while their group still holds it). */
   async markLeft(userId: number, kind: GrantKind, id: number): Promise<void> {
-    await this.db
-      .insertInto('shared_left')
-      .values({ user_id: userId, grant_kind: kind, grant_id: id })
-      .onConflict((oc) => oc.columns(['user_id', 'grant_kind', 'grant_id']).doNothing())
-      .execute();
+    await this.db.transaction().execute(async (tx) => {
+      await bumpGrantsGeneration(tx);
+      await tx
+        .insertInto('shared_left')
+        .values({ user_id: userId, grant_kind: kind, grant_id: id })
+        .onConflict((oc) => oc.columns(['user_id', 'grant_kind', 'grant_id']).doNothing())
+        .execute();
+    });
   }
 
   async teamFolders(): Promise<TeamFolderRecord[]> {
@@ -362,21 +374,25 @@ export class TeamsRepo {
   }
 
   async updateTeamFolder(folder: TeamFolderRecord): Promise<void> {
-    await this.db
-      .updateTable('team_folders')
-      .set({
-        name: folder.name,
-        path: folder.path,
-        access: accessBits(folder.access),
-        quota: folder.quota,
-      })
-      .where('id', '=', folder.id)
-      .execute();
+    await this.db.transaction().execute(async (tx) => {
+      await bumpGrantsGeneration(tx);
+      await tx
+        .updateTable('team_folders')
+        .set({
+          name: folder.name,
+          path: folder.path,
+          access: accessBits(folder.access),
+          quota: folder.quota,
+        })
+        .where('id', '=', folder.id)
+        .execute();
+    });
   }
 
   /** Deletes grants with their grantee and left rows. */
   async removeGrant(kind: GrantKind, id: number): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
+      await bumpGrantsGeneration(tx);
       await tx
         .deleteFrom('grantees')
         .where('grant_kind', '=', kind)
@@ -435,11 +451,14 @@ export class TeamsRepo {
   }
 
   async updatePeopleShare(id: number, access: GrantAccess, expire: number): Promise<void> {
-    await this.db
-      .updateTable('people_shares')
-      .set({ access: accessBits(access), expire })
-      .where('id', '=', id)
-      .execute();
+    await this.db.transaction().execute(async (tx) => {
+      await bumpGrantsGeneration(tx);
+      await tx
+        .updateTable('people_shares')
+        .set({ access: accessBits(access), expire })
+        .where('id', '=', id)
+        .execute();
+    });
   }
 
   /** People shares whose item is `target` or lies below it (root-relative real paths). */
@@ -459,7 +478,18 @@ export class TeamsRepo {
   }
 
   async relocatePeopleShare(id: number, path: string, target: string): Promise<void> {
-    await this.db.updateTable('people_shares').set({ path, target }).where('id', '=', id).execute();
+    await this.db.transaction().execute(async (tx) => {
+      await bumpGrantsGeneration(tx);
+      await tx.updateTable('people_shares').set({ path, target }).where('id', '=', id).execute();
+    });
+  }
+
+  /**
+   * The grants generation (store/grants-generation.ts): raised by every write above that can
+   * change what a view mounts, and by user changes an owner's shares depend on (users.repo.ts).
+   */
+  generation(): Promise<number> {
+    return grantsGeneration(this.db);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { toLocaleCode, type User } from '@cabinet/protocol';
 import type { Db } from './db.ts';
 import { isStorableInteger, isStorableText } from './engine.ts';
+import { bumpGrantsGeneration } from './grants-generation.ts';
 
 /** A user as the server holds it: the wire fields plus the password hash, never sent out. */
 export interface UserRecord extends Omit<User, 'password'> {
@@ -35,6 +36,11 @@ function toProfile(user: Omit<UserRecord, 'id' | 'updatedAt'>): string {
   delete (profile as Partial<UserRecord>).id;
   delete (profile as Partial<UserRecord>).updatedAt;
   return JSON.stringify(profile);
+}
+
+/** The fields of an owner that the shares they made with people are mounted by, as one key. */
+function grantFields(user: Omit<UserRecord, 'updatedAt'>): string {
+  return JSON.stringify([user.username, user.scope, user.rules, user.perm, user.hideDotfiles]);
 }
 
 /** The only code that reads and writes user rows. */
@@ -101,22 +107,37 @@ export class UsersRepo {
 
   /** Replaces a user's row and marks it changed. */
   async update(user: Omit<UserRecord, 'updatedAt'>): Promise<void> {
-    await this.db
-      .updateTable('users')
-      .set({
-        username: user.username,
-        password_hash: user.passwordHash,
-        profile: toProfile(user),
-        updated_at: Date.now(),
-      })
-      .where('id', '=', user.id)
-      .execute();
+    await this.db.transaction().execute(async (tx) => {
+      const before = await tx
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', user.id)
+        .executeTakeFirst();
+      // What an owner's shares with people are judged by (docs/teams.md): a change of it is a
+      // change of other users' grants.
+      if (before && grantFields(toRecord(before)) !== grantFields(user)) {
+        await bumpGrantsGeneration(tx);
+      }
+      await tx
+        .updateTable('users')
+        .set({
+          username: user.username,
+          password_hash: user.passwordHash,
+          profile: toProfile(user),
+          updated_at: Date.now(),
+        })
+        .where('id', '=', user.id)
+        .execute();
+    });
   }
 
   async remove(id: number): Promise<boolean> {
     if (!isStorableInteger(id)) return false;
-    const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return this.db.transaction().execute(async (tx) => {
+      await bumpGrantsGeneration(tx);
+      const result = await tx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
   }
 
   async count(): Promise<number> {

@@ -224,7 +224,7 @@ function cachedListing(
   const all = cache.order(folder, sorting);
   // With no rules only a name starting with '.' can be hidden: the others need no judging, and
   // when none is hidden the cached order is served as it is, not copied.
-  const undotted = fs.allowsUndottedChildren;
+  const undotted = fs.allowsUndottedChildrenIn(dir);
   const { names, isDir } = folder;
   let shown: Uint32Array | null = null;
   let count = 0;

@@ -1,32 +1,101 @@
 import path from 'node:path';
 import type { Rule } from '@cabinet/protocol';
-import { isRealInside, virtualOfReal } from '../../fs/canonical-path.ts';
+import { virtualOfReal } from '../../fs/canonical-path.ts';
 import type { FileRoot } from '../../fs/file-root.ts';
-import type { GrantSource, MountSpec } from '../../fs/mounts.ts';
-import { ScopedFs } from '../../fs/scoped-fs.ts';
+import type { Grants, GrantSource, MountSpec } from '../../fs/mounts.ts';
 import type { Clock } from '../../coordination/index.ts';
 import type { Store } from '../../store/store.ts';
 import type { PeopleShareRecord } from '../../store/teams.repo.ts';
 import type { UserRecord } from '../../store/users.repo.ts';
 
+/** One user's grants as kept between requests, and what they hold under. */
+interface Held extends Grants {
+  /** The store's grants generation they were read at. */
+  readonly generation: number;
+  /** The root's rules they were composed with. */
+  readonly rulesKey: string;
+  /** When the first of its shares with people expires (ms; Infinity when none does). */
+  readonly until: number;
+  /** What it counts against MAX_HELD: its specs, at least 1. */
+  readonly weight: number;
+}
+
 /**
- * The grants a view mounts, read from the store for each view (docs/teams.md): two queries (team
- * folders, shares with people) plus one for the owners of the shares, and nothing kept between
- * requests, so a revocation, a removed member or a deleted group holds from the next request on,
- * on every instance.
+ * Mount specs kept across users at most (a user with 200 grants counts 200, one with none 1):
+ * some hundred bytes each, with their placement.
+ */
+const MAX_HELD = 50_000;
+
+/**
+ * The grants each user's view mounts (docs/teams.md), read from the store (two queries, plus one
+ * for the owners of the shares) and kept between requests under the store's grants generation:
+ * every write that can change anyone's grants raises it in its own transaction
+ * (store/grants-generation.ts), and each view reads it first (one row by key), so a revocation, a
+ * removed member or a deleted group holds from the next request on, on every instance. The
+ * root's rules are checked against those the grants were composed with; an expiry by the clock.
+ * Least recently used users go first past MAX_HELD.
  */
 export class TeamMounts implements GrantSource {
+  private readonly held = new Map<number, Held>();
+  private weight = 0;
+  /** The generation last seen; what is held was read at it. */
+  private generation = -1;
+
   constructor(
     private readonly store: Store,
-    private readonly settings: { get(): Promise<{ rules: Rule[] }> },
     private readonly files: FileRoot,
     private readonly now: Clock,
   ) {}
 
-  async mountsFor(user: { id: number }): Promise<MountSpec[]> {
+  async grantsFor(user: { id: number }, globalRules: readonly Rule[]): Promise<Grants> {
+    const generation = await this.store.teams.generation();
+    // Any other number drops what is kept (a database restored from a backup may go back).
+    if (generation !== this.generation) {
+      this.held.clear();
+      this.weight = 0;
+      this.generation = generation;
+    }
+    const rulesKey = JSON.stringify(globalRules);
+    const now = this.now();
+    const kept = this.held.get(user.id);
+    if (kept && kept.generation === generation && kept.rulesKey === rulesKey && now < kept.until) {
+      // Most recently used last.
+      this.held.delete(user.id);
+      this.held.set(user.id, kept);
+      return kept;
+    }
+    const read = await this.read(user, globalRules, now);
+    const entry: Held = {
+      ...read,
+      generation,
+      rulesKey,
+      weight: Math.max(1, read.specs.length),
+    };
+    // Another request saw another generation meanwhile: served, not kept.
+    if (generation === this.generation) this.keep(user.id, entry);
+    return entry;
+  }
+
+  private keep(userId: number, entry: Held): void {
+    const old = this.held.get(userId);
+    if (old) this.weight -= old.weight;
+    this.held.delete(userId);
+    this.held.set(userId, entry);
+    this.weight += entry.weight;
+    for (const [id, first] of this.held) {
+      if (this.weight <= MAX_HELD) break;
+      this.held.delete(id);
+      this.weight -= first.weight;
+    }
+  }
+
+  /** The user's grants from the store, live at `now`, and when the first of them expires. */
+  private async read(
+    user: { id: number },
+    rules: readonly Rule[],
+    now: number,
+  ): Promise<{ specs: MountSpec[]; until: number }> {
     const { teams, people } = await this.store.teams.grantsOf(user.id);
-    if (teams.length === 0 && people.length === 0) return [];
-    const { rules } = await this.settings.get();
     const specs: MountSpec[] = teams.map((folder) => ({
       kind: 'team',
       id: folder.id,
@@ -40,55 +109,40 @@ export class TeamMounts implements GrantSource {
       quota: folder.quota,
       expire: 0,
     }));
-    const now = this.now();
     const live = people.filter(
       (share) => share.ownerId !== user.id && (share.expire === 0 || share.expire * 1000 > now),
     );
+    const until = Math.min(
+      Infinity,
+      ...live.filter((share) => share.expire > 0).map((share) => share.expire * 1000),
+    );
+    if (live.length === 0) return { specs, until };
     const owners = new Map(
       (await this.store.users.byIds(live.map((share) => share.ownerId))).map((owner) => [
         owner.id,
         owner,
       ]),
     );
-    // Each owner's scope folder by real location, looked up together.
-    const scopes = new Map(
-      await Promise.all(
-        [...owners.values()].map(
-          async (owner) =>
-            [
-              owner.id,
-              await ScopedFs.open(this.files, {
-                scope: owner.scope,
-                rules: [],
-                hideDotfiles: false,
-              })
-                .then((fs) => fs.scopeReal)
-                .catch(() => null),
-            ] as const,
-        ),
-      ),
-    );
     for (const share of live) {
       const owner = owners.get(share.ownerId);
-      const ownerReal = owner && scopes.get(owner.id);
-      const spec = owner && ownerReal && this.peopleSpec(share, owner, ownerReal, rules);
+      const spec = owner && this.peopleSpec(share, owner, rules);
       if (spec) specs.push(spec);
     }
-    return specs;
+    return { specs, until };
   }
 
   /**
-   * A share with people as a mount: only while its item lies inside its owner's scope, judged by
-   * the owner's rules on the owner's paths, with at most what the owner may do.
+   * A share with people as a mount: judged by the owner's rules on the owner's paths, with at
+   * most what the owner may do. Whether its item still lies inside the owner's scope is checked
+   * when it is entered (ScopedFs, `ownerScope`).
    */
   private peopleSpec(
     share: PeopleShareRecord,
     owner: UserRecord,
-    ownerReal: string,
     globalRules: readonly Rule[],
   ): MountSpec | null {
+    if (share.target === '/') return null;
     const real = path.join(this.files.realRoot, share.target);
-    if (share.target === '/' || !isRealInside(real, ownerReal) || real === ownerReal) return null;
     const folderReal = share.isDir ? real : path.dirname(real);
     const perm = owner.perm;
     const may = (flag: 'create' | 'rename' | 'modify' | 'delete' | 'share') =>
@@ -101,7 +155,7 @@ export class TeamMounts implements GrantSource {
       ...(!share.isDir && { file: path.basename(real) }),
       isDir: share.isDir,
       rules: [...globalRules, ...owner.rules],
-      rulePrefix: virtualOfReal(folderReal, ownerReal),
+      ownerScope: owner.scope,
       hideDotfiles: owner.hideDotfiles,
       access: {
         create: may('create'),

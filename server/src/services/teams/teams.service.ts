@@ -320,7 +320,21 @@ export class TeamsService {
   /** GET /api/shared-with-me: where each grant the user holds sits in their view. */
   async sharedWithMe(user: UserRecord): Promise<SharedWithMe[]> {
     const fs = await ScopedFs.forUser(this.ctx, user);
-    const mounts = await fs.mountList();
+    // A share whose item left its owner's scope (outside Cabinet, or the owner's scope changed)
+    // cannot be entered: it is not listed either.
+    const mounts = (
+      await Promise.all(
+        (await fs.mountList()).map(async (mount) =>
+          mount.spec.ownerScope === undefined ||
+          (await fs.viewOf(mount.path).then(
+            () => true,
+            () => false,
+          ))
+            ? mount
+            : null,
+        ),
+      )
+    ).filter((mount) => mount !== null);
     return mounts.map((mount) => ({
       kind: mount.spec.kind,
       id: mount.spec.id,

@@ -1,0 +1,74 @@
+// The root listing's team folders are served from the listing cache of the folders that hold
+// them (docs/teams.md, "Cost"): what happens to a team folder on the disk, outside Cabinet, must
+// still show in the next listings. Under `npm test` this file runs on SQLite and on PostgreSQL.
+import { mkdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Resource, ResourceItem } from '@cabinet/protocol';
+import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
+
+const VIEW = { create: false, rename: false, modify: false, delete: false, share: false };
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+async function top(user: TestUser): Promise<Map<string, ResourceItem>> {
+  const res = await server.fetch('/api/resources/', { token: user.token });
+  expect(res.status).toBe(200);
+  const items = ((await res.json()) as Resource).items ?? [];
+  return new Map(items.map((item) => [item.name, item]));
+}
+
+async function grant(name: string, folder: string, user: TestUser): Promise<void> {
+  const res = await server.fetch('/api/team-folders', {
+    method: 'POST',
+    token: server.admin.token,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name,
+      path: folder,
+      grantees: [{ kind: 'user', id: user.user.id }],
+      access: VIEW,
+    }),
+  });
+  expect(res.status).toBe(201);
+}
+
+describe('team folders at the top of a view', () => {
+  it('show what the disk holds now: a folder deleted outside Cabinet goes, a changed one says so', async () => {
+    for (const name of ['north', 'south', 'west']) {
+      await mkdir(path.join(server.root, 'teams', name), { recursive: true });
+    }
+    await mkdir(path.join(server.root, 'users/tess'), { recursive: true });
+    const tess = await server.createUser({ scope: '/users/tess' });
+    await grant('North', '/teams/north', tess);
+    await grant('South', '/teams/south', tess);
+    await grant('West', '/teams/west', tess);
+    // Read twice: the second answer comes from what the first kept.
+    expect([...(await top(tess)).keys()].sort()).toEqual(['North', 'South', 'West']);
+    expect([...(await top(tess)).keys()].sort()).toEqual(['North', 'South', 'West']);
+
+    // Deleted on the disk by someone else: gone from the very next listing.
+    await rm(path.join(server.root, 'teams/south'), { recursive: true });
+    expect([...(await top(tess)).keys()].sort()).toEqual(['North', 'West']);
+
+    // Replaced by a file of the same name: shown as what it is now, a file.
+    await rm(path.join(server.root, 'teams/west'), { recursive: true });
+    await writeFile(path.join(server.root, 'teams/west'), 'not a folder any more');
+    expect((await top(tess)).get('West')?.isDir).toBe(false);
+
+    // A file added inside, and the folder's time set back: the listing follows the disk.
+    const north = path.join(server.root, 'teams/north');
+    await writeFile(path.join(north, 'added.txt'), 'x');
+    const past = new Date('2020-01-02T03:04:05Z');
+    await utimes(north, past, past);
+    const wanted = (await stat(north)).mtime.toISOString();
+    await expect
+      .poll(async () => new Date((await top(tess)).get('North')!.modified).toISOString())
+      .toBe(wanted);
+  });
+});
