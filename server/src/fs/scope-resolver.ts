@@ -404,6 +404,11 @@ export class ScopeResolver {
     return this.options.view;
   }
 
+  /** The owner's path of this view's top, when the owner's rules judge it (a grant's view). */
+  get rulePrefix(): string | undefined {
+    return this.options.rulePrefix;
+  }
+
   private rulePath(canonical: string): string {
     const prefix = this.options.rulePrefix;
     if (!prefix || prefix === '/') return canonical;

@@ -219,6 +219,19 @@ export class ScopedFs {
     return this.mounted !== null && this.mounted.route(virtual).kind !== 'own';
   }
 
+  /**
+   * The owner's path of a grant's folder: a team folder's root path, a people share's path in its
+   * owner's scope (known once the share is entered: its view is opened here), or null when the
+   * owner's scope no longer holds it.
+   */
+  async grantOwnerPath(mount: PlacedMount): Promise<string | null> {
+    if (mount.spec.kind === 'team') return canonicalPath(mount.spec.scope).path;
+    if (!this.mounted) return null;
+    const view = await this.mounted.mountFs(mount).catch(() => null);
+    const prefix = view?.scope.rulePrefix;
+    return prefix === undefined ? null : canonicalPath(prefix).path;
+  }
+
   /** Every grant placed in this view, team folders first. */
   mountList(): Promise<PlacedMount[]> {
     return Promise.resolve(this.mounted?.table.all ?? []);

@@ -17,12 +17,6 @@ export interface TrashOwner {
   path: string;
 }
 
-/** The path a grant's folder has for its owner: its root path (team) or owner path (people). */
-function ownerBase(mount: PlacedMount): string | null {
-  if (mount.spec.kind === 'team') return canonicalPath(mount.spec.scope).path;
-  return mount.spec.rulePrefix === undefined ? null : canonicalPath(mount.spec.rulePrefix).path;
-}
-
 function ownerIdOf(mount: PlacedMount): number | null {
   return mount.spec.kind === 'team' ? ROOT_TRASH : (mount.spec.ownerId ?? null);
 }
@@ -31,9 +25,13 @@ function ownerIdOf(mount: PlacedMount): number | null {
  * Where a delete of `target` in `fs` (the deleter's view) goes: inside a grant, to the folder's
  * owner under the owner's path of the item (docs/teams.md); else the deleter's own trash.
  */
-export function trashOwnerOf(deleterId: number, fs: ScopedFs, target: Resolved): TrashOwner {
+export async function trashOwnerOf(
+  deleterId: number,
+  fs: ScopedFs,
+  target: Resolved,
+): Promise<TrashOwner> {
   const mount = fs.mountOf(target);
-  const base = mount && ownerBase(mount);
+  const base = mount && (await fs.grantOwnerPath(mount));
   const ownerId = mount && ownerIdOf(mount);
   if (!mount || base === null || ownerId === null || !mount.spec.isDir) {
     return { userId: deleterId, path: target.path };
@@ -55,8 +53,9 @@ export async function deleterPathOf(
 ): Promise<string | null> {
   const fold = (value: string) => (fs.caseInsensitive ? value.toLowerCase() : value);
   for (const mount of await fs.mountList()) {
-    const base = ownerBase(mount);
-    if (!mount.spec.isDir || base === null || ownerIdOf(mount) !== record.userId) continue;
+    if (!mount.spec.isDir || ownerIdOf(mount) !== record.userId) continue;
+    const base = await fs.grantOwnerPath(mount);
+    if (base === null) continue;
     const at = canonicalPath(record.path);
     if (at.path === base || !isVirtualInside(fold(at.path), fold(base))) continue;
     const depth = canonicalPath(base).segments.length;

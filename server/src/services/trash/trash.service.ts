@@ -139,7 +139,7 @@ export class TrashService {
     const isDir = target.stat?.isDirectory() === true && !target.isSymlink;
     const name = target.name;
     // Inside a grant the item goes to the folder's owner (docs/teams.md); `path` is the owner's.
-    const owner = overrideOwner ?? trashOwnerOf(user.id, fs, target);
+    const owner = overrideOwner ?? (await trashOwnerOf(user.id, fs, target));
     const pending: PendingRecord = {
       id,
       userId: owner.userId,
