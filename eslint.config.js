@@ -184,6 +184,7 @@ export default tseslint.config(
     files: ['server/src/**/*.ts'],
     ignores: [
       'server/src/fs/**',
+      'server/src/tree/**',
       'server/src/bootstrap.ts',
       'server/src/config/**',
       'server/src/store/**',
@@ -200,7 +201,7 @@ export default tseslint.config(
   {
     // No synchronous file-system or child-process call on the main thread once the server runs
     // (issue #37): one slow network file system would stop every request of the process. Start-up,
-    // the CLI and importers may block; the stat worker (fs/child-stats-core.mjs) is JavaScript and
+    // the CLI and importers may block; the stat worker (tree/read/child-stats-core.mjs) is JavaScript and
     // runs in its own thread.
     files: ['server/src/**/*.ts'],
     ignores: [
@@ -303,9 +304,21 @@ export default tseslint.config(
     ],
   }),
 
+  // ScopedFs reads folders and reports changes through the tree's lowest parts (tree/read,
+  // tree/changes.ts); what the tree builds on ScopedFs (listings, watches, the index) is above it.
   serverLayer('fs', ['http', 'routes', 'services', 'store', 'coordination', 'process'], {
     fsAllowed: true,
+    patterns: [
+      {
+        regex: '^(\\.\\./)+tree/(listing|watch|index|change-relay)',
+        message:
+          'server/src/fs/ may use only tree/read and tree/changes.ts of the tree (docs/architecture.md).',
+      },
+    ],
   }),
+  // The file tree (docs/architecture.md): reads, watches, the name index, the listing cache and
+  // the change feed. Built by the runtime, used by services; never the HTTP layer's.
+  serverLayer('tree', ['http', 'routes', 'services', 'process', 'cli'], { fsAllowed: true }),
   serverLayer('store', ['http', 'routes', 'services', 'fs', 'coordination'], {
     fsAllowed: true,
   }),

@@ -93,10 +93,10 @@ export async function buildBundle() {
     // A linked map for `node --enable-source-maps`; it costs nothing unless asked for.
     sourcemap: 'linked',
   });
-  // The stat worker (src/fs/child-stats.ts) is loaded by URL beside the bundle: its own file.
+  // The stat worker (src/tree/read/child-stats.ts) is loaded by URL beside the bundle: its own file.
   const worker = await build({
     ...common,
-    entryPoints: [path.join(SERVER, 'src/fs/child-stats-worker.mjs')],
+    entryPoints: [path.join(SERVER, 'src/tree/read/child-stats-worker.mjs')],
     outfile: path.join(path.dirname(BUNDLE), 'child-stats-worker.mjs'),
   });
   // The worker and the map first, the bundle last: a fresh bundle always has both beside it.

@@ -105,7 +105,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
 
   app.addHook('onSend', async (request, reply, payload) => {
     // Read-your-writes across instances: a reply leaves once the changes made so far are told to
-    // the other instances (services/tree/change-relay.ts).
+    // the other instances (tree/change-relay.ts).
     const relay = runtime.tree.relay;
     if (relay?.busy) await relay.flushed();
     if (request.url.startsWith('/api/')) applyApiHeaders(reply);

@@ -6,13 +6,13 @@ import { createStore, type Store } from './store/store.ts';
 import { SettingsRepo } from './store/settings.repo.ts';
 import { settingsOrDefaults } from './services/settings.defaults.ts';
 import { FileRoot } from './fs/file-root.ts';
-import { MountTrust } from './fs/mount-trust.ts';
+import { MountTrust } from './tree/watch/mount-trust.ts';
 import { pidSpace } from './fs/pid-space.ts';
 import { processRuns } from './fs/temp-files.ts';
 import { newInstanceId } from './coordination/coordination.ts';
 import { openInstanceLease, type InstanceLease } from './coordination/instance-lease.ts';
 import { systemClock, type Timers } from './coordination/timers.ts';
-import { NameIndex } from './fs/name-index/name-index.ts';
+import { NameIndex } from './tree/index/name-index.ts';
 import type { GrantSource } from './fs/mounts.ts';
 import { TeamMounts } from './services/teams/team-mounts.ts';
 

@@ -31,11 +31,11 @@ import { TwoFactorService } from './services/sign-in/totp.ts';
 import { OidcService } from './services/sign-in/oidc.ts';
 import { AuditLog } from './services/audit/audit-log.ts';
 import { FILE_JOB_RUN, FileJobsService } from './services/file-jobs/file-jobs.service.ts';
-import { ListingCache } from './services/resources/listing-cache.ts';
+import { ListingCache } from './tree/listing/listing-cache.ts';
 import { realTimers, systemClock, type Clock, type Timers } from './coordination/timers.ts';
 import { listenPostgres, notifyPostgres, postgresEventWakeups } from './store/notices.ts';
-import { ChangeRelay } from './services/tree/change-relay.ts';
-import { trustedWatches, UntrustedReconcile } from './services/tree/watch-trust.ts';
+import { ChangeRelay } from './tree/change-relay.ts';
+import { trustedWatches, UntrustedReconcile } from './tree/watch/watch-trust.ts';
 import { TeamsService } from './services/teams/teams.service.ts';
 import { RuntimeMetrics } from './services/metrics/runtime-metrics.ts';
 
@@ -82,7 +82,7 @@ export interface Runtime {
   readonly ctx: AppContext;
   readonly services: Services;
   readonly coordination: Coordination;
-  /** Stat'ed children of watched folders for listings (services/resources/listing-cache.ts). */
+  /** Stat'ed children of watched folders for listings (tree/listing/listing-cache.ts). */
   readonly listingCache: ListingCache;
   /** Where folder watches can be trusted, and how the rest is kept right (docs/search.md). */
   readonly tree: TreeTrust;

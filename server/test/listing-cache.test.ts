@@ -1,4 +1,4 @@
-// The listing cache (services/resources/listing-cache.ts): listings of watched folders served from
+// The listing cache (tree/listing/listing-cache.ts): listings of watched folders served from
 // their cached stat'ed children must be exactly what a fresh read gives, per user.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
@@ -13,7 +13,7 @@ import { testDatabaseFor, type TestDatabaseHandle } from '../testing/test-databa
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/test-server.ts';
 import { clusterConfig } from '../src/cli/serve-cluster.ts';
 import type { ServerConfig } from '../src/config/options.ts';
-import { ListingCache } from '../src/services/resources/listing-cache.ts';
+import { ListingCache } from '../src/tree/listing/listing-cache.ts';
 import type { UserRecord } from '../src/store/users.repo.ts';
 import { PNG, filesUnder, json } from './helpers/resources.ts';
 import { eventually } from './helpers/eventually.ts';

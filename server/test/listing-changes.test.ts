@@ -6,7 +6,7 @@ import { appendFile, link, mkdir, rename, rm, writeFile } from 'node:fs/promises
 import path from 'node:path';
 import type { Resource } from '@cabinet/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { folderStamp } from '../src/fs/folder-stamp.ts';
+import { folderStamp } from '../src/tree/read/folder-stamp.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { openReady, type StreamEvent } from './helpers/event-stream.ts';
 import { eventually, until } from './helpers/eventually.ts';

@@ -17,7 +17,7 @@ import { listingJson, readListing, type Listing } from '../src/services/resource
 import { EntryBudget } from '../src/services/resources/listing-memory.ts';
 import type { UserRecord } from '../src/store/users.repo.ts';
 import { FIRST_PART } from '../src/services/resources/streamed-listing.ts';
-import { ListingCache } from '../src/services/resources/listing-cache.ts';
+import { ListingCache } from '../src/tree/listing/listing-cache.ts';
 import { newTempName, TEMP_PREFIX } from '../src/fs/temp-files.ts';
 import { EntryKind } from '../src/fs/scoped-fs.ts';
 import { eventually } from './helpers/eventually.ts';

@@ -12,7 +12,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { FileChange } from '../fs/changes.ts';
+import type { FileChange } from '../tree/changes.ts';
 
 /** What identifies one cached preview: the source's real path and version, and the variant. */
 export interface PreviewKey {

@@ -2,7 +2,7 @@ import type { ServerConfig } from '../config/options.ts';
 import { buildApp } from '../app.ts';
 import { closeContext, createContext } from '../context.ts';
 import { createRuntime } from '../runtime.ts';
-import { stopStatWorker } from '../fs/child-stats.ts';
+import { stopStatWorker } from '../tree/read/child-stats.ts';
 import { createLogger } from '../logger.ts';
 import { reloadTls } from '../config/tls-files.ts';
 import type { Server as HttpsServer } from 'node:https';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, realpath, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { FileChanges } from './changes.ts';
+import { FileChanges } from '../tree/changes.ts';
 import { TempJournal, type TempJournalOptions } from './temp-files.ts';
 import { UploadStaging } from './upload-staging.ts';
 import { WriteBuffers } from './write-buffers.ts';

@@ -3,7 +3,7 @@ import type { GrantAccess } from '@cabinet/protocol';
 import { errors } from '../errors.ts';
 import { canonicalPath } from './canonical-path.ts';
 import { SlimStat, type EntryStat } from './entry-stat.ts';
-import type { ListEntry } from './folder-children.ts';
+import type { ListEntry } from '../tree/read/folder-children.ts';
 import type { PlacedMount } from './mounts.ts';
 import type { Resolved } from './scope-resolver.ts';
 import type { ScopedFs } from './scoped-fs.ts';

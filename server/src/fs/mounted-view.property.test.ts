@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { fuzzRuns } from '../../testing/hostile-paths.ts';
 import { AppError } from '../errors.ts';
 import { EntryBudget } from '../services/resources/listing-memory.ts';
-import { ListingCache, type ListingCacheSource } from '../services/resources/listing-cache.ts';
+import { ListingCache, type ListingCacheSource } from '../tree/listing/listing-cache.ts';
 import { listingJson, readListing } from '../services/resources/listing.ts';
 import type { FileRoot } from './file-root.ts';
 import { block, files, put, root, useScopedTree } from './scoped-fs.fixture.ts';

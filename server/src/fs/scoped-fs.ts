@@ -11,7 +11,7 @@ import { treeBytes, treeSize, type TreeSize } from './tree-bytes.ts';
 import type { TypedNames } from './typed-names.ts';
 import type { CopyControl } from './copy-run.ts';
 import type { FileRoot } from './file-root.ts';
-import type { FolderChildren, ListEntry } from './folder-children.ts';
+import type { FolderChildren, ListEntry } from '../tree/read/folder-children.ts';
 import {
   DENIED_BY_RULES,
   ScopeResolver,
@@ -33,7 +33,7 @@ import { MountedParts, type KnownTop, type MountOpener } from './mounted-parts.t
 export type { Stats } from 'node:fs';
 export type { EntryStat } from './entry-stat.ts';
 export { EntryKind, type NamePattern, type TypedNames } from './typed-names.ts';
-export type { FolderChildren, ListEntry } from './folder-children.ts';
+export type { FolderChildren, ListEntry } from '../tree/read/folder-children.ts';
 export type { KnownTop } from './mounted-parts.ts';
 export type { Resolved, ScopedFsOptions } from './scope-resolver.ts';
 export type { Entry, ListOptions, WalkOptions } from './scoped-listing.ts';

@@ -10,8 +10,8 @@ import {
   readSortedNames,
   readTypedNames,
   statChildren,
-} from './child-stats.ts';
-import { FolderChildren, type ListEntry } from './folder-children.ts';
+} from '../tree/read/child-stats.ts';
+import { FolderChildren, type ListEntry } from '../tree/read/folder-children.ts';
 import { lstatOrNull, mapFsErrors } from './fs-errors.ts';
 import type { JudgedFolder, Resolved, ScopeResolver } from './scope-resolver.ts';
 import { isTempName } from './temp-files.ts';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, lstatSync } from 'node:fs';
 import { rm, symlink } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { FileChange } from './changes.ts';
+import type { FileChange } from '../tree/changes.ts';
 import { FileRoot } from './file-root.ts';
 import { ScopedFs } from './scoped-fs.ts';
 import { isTempName } from './temp-files.ts';

@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { canonicalPath } from './canonical-path.ts';
-import { folderStamp, sameStamp, type FolderStamp } from './folder-stamp.ts';
+import { folderStamp, sameStamp, type FolderStamp } from '../tree/read/folder-stamp.ts';
 import { lstatOrNull } from './fs-errors.ts';
 import type { Grants, MountSpec, PlacedMount } from './mounts.ts';
 

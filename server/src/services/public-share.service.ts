@@ -16,8 +16,8 @@ import type { AttemptCounter } from '../coordination/index.ts';
 import { fileDownload, type RawDownload } from './raw.service.ts';
 import { fileInfo } from './resources/file-info.ts';
 import { readListing, type Listing } from './resources/listing.ts';
-import type { ListingCache } from './resources/listing-cache.ts';
-import type { InstanceChanges } from './tree/change-relay.ts';
+import type { ListingCache } from '../tree/listing/listing-cache.ts';
+import type { InstanceChanges } from '../tree/change-relay.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
 import { freeName } from './resources/free-name.ts';
 import type { ShareService } from './share.service.ts';
@@ -105,7 +105,7 @@ export class PublicShareService {
     private readonly passwordAttempts: AttemptCounter,
     private readonly quota: QuotaService,
     private readonly listingCache?: ListingCache,
-    /** Other instances' changes, applied before a listing (services/tree/change-relay.ts). */
+    /** Other instances' changes, applied before a listing (tree/change-relay.ts). */
     private readonly instances?: InstanceChanges,
     private readonly now: Clock = systemClock,
   ) {}

@@ -26,8 +26,8 @@ import { freeName } from './resources/free-name.ts';
 import { readListing, type Listing } from './resources/listing.ts';
 import { sharedMarkOf, withGrants } from './resources/granted-items.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
-import type { ListingCache } from './resources/listing-cache.ts';
-import type { InstanceChanges } from './tree/change-relay.ts';
+import type { ListingCache } from '../tree/listing/listing-cache.ts';
+import type { InstanceChanges } from '../tree/change-relay.ts';
 import { canCreate, canDelete, canDownload, canModify, canRename } from './permissions.ts';
 import type { QuotaService } from './quota/quota.service.ts';
 
@@ -74,7 +74,7 @@ export class ResourcesService {
     private readonly quota: QuotaService,
     /** Stat'ed children of watched folders, shared by every user's listings. */
     private readonly listingCache?: ListingCache,
-    /** Other instances' changes, applied before a listing (services/tree/change-relay.ts). */
+    /** Other instances' changes, applied before a listing (tree/change-relay.ts). */
     private readonly instances?: InstanceChanges,
   ) {}
 

@@ -1,17 +1,12 @@
 import type { SettingsRepo } from '../store/settings.repo.ts';
 import type { FileRoot } from '../fs/file-root.ts';
-import type { NameIndex } from '../fs/name-index/name-index.ts';
+import type { NameIndex } from '../tree/index/name-index.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { errors } from '../errors.ts';
 import { joinVirtual } from '../fs/canonical-path.ts';
-import type { NameTable } from '../fs/name-index/name-table.ts';
-import {
-  matchesTerms,
-  matchesType,
-  parseQuery,
-  type NameQuery,
-} from '../fs/name-index/name-query.ts';
-import { searchTable } from '../fs/name-index/table-search.ts';
+import type { NameTable } from '../tree/index/name-table.ts';
+import { matchesTerms, matchesType, parseQuery, type NameQuery } from '../tree/index/name-query.ts';
+import { searchTable } from '../tree/index/table-search.ts';
 import { ScopedFs, type Resolved } from '../fs/scoped-fs.ts';
 import type { UserRecord } from '../store/users.repo.ts';
 

@@ -1,6 +1,6 @@
 import type { Sorting } from '@cabinet/protocol';
 import type { TestServer } from '../../testing/test-server.ts';
-import type { ListingCache } from '../../src/services/resources/listing-cache.ts';
+import type { ListingCache } from '../../src/tree/listing/listing-cache.ts';
 import { listingJson, readListing, type Listing } from '../../src/services/resources/listing.ts';
 import { EntryBudget } from '../../src/services/resources/listing-memory.ts';
 import type { UserRecord } from '../../src/store/users.repo.ts';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { folderStamp } from '../../src/fs/folder-stamp.ts';
+import { folderStamp } from '../../src/tree/read/folder-stamp.ts';
 import type { TestServer } from '../../testing/test-server.ts';
 
 /**

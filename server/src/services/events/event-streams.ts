@@ -1,6 +1,6 @@
 import type { SettingsRepo } from '../../store/settings.repo.ts';
 import type { FileRoot } from '../../fs/file-root.ts';
-import type { NameIndex } from '../../fs/name-index/name-index.ts';
+import type { NameIndex } from '../../tree/index/name-index.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   realTimers,

@@ -7,7 +7,7 @@ export interface MetricSources {
   listingCache: { readonly hits: number; readonly misses: number; readonly bytes: number };
   /** The search index's live entries and when its table was last built from the disk (ms). */
   searchIndex: () => { entries: number; builtAt: number | null } | null;
-  /** The mounts the root crosses and whether their watches are trusted (fs/mount-trust.ts). */
+  /** The mounts the root crosses and whether their watches are trusted (tree/watch/mount-trust.ts). */
   mounts: () => readonly { path: string; type: string; trusted: boolean }[];
   /** Background file jobs by state, counted in the database (all instances'). */
   jobsByState: () => Promise<Record<string, number>>;

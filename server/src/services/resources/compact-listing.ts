@@ -7,7 +7,7 @@ import {
 } from '@cabinet/protocol';
 import { EventLoopTurns } from '../../streams/event-loop-turns.ts';
 import { formatTime, goFileMode } from './file-info.ts';
-import { LISTED_TYPES } from './listed-types.ts';
+import { LISTED_TYPES } from '../../tree/listing/listed-types.ts';
 import { columnsOf, type ListedColumns } from './listed-columns.ts';
 import { listedParts, type Listing } from './listing.ts';
 

@@ -3,7 +3,7 @@ import type { Resolved, ScopedFs } from '../../fs/scoped-fs.ts';
 import { fileInfo } from './file-info.ts';
 import { knownTops } from './granted-tops.ts';
 import type { Listing } from './listing.ts';
-import type { ListingCache } from './listing-cache.ts';
+import type { ListingCache } from '../../tree/listing/listing-cache.ts';
 
 /** What a path of a grant is, for the `shared` mark of listings (docs/teams.md). */
 export function sharedMarkOf(fs: ScopedFs, virtual: string | Resolved): SharedMark | undefined {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { FILE_TYPE, SlimStat } from '../../fs/entry-stat.ts';
 import type { FileRoot } from '../../fs/file-root.ts';
 import { ScopedFs, type KnownTop } from '../../fs/scoped-fs.ts';
-import type { CachedFolder, ListingCache } from './listing-cache.ts';
+import type { CachedFolder, ListingCache } from '../../tree/listing/listing-cache.ts';
 
 /**
  * The tops of the team folders a root listing shows, from the listing cache of the folders that

@@ -1,6 +1,6 @@
 /**
  * Memory policy for folder listings. A listing holds a few dozen bytes per entry while it is
- * built and written (packed numbers, not `fs.Stats`: fs/child-stats.ts), and its reply goes out
+ * built and written (packed numbers, not `fs.Stats`: tree/read/child-stats.ts), and its reply goes out
  * through reused chunks (http/reply-chunks.ts), so what it leaves behind is short-lived strings
  * that die young. `EntryBudget` bounds what big listings hold at once: at most `capacity` entries
  * (judged from the folder's size before it is read, `estimatedEntries`); others wait their turn.

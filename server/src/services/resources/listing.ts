@@ -13,11 +13,11 @@ import { virtualBaseName } from '../../fs/canonical-path.ts';
 import { fileInfo } from './file-info.ts';
 import { itemTail } from './item-json.ts';
 import { columnsOf, type ListedColumns } from './listed-columns.ts';
-import { LISTED_TYPES } from './listed-types.ts';
-import { ListingCache, type CachedFolder } from './listing-cache.ts';
+import { LISTED_TYPES } from '../../tree/listing/listed-types.ts';
+import { ListingCache, type CachedFolder } from '../../tree/listing/listing-cache.ts';
 import { EventLoopTurns } from '../../streams/event-loop-turns.ts';
 import { estimatedEntries, type EntryBudget } from './listing-memory.ts';
-import { sortOrder, type SortFields } from './sort-items.ts';
+import { sortOrder, type SortFields } from '../../tree/listing/sort-items.ts';
 import { startStreamedListing, type StreamedItems } from './streamed-listing.ts';
 import { typeChildren } from './typed-children.ts';
 

@@ -9,9 +9,9 @@ import {
   type TypedNames,
 } from '../../fs/scoped-fs.ts';
 import type { FreshItems } from './listing.ts';
-import { firstInNameOrder, sortOrder } from './sort-items.ts';
+import { firstInNameOrder, sortOrder } from '../../tree/listing/sort-items.ts';
 import { typeChildren } from './typed-children.ts';
-import { readTypedNames } from '../../fs/child-stats.ts';
+import { readTypedNames } from '../../tree/read/child-stats.ts';
 import { mapFsErrors } from '../../fs/fs-errors.ts';
 
 /**

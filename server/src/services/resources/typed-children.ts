@@ -1,7 +1,7 @@
 import { detectType } from '../../file-kinds/file-type.ts';
 import type { SubtitleFinder } from '../../file-kinds/subtitles.ts';
 import type { FolderChildren } from '../../fs/scoped-fs.ts';
-import { typeCode } from './listed-types.ts';
+import { typeCode } from '../../tree/listing/listed-types.ts';
 
 /** What `typeChildren` finds in read children. */
 export interface TypedChildren {

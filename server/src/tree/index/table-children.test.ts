@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EntryKind, ListedNames, type NamePattern, type TypedNames } from '../typed-names.ts';
+import { EntryKind, ListedNames, type NamePattern, type TypedNames } from '../../fs/typed-names.ts';
 import { NameTable } from './name-table.ts';
 import { TableChildren } from './table-children.ts';
 

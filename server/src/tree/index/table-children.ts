@@ -1,4 +1,4 @@
-import { EntryKind, type NamePattern, type TypedNames } from '../typed-names.ts';
+import { EntryKind, type NamePattern, type TypedNames } from '../../fs/typed-names.ts';
 import { FLAG_DIR, FLAG_LINK, SEPARATOR, type NameTable } from './name-table.ts';
 import { sortedIndexOf } from './sorted-index-of.ts';
 

@@ -14,7 +14,7 @@ import {
   shownNumbers,
   type FolderIdentity,
   type FolderStamp,
-} from '../../fs/folder-stamp.ts';
+} from '../read/folder-stamp.ts';
 import { typeCode } from './listed-types.ts';
 import { patchFolder, type Patched } from './listing-patch.ts';
 import { sortOrder } from './sort-items.ts';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Timers } from '../../coordination/timers.ts';
-import type { FileChange, FileChanges } from '../../fs/changes.ts';
-import type { NoticeHandlers, NoticeListener } from '../../store/notices.ts';
+import type { Timers } from '../coordination/timers.ts';
+import type { FileChange, FileChanges } from './changes.ts';
+import type { NoticeHandlers, NoticeListener } from '../store/notices.ts';
 
 /** The channel every instance's changes travel on. */
 export const TREE_CHANNEL = 'cabinet_tree';

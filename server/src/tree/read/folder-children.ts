@@ -1,8 +1,8 @@
 import { constants, type Stats } from 'node:fs';
 import path from 'node:path';
-import { joinVirtual } from './canonical-path.ts';
+import { joinVirtual } from '../../fs/canonical-path.ts';
 import type { ChildStats } from './child-stats.ts';
-import { SlimStat, type EntryStat } from './entry-stat.ts';
+import { SlimStat, type EntryStat } from '../../fs/entry-stat.ts';
 
 const { S_IFMT, S_IFDIR, S_IFREG } = constants;
 

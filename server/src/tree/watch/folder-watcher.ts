@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { identityOf, sameFolder, type FolderIdentity } from '../folder-stamp.ts';
+import { identityOf, sameFolder, type FolderIdentity } from '../read/folder-stamp.ts';
 
 /** Events within one second above which the kernel queue may have overflowed unseen. */
 const BURST_EVENTS = 8000;

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { repeat, type Timers } from '../../coordination/timers.ts';
-import type { MountReport, MountTrust } from '../../fs/mount-trust.ts';
-import type { NameIndex } from '../../fs/name-index/name-index.ts';
-import type { ListingCacheSource } from '../resources/listing-cache.ts';
+import type { MountReport, MountTrust } from './mount-trust.ts';
+import type { NameIndex } from '../index/name-index.ts';
+import type { ListingCacheSource } from '../listing/listing-cache.ts';
 
 /** What else must hold for watches to vouch for a folder: the relay of other instances is up. */
 export interface TrustGate {

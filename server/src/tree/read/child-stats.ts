@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, opendir, readdir } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { EntryKind, ListedNames } from './typed-names.ts';
+import { EntryKind, ListedNames } from '../../fs/typed-names.ts';
 import {
   bufferBytes,
   CHUNK,

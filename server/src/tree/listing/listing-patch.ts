@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../file-kinds/file-type.ts';
-import { readSortedNames, statChildren } from '../../fs/child-stats.ts';
-import { FolderChildren } from '../../fs/folder-children.ts';
-import type { FolderStamp } from '../../fs/folder-stamp.ts';
+import { readSortedNames, statChildren } from '../read/child-stats.ts';
+import { FolderChildren } from '../read/folder-children.ts';
+import type { FolderStamp } from '../read/folder-stamp.ts';
 import type { Resolved } from '../../fs/scoped-fs.ts';
 import { isTempName } from '../../fs/temp-files.ts';
 import { build, packedFolder, STRING_OVERHEAD, type CachedFolder } from './listing-cache.ts';
