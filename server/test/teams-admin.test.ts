@@ -8,23 +8,14 @@ import {
   type TestServer,
   type TestUser,
 } from '../testing/test-server.ts';
+import { EDIT, callAs } from './helpers/teams.ts';
 
 let server: TestServer;
 let alice: TestUser;
 let bob: TestUser;
 
-const EDIT = { create: true, rename: true, modify: true, delete: true, share: false };
-
-function call(user: TestUser, method: string, url: string, body?: unknown) {
-  return server.fetch(url, {
-    method,
-    token: user.token,
-    ...(body !== undefined && {
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-  });
-}
+const call = (user: TestUser, method: string, url: string, body?: unknown) =>
+  callAs(server, user, method, url, body);
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -1,32 +1,18 @@
-import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileJob, NewFileJob } from '@cabinet/protocol';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { eventually } from './helpers/eventually.ts';
+import { type Access, EDIT, VIEW, callAs, putFile, shareWithUser } from './helpers/teams.ts';
 
 let server: TestServer;
 let admin: TestUser;
 
-const VIEW = { create: false, rename: false, modify: false, delete: false, share: false };
-const EDIT = { create: true, rename: true, modify: true, delete: true, share: false };
+const call = (user: TestUser, method: string, url: string, body?: unknown) =>
+  callAs(server, user, method, url, body);
 
-function call(user: TestUser, method: string, url: string, body?: unknown) {
-  return server.fetch(url, {
-    method,
-    token: user.token,
-    ...(body !== undefined && {
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-  });
-}
-
-async function put(relative: string, content = 'x'): Promise<void> {
-  const file = path.join(server.root, relative);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
-}
+const put = (relative: string, content = 'x') => putFile(server, relative, content);
 
 const real = (relative: string) => path.join(server.root, relative);
 const text = (relative: string) => readFile(real(relative), 'utf8');
@@ -54,14 +40,8 @@ async function teamFolder(name: string, folder: string, to: TestUser, access = E
   expect(res.status).toBe(201);
 }
 
-async function shareWith(owner: TestUser, item: string, to: TestUser, access = EDIT) {
-  const res = await call(owner, 'POST', '/api/people-shares', {
-    path: item,
-    grantees: [{ kind: 'user', id: to.user.id }],
-    access,
-  });
-  expect(res.status).toBe(201);
-}
+const shareWith = (owner: TestUser, item: string, to: TestUser, access: Access = EDIT) =>
+  shareWithUser(server, owner, item, to, access);
 
 async function user(scope: string, extra: { quota?: number } = {}): Promise<TestUser> {
   await mkdir(real(scope), { recursive: true });

@@ -1,43 +1,21 @@
 // Public links and file requests a recipient makes inside a grant with `share` access
 // (docs/teams.md): served through the grant's view, confined to it, ended with the grant.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PeopleShare } from '@cabinet/protocol';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { encodePath } from './helpers/tus.ts';
-
-const VIEW = { create: false, rename: false, modify: false, delete: false, share: false };
-const SHARE = { ...VIEW, share: true };
+import { type Access, SHARE, VIEW, callAs, putFile, shareWithUser } from './helpers/teams.ts';
 
 let server: TestServer;
 
-function call(user: TestUser, method: string, url: string, body?: unknown) {
-  return server.fetch(url, {
-    method,
-    token: user.token,
-    ...(body !== undefined && {
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-  });
-}
+const call = (user: TestUser, method: string, url: string, body?: unknown) =>
+  callAs(server, user, method, url, body);
 
-async function put(relative: string, content = 'x'): Promise<void> {
-  const file = path.join(server.root, relative);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
-}
+const put = (relative: string, content = 'x') => putFile(server, relative, content);
 
-async function shareWith(owner: TestUser, item: string, to: TestUser, access: typeof VIEW) {
-  const res = await call(owner, 'POST', '/api/people-shares', {
-    path: item,
-    grantees: [{ kind: 'user', id: to.user.id }],
-    access,
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as PeopleShare;
-}
+const shareWith = (owner: TestUser, item: string, to: TestUser, access: Access) =>
+  shareWithUser(server, owner, item, to, access);
 
 const link = (user: TestUser, virtual: string, body: Record<string, unknown> = {}) =>
   call(user, 'POST', `/api/share${encodePath(virtual)}`, { expires: '0', ...body });

@@ -6,8 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resource, ResourceItem } from '@cabinet/protocol';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
-
-const VIEW = { create: false, rename: false, modify: false, delete: false, share: false };
+import { VIEW } from './helpers/teams.ts';
 
 let server: TestServer;
 

@@ -7,8 +7,7 @@ import type { PeopleShare } from '@cabinet/protocol';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { openReady, type StreamEvent } from './helpers/event-stream.ts';
 import { encodePath } from './helpers/tus.ts';
-
-const EDIT = { create: true, rename: true, modify: true, delete: true, share: false };
+import { EDIT, callAs } from './helpers/teams.ts';
 
 const changedPath = (p: string) => (event: StreamEvent) =>
   event.type === 'changed' && (event.data as { path: string }).path === p;
@@ -22,16 +21,8 @@ let rik: TestUser;
 let bob: TestUser;
 let share: PeopleShare;
 
-function call(user: TestUser, method: string, url: string, body?: unknown) {
-  return server.fetch(url, {
-    method,
-    token: user.token,
-    ...(body !== undefined && {
-      headers: { 'content-type': 'application/json' },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    }),
-  });
-}
+const call = (user: TestUser, method: string, url: string, body?: unknown) =>
+  callAs(server, user, method, url, body);
 
 const real = (relative: string) => path.join(server.root, relative);
 

@@ -1,32 +1,17 @@
 // Items inside a shared folder carry the grant's `shared` mark (docs/teams.md); the user's own
 // items never do.
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PeopleShare, Resource, TeamFolder } from '@cabinet/protocol';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { encodePath } from './helpers/tus.ts';
-
-const VIEW = { create: false, rename: false, modify: false, delete: false, share: false };
+import { VIEW, callAs, putFile } from './helpers/teams.ts';
 
 let server: TestServer;
 
-function call(user: TestUser, method: string, url: string, body?: unknown) {
-  return server.fetch(url, {
-    method,
-    token: user.token,
-    ...(body !== undefined && {
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-  });
-}
+const call = (user: TestUser, method: string, url: string, body?: unknown) =>
+  callAs(server, user, method, url, body);
 
-async function put(relative: string, content = 'x'): Promise<void> {
-  const file = path.join(server.root, relative);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
-}
+const put = (relative: string, content = 'x') => putFile(server, relative, content);
 
 async function get(user: TestUser, virtual: string, query = ''): Promise<Response> {
   const res = await call(user, 'GET', `/api/resources${encodePath(virtual)}${query}`);

@@ -1,32 +1,18 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PeopleShare, TrashItem } from '@cabinet/protocol';
+import type { TrashItem } from '@cabinet/protocol';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { encodePath } from './helpers/tus.ts';
+import { type Access, EDIT, VIEW, callAs, putFile, shareWithUser } from './helpers/teams.ts';
 
 let server: TestServer;
 let admin: TestUser;
 
-const VIEW = { create: false, rename: false, modify: false, delete: false, share: false };
-const EDIT = { create: true, rename: true, modify: true, delete: true, share: false };
+const call = (user: TestUser, method: string, url: string, body?: unknown) =>
+  callAs(server, user, method, url, body);
 
-function call(user: TestUser, method: string, url: string, body?: unknown) {
-  return server.fetch(url, {
-    method,
-    token: user.token,
-    ...(body !== undefined && {
-      headers: { 'content-type': 'application/json' },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    }),
-  });
-}
-
-async function put(relative: string, content = 'x'): Promise<void> {
-  const file = path.join(server.root, relative);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
-}
+const put = (relative: string, content = 'x') => putFile(server, relative, content);
 
 async function trashOf(user: TestUser, query = ''): Promise<TrashItem[]> {
   const res = await call(user, 'GET', `/api/trash${query}`);
@@ -40,15 +26,8 @@ async function usageOf(user: TestUser): Promise<{ used: number; quota: number }>
   return (await res.json()) as { used: number; quota: number };
 }
 
-async function shareWith(owner: TestUser, item: string, to: TestUser, access: typeof VIEW) {
-  const res = await call(owner, 'POST', '/api/people-shares', {
-    path: item,
-    grantees: [{ kind: 'user', id: to.user.id }],
-    access,
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as PeopleShare;
-}
+const shareWith = (owner: TestUser, item: string, to: TestUser, access: Access) =>
+  shareWithUser(server, owner, item, to, access);
 
 const del = (user: TestUser, virtual: string) =>
   call(user, 'DELETE', `/api/resources${encodePath(virtual)}`);

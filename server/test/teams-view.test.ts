@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PeopleShare, Resource, SharedWithMe, TeamFolder } from '@cabinet/protocol';
@@ -6,29 +6,15 @@ import { startTestServer, type TestServer, type TestUser } from '../testing/test
 import { basic, dav } from './helpers/dav.ts';
 import { createUpload, encodePath, patchChunk } from './helpers/tus.ts';
 import { openReady } from './helpers/event-stream.ts';
+import { EDIT, VIEW, callAs, putFile } from './helpers/teams.ts';
 
 let server: TestServer;
 let admin: TestUser;
 
-const VIEW = { create: false, rename: false, modify: false, delete: false, share: false };
-const EDIT = { create: true, rename: true, modify: true, delete: true, share: false };
+const call = (user: TestUser, method: string, url: string, body?: unknown) =>
+  callAs(server, user, method, url, body);
 
-function call(user: TestUser, method: string, url: string, body?: unknown) {
-  return server.fetch(url, {
-    method,
-    token: user.token,
-    ...(body !== undefined && {
-      headers: { 'content-type': 'application/json' },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    }),
-  });
-}
-
-async function put(relative: string, content = 'x'): Promise<void> {
-  const file = path.join(server.root, relative);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
-}
+const put = (relative: string, content = 'x') => putFile(server, relative, content);
 
 async function listing(user: TestUser, virtual: string): Promise<Resource> {
   const res = await call(user, 'GET', `/api/resources${encodePath(virtual)}`);
