@@ -11,7 +11,7 @@ import { pidSpace } from './fs/pid-space.ts';
 import { processRuns } from './fs/temp-files.ts';
 import { newInstanceId } from './coordination/coordination.ts';
 import { openInstanceLease, type InstanceLease } from './coordination/instance-lease.ts';
-import { systemClock, type Timers } from './coordination/timers.ts';
+import { systemClock, type Clock, type Timers } from './coordination/timers.ts';
 import { NameIndex } from './tree/index/name-index.ts';
 import type { GrantSource } from './fs/mounts.ts';
 import { TeamMounts } from './services/teams/team-mounts.ts';
@@ -43,6 +43,8 @@ export interface ContextOptions {
   searchGate?: Promise<void>;
   /** This instance's id (default: host, pid and a random part) and its lease's clock and timers. */
   instance?: { id?: string; now?: () => number; timers?: Timers; ttlMs?: number };
+  /** The clock shares with people expire by (the runtime's; tests move it instead of waiting). */
+  now?: Clock;
 }
 
 /** Opens the database, runs migrations and first-start set-up, and returns the context. */
@@ -81,7 +83,7 @@ export async function createContext(
     gate: options.searchGate,
   });
   if (options.searchIndex ?? true) await search.start();
-  const grants = new TeamMounts(store, files, systemClock);
+  const grants = new TeamMounts(store, files, options.now ?? systemClock);
   return { config, store, settings, signingKey, log, files, search, mounts, instance, grants };
 }
 

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resource, ResourceItem } from '@cabinet/protocol';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
-import { VIEW } from './helpers/teams.ts';
+import { VIEW, callAs } from './helpers/teams.ts';
+import { encodePath } from './helpers/tus.ts';
 
 let server: TestServer;
 
@@ -69,5 +70,44 @@ describe('team folders at the top of a view', () => {
     await expect
       .poll(async () => new Date((await top(tess)).get('North')!.modified).toISOString())
       .toBe(wanted);
+  });
+});
+
+describe('a share with an end date', () => {
+  let timed: TestServer;
+  /** The runtime's clock: moved past the end date instead of waiting for it. */
+  let clock = Date.UTC(2026, 10, 29, 12);
+
+  beforeAll(async () => {
+    timed = await startTestServer({ now: () => clock });
+  });
+  afterAll(() => timed.close());
+
+  async function names(user: TestUser, virtual: string): Promise<string[] | number> {
+    const res = await timed.fetch(`/api/resources${encodePath(virtual)}`, { token: user.token });
+    if (res.status !== 200) return res.status;
+    return (((await res.json()) as Resource).items ?? []).map((item) => item.name).sort();
+  }
+
+  it('ends on the next request once its time has passed, though the grants were kept', async () => {
+    await mkdir(path.join(timed.root, 'users/owen/plans'), { recursive: true });
+    await writeFile(path.join(timed.root, 'users/owen/plans/q3.txt'), 'figures');
+    await mkdir(path.join(timed.root, 'users/rita'), { recursive: true });
+    const owen = await timed.createUser({ scope: '/users/owen', perm: { share: true } });
+    const rita = await timed.createUser({ scope: '/users/rita' });
+    const shared = await callAs(timed, owen, 'POST', '/api/people-shares', {
+      path: '/plans',
+      grantees: [{ kind: 'user', id: rita.user.id }],
+      access: VIEW,
+      expire: Math.floor(clock / 1000) + 3600,
+    });
+    expect(shared.status).toBe(201);
+    // Listed twice: the second answer uses the grants the first kept.
+    expect(await names(rita, '/Shared with me')).toEqual(['plans']);
+    expect(await names(rita, '/Shared with me/plans')).toEqual(['q3.txt']);
+
+    clock += 2 * 3600 * 1000;
+    expect(await names(rita, '/')).toEqual([]);
+    expect(await names(rita, '/Shared with me/plans')).toBe(404);
   });
 });

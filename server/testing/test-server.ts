@@ -113,6 +113,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ctx = await createContext(config, log, {
       searchGate: options.searchGate,
       instance: options.instance,
+      now: options.now,
     });
   } catch (error) {
     await testDatabase?.release();
