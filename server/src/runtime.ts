@@ -177,7 +177,8 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
   const now = options.now ?? systemClock;
   const audit = new AuditLog(ctx, { enabled: options.auditLog, now });
   const hooks = new EventHooks(ctx, audit, now);
-  const shares = new ShareService(ctx, now);
+  const teams = new TeamsService(ctx, coordination.events, now);
+  const shares = new ShareService(ctx, now, teams);
   const users = new UsersService(ctx, coordination.lock);
   const quota = new QuotaService(ctx, now);
   const tus = new TusService(ctx, hooks, coordination.uploadLeases, quota, now);
@@ -302,7 +303,7 @@ export function createRuntime(ctx: AppContext, options: RuntimeOptions = {}): Ru
       },
       now,
     ),
-    teams: new TeamsService(ctx, coordination.events, now),
+    teams,
   };
 
   const log = ctx.log.child({ area: 'runtime' });

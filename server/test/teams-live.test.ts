@@ -117,3 +117,39 @@ describe('live changes inside grants', () => {
     stream.close();
   });
 });
+
+describe('a shared item moved or deleted by its owner', () => {
+  it('tells its recipient, whose open pages re-read it', async () => {
+    await mkdir(real('users/olga/notes'), { recursive: true });
+    const stream = await openReady(server.url, { token: pia.token });
+    const heard = () => stream.events.filter((event) => event.type === 'shared').length;
+    const sharedNames = async () => {
+      const res = await call(pia, 'GET', `/api/resources${encodePath('/Shared with me')}`);
+      if (res.status !== 200) return [];
+      return ((await res.json()) as { items: { name: string }[] }).items.map((i) => i.name);
+    };
+    const created = await call(olga, 'POST', '/api/people-shares', {
+      path: '/notes',
+      grantees: [{ kind: 'user', id: pia.user.id }],
+      access: EDIT,
+    });
+    expect(created.status).toBe(201);
+    await expect.poll(heard).toBe(1);
+
+    const destination = encodeURIComponent('/notes-2026');
+    const renamed = await call(
+      olga,
+      'PATCH',
+      `/api/resources/notes?action=rename&destination=${destination}`,
+    );
+    expect(renamed.status).toBe(200);
+    await expect.poll(heard).toBe(2);
+    expect(await sharedNames()).toContain('notes-2026');
+
+    const deleted = await call(olga, 'DELETE', '/api/resources/notes-2026');
+    expect(deleted.status).toBe(204);
+    await expect.poll(heard).toBe(3);
+    expect(await sharedNames()).not.toContain('notes-2026');
+    stream.close();
+  });
+});

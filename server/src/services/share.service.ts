@@ -58,6 +58,16 @@ export interface ShareDeps {
 }
 
 /**
+ * Who hears of a share with people that moved with its item or ended with it (TeamsService): its
+ * recipients and its owner get the `shared` event, so an open "Shared with me" or Shares screen
+ * re-reads (docs/teams.md).
+ */
+export interface SharedNotices {
+  recipientsOf(kind: 'people', id: number): Promise<number[]>;
+  notify(userIds: readonly number[]): Promise<void>;
+}
+
+/**
  * The owner's side of share links: list, create, delete, and keeping links on
  * their item when it moves or is deleted. The public side is PublicShareService.
  */
@@ -66,6 +76,7 @@ export class ShareService {
     private readonly ctx: ShareDeps,
     /** The clock links expire by (tests drive it; see RuntimeOptions.now). */
     private readonly now: Clock = systemClock,
+    private readonly notices?: SharedNotices,
   ) {}
 
   /** Whether a link has expired by this service's clock. */
@@ -197,7 +208,9 @@ export class ShareService {
 
   /** Shares with people follow their item as links do, and end when it leaves its owner's scope. */
   private async followPeopleShares(from: string, to: string): Promise<void> {
+    const told: number[] = [];
     for (const share of await this.ctx.store.teams.peopleSharesAtOrUnder(from)) {
+      told.push(share.ownerId, ...((await this.notices?.recipientsOf('people', share.id)) ?? []));
       const owner = await this.ctx.store.users.byId(share.ownerId);
       const newTarget = to + share.target.slice(from.length);
       const newReal = path.join(this.ctx.files.realRoot, newTarget);
@@ -218,14 +231,19 @@ export class ShareService {
         newTarget,
       );
     }
+    if (told.length > 0) await this.notices?.notify(told);
   }
 
   /** A deleted item's shares with people end with it (trashed or not: a restore does not revive them). */
   private async endPeopleShares(removed: Resolved): Promise<void> {
     if (removed.isSymlink) return;
+    const told: number[] = [];
     for (const share of await this.ctx.store.teams.peopleSharesAtOrUnder(this.targetOf(removed))) {
+      // Asked before the grant goes: its grantees go with it.
+      told.push(share.ownerId, ...((await this.notices?.recipientsOf('people', share.id)) ?? []));
       await this.ctx.store.teams.removeGrant('people', share.id);
     }
+    if (told.length > 0) await this.notices?.notify(told);
   }
 
   /**
