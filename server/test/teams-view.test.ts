@@ -73,6 +73,25 @@ describe('team folders in a grantee view', () => {
     ]);
   });
 
+  it('keep one of their own that differs only in case, on a disk that tells case apart', async () => {
+    expect(server.ctx.files.caseInsensitive).toBe(false);
+    await put('teams/plans/team.txt', 'team');
+    await put('users/cas/plans/own.txt', 'own');
+    const cas = await server.createUser({ scope: '/users/cas' });
+    await teamFolder({
+      name: 'Plans',
+      path: '/teams/plans',
+      grantees: [{ kind: 'user', id: cas.user.id }],
+      access: VIEW,
+    });
+    expect(((await listing(cas, '/')).items ?? []).map((item) => item.name).sort()).toEqual([
+      'Plans',
+      'plans',
+    ]);
+    expect(await names(cas, '/plans')).toEqual(['own.txt']);
+    expect(await names(cas, '/Plans')).toEqual(['team.txt']);
+  });
+
   it('view only: every write route refuses (403), the files stay as they were', async () => {
     await put('teams/view/keep.txt', 'keep');
     const vic = await server.createUser({ scope: '/users/vic', password: 'vic-password-long-1' });

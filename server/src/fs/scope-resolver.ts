@@ -245,7 +245,9 @@ export class ScopeResolver {
     const reserved = this.options.reserved;
     if (!reserved || reserved.size === 0 || canonical === '/') return false;
     const end = canonical.indexOf('/', 1);
-    return reserved.has((end < 0 ? canonical.slice(1) : canonical.slice(1, end)).toLowerCase());
+    const top = end < 0 ? canonical.slice(1) : canonical.slice(1, end);
+    // Folded as ViewMounts.reserved folds them: only where the file system ignores case.
+    return reserved.has(this.root.caseInsensitive ? top.toLowerCase() : top);
   }
 
   /**

@@ -135,11 +135,15 @@ export class ViewMounts {
     return new ViewMounts(team, people, sharedName, fold);
   }
 
-  /** Top-level names (lower case) the user's own scope may not answer for. */
+  /**
+   * Top-level names the user's own scope may not answer for, folded as the file system compares
+   * names (lower case only where it ignores case: `team 5` of one's own stays next to a team
+   * folder `Team 5` on a case-sensitive disk).
+   */
   reserved(): ReadonlySet<string> {
     if (!this.reservedNames) {
-      const names = this.team.map((mount) => mount.path.slice(1).toLowerCase());
-      if (this.sharedName) names.push(this.sharedName.toLowerCase());
+      const names = this.team.map((mount) => this.fold(mount.path.slice(1)));
+      if (this.sharedName) names.push(this.fold(this.sharedName));
       this.reservedNames = new Set(names);
     }
     return this.reservedNames;
