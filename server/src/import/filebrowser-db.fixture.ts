@@ -13,7 +13,7 @@ import {
 } from './bolt-writer.fixture.ts';
 
 /** The real databases filebrowser wrote, kept in the repository (see their README). */
-export const REAL_FIXTURES = new URL('../../test/fixtures/filebrowser-db', import.meta.url);
+export const REAL_FIXTURES = new URL('../../test/fixtures/filebrowser-db/', import.meta.url);
 
 const BCRYPT_VERSION = { $2a$: '2a', $2b$: '2b', $2y$: '2y' } as const;
 

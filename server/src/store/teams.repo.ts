@@ -3,6 +3,7 @@ import type { GrantAccess, GranteeKind, GroupSource } from '@cabinet/protocol';
 import type { Db } from './db.ts';
 import { isStorableInteger, isStorableText } from './engine.ts';
 import { bumpGrantsGeneration, grantsGeneration } from './grants-generation.ts';
+import { inTransaction } from './db-transaction.ts';
 
 /** `team`: a team folder; `people`: an item shared with people (docs/teams.md). */
 export type GrantKind = 'team' | 'people';
@@ -180,7 +181,7 @@ export class TeamsRepo {
 
   /** Replaces a group's members. */
   async setMembers(groupId: number, userIds: readonly number[]): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await inTransaction(this.db, async (tx) => {
       await bumpGrantsGeneration(tx);
       await tx.deleteFrom('group_members').where('group_id', '=', groupId).execute();
       const unique = [...new Set(userIds)];
@@ -195,7 +196,7 @@ export class TeamsRepo {
 
   /** Deletes a group, its memberships and the grants made to it. */
   async removeGroup(id: number): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await inTransaction(this.db, async (tx) => {
       await bumpGrantsGeneration(tx);
       await tx.deleteFrom('group_members').where('group_id', '=', id).execute();
       await tx
@@ -225,7 +226,7 @@ export class TeamsRepo {
     groupIds: readonly number[],
     within?: readonly number[],
   ): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await inTransaction(this.db, async (tx) => {
       await bumpGrantsGeneration(tx);
       let doomed = tx.deleteFrom('group_members').where('user_id', '=', userId);
       if (within) {
@@ -245,7 +246,7 @@ export class TeamsRepo {
 
   /** A deleted user leaves every group, grant list and left row. */
   async forgetUser(userId: number): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await inTransaction(this.db, async (tx) => {
       await bumpGrantsGeneration(tx);
       await tx.deleteFrom('group_members').where('user_id', '=', userId).execute();
       await tx
@@ -293,7 +294,7 @@ export class TeamsRepo {
     id: number,
     grantees: readonly GranteeRecord[],
   ): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await inTransaction(this.db, async (tx) => {
       await bumpGrantsGeneration(tx);
       await tx
         .deleteFrom('grantees')
@@ -319,7 +320,7 @@ export class TeamsRepo {
 
   /** Removes one grantee from a grant (a recipient leaving a grant made to them directly). */
   async removeGrantee(kind: GrantKind, id: number, grantee: GranteeRecord): Promise<number> {
-    return this.db.transaction().execute(async (tx) => {
+    return inTransaction(this.db, async (tx) => {
       await bumpGrantsGeneration(tx);
       const result = await tx
         .deleteFrom('grantees')
@@ -334,7 +335,7 @@ export class TeamsRepo {
 
   /** Hides a grant from one user (they left it while their group still holds it). */
   async markLeft(userId: number, kind: GrantKind, id: number): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await inTransaction(this.db, async (tx) => {
       await bumpGrantsGeneration(tx);
       await tx
         .insertInto('shared_left')
@@ -374,7 +375,7 @@ export class TeamsRepo {
   }
 
   async updateTeamFolder(folder: TeamFolderRecord): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await inTransaction(this.db, async (tx) => {
       await bumpGrantsGeneration(tx);
       await tx
         .updateTable('team_folders')
@@ -391,7 +392,7 @@ export class TeamsRepo {
 
   /** Deletes grants with their grantee and left rows. */
   async removeGrant(kind: GrantKind, id: number): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await inTransaction(this.db, async (tx) => {
       await bumpGrantsGeneration(tx);
       await tx
         .deleteFrom('grantees')
@@ -451,7 +452,7 @@ export class TeamsRepo {
   }
 
   async updatePeopleShare(id: number, access: GrantAccess, expire: number): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await inTransaction(this.db, async (tx) => {
       await bumpGrantsGeneration(tx);
       await tx
         .updateTable('people_shares')
@@ -478,7 +479,7 @@ export class TeamsRepo {
   }
 
   async relocatePeopleShare(id: number, path: string, target: string): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await inTransaction(this.db, async (tx) => {
       await bumpGrantsGeneration(tx);
       await tx.updateTable('people_shares').set({ path, target }).where('id', '=', id).execute();
     });

@@ -1,6 +1,7 @@
 import { toLocaleCode, type User } from '@cabinet/protocol';
 import type { Db } from './db.ts';
 import { isStorableInteger, isStorableText } from './engine.ts';
+import { inTransaction } from './db-transaction.ts';
 import { bumpGrantsGeneration } from './grants-generation.ts';
 
 /** A user as the server holds it: the wire fields plus the password hash, never sent out. */
@@ -107,7 +108,7 @@ export class UsersRepo {
 
   /** Replaces a user's row and marks it changed. */
   async update(user: Omit<UserRecord, 'updatedAt'>): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await inTransaction(this.db, async (tx) => {
       const before = await tx
         .selectFrom('users')
         .selectAll()
@@ -133,7 +134,7 @@ export class UsersRepo {
 
   async remove(id: number): Promise<boolean> {
     if (!isStorableInteger(id)) return false;
-    return this.db.transaction().execute(async (tx) => {
+    return inTransaction(this.db, async (tx) => {
       await bumpGrantsGeneration(tx);
       const result = await tx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
