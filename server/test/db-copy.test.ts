@@ -56,7 +56,8 @@ describe('cabinet db copy', () => {
   let shareHash: string;
   const expected = {
     users: 2,
-    kv: 2,
+    /** The settings, the signing key, and the grants generation dave's deletion raised. */
+    kv: 3,
     /** The source admin's token and carol's sign-in. */
     sessions: 2,
     shares: 1,
