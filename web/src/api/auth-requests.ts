@@ -12,7 +12,7 @@ export async function requestSignup(account: SignupRequest): Promise<void> {
   await apiRequest('/signup', { method: 'POST', json: account, withToken: false });
 }
 
-/** POST /api/logout: revokes the session of the current token on the server. */
-export async function requestLogout(): Promise<void> {
-  await apiRequest('/logout', { method: 'POST' });
+/** POST /api/logout: revokes the session of `token` on the server. */
+export async function requestLogout(token: string): Promise<void> {
+  await apiRequest('/logout', { method: 'POST', token });
 }

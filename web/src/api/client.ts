@@ -15,11 +15,25 @@ export interface ApiRequestOptions {
   signal?: AbortSignal;
   /** Sends the session token (default true). Login and signup do not. */
   withToken?: boolean;
+  /** A token to send instead of the session's: logout's, once the page has let go of it. */
+  token?: string;
 }
 
 /** `/api` under the base URL, so the app works wherever the server is mounted. */
 export function apiUrl(path: string): string {
   return `${baseURL}/api${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/**
+ * The calls in flight with the session's token: logging out cancels them before the server ends
+ * the session, so none comes back refused (401) after the user chose to leave.
+ */
+const sessionCalls = new Set<AbortController>();
+
+/** Cancels every call made with the session's token that has not answered yet (logout). */
+export function cancelSessionCalls(): void {
+  for (const call of sessionCalls) call.abort();
+  sessionCalls.clear();
 }
 
 /**
@@ -31,7 +45,7 @@ export function apiUrl(path: string): string {
 export async function apiRequest(path: string, options: ApiRequestOptions = {}): Promise<Response> {
   const { method = 'GET', json, body, signal, withToken = true } = options;
   const headers = new Headers(options.headers);
-  const token = withToken ? session().token() : null;
+  const token = options.token ?? (withToken ? session().token() : null);
   if (token) headers.set('X-Auth', token);
   let payload = body;
   if (json !== undefined) {
@@ -39,19 +53,32 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
     payload = JSON.stringify(json);
   }
 
+  // A call with the token can be cancelled by logout as well as by its caller.
+  const call = token && !options.token ? new AbortController() : null;
+  const onCallerAbort = () => call?.abort(signal?.reason);
+  if (call) {
+    if (signal?.aborted) call.abort(signal.reason);
+    else signal?.addEventListener('abort', onCallerAbort, { once: true });
+    sessionCalls.add(call);
+  }
   let response: Response;
   try {
     response = await fetch(apiUrl(path), {
       method,
       headers,
       body: payload,
-      signal,
+      signal: call?.signal ?? signal,
       credentials: 'same-origin',
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     markUnreachable();
     throw new ApiError(0, error instanceof Error ? error.message : String(error), 'network');
+  } finally {
+    if (call) {
+      sessionCalls.delete(call);
+      signal?.removeEventListener('abort', onCallerAbort);
+    }
   }
   markReachable();
 

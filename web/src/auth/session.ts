@@ -1,5 +1,5 @@
 import { requestLogin, requestLogout } from '../api/auth-requests.ts';
-import { renewSession } from '../api/client.ts';
+import { cancelSessionCalls, renewSession } from '../api/client.ts';
 import { ApiError } from '../api/api-error.ts';
 import { hasLoginPage, pageConfig } from '../config/page-config.ts';
 import { requestSsoLogout } from '../features/sso/index.ts';
@@ -55,19 +55,21 @@ export async function logIn(
 }
 
 /**
- * Ends the session: the server revokes it, then the token and cookie are forgotten. The caller
+ * Ends the session: the page forgets the token and cookie, then the server revokes it. The caller
  * navigates to the login page, or to the URL returned: the provider's logout, for a session that
  * single sign-on opened (docs/sso.md). A server that cannot be reached does not keep the user
  * logged in.
  */
 export async function logOut(): Promise<string> {
-  let next = '';
-  if (useSessionStore.getState().token) {
-    if (pageConfig.OidcProvider) next = await requestSsoLogout().catch(() => '');
-    else await requestLogout().catch(() => {});
-  }
+  const token = useSessionStore.getState().token;
+  // The page lets go of the session first: what is still loading is cancelled, and nothing new
+  // (the event stream's reconnect, a query) asks with a token the server is about to refuse.
+  cancelSessionCalls();
   useSessionStore.getState().clear();
-  return next;
+  if (!token) return '';
+  if (pageConfig.OidcProvider) return requestSsoLogout(token).catch(() => '');
+  await requestLogout(token).catch(() => {});
+  return '';
 }
 
 let expiryTimer: ReturnType<typeof setTimeout> | undefined;

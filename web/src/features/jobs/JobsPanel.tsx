@@ -79,9 +79,11 @@ export function JobsPanel() {
   const userId = useCurrentUser()?.id;
   const titleId = useId();
   const listId = useId();
-  // Another user signing in on this page starts from their own list, not what the last one saw.
+  // Another user signing in on this page starts from their own list, not what the last one saw;
+  // a page that has just signed out asks for none.
   useEffect(() => {
-    if (userId !== undefined) useFileJobsStore.getState().own(userId);
+    if (userId === undefined) return;
+    useFileJobsStore.getState().own(userId);
     void reloadJobs();
   }, [userId]);
   const now = useDoneExpiry(Object.values(doneSeenAt));

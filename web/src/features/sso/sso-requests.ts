@@ -17,6 +17,6 @@ export async function requestSsoExchange(code: string): Promise<string> {
 }
 
 /** POST /api/oidc/logout: ends the session; the answer is the provider's logout URL, or "". */
-export async function requestSsoLogout(): Promise<string> {
-  return (await apiJson('/oidc/logout', OidcLogoutResponse, { method: 'POST' })).redirect;
+export async function requestSsoLogout(token: string): Promise<string> {
+  return (await apiJson('/oidc/logout', OidcLogoutResponse, { method: 'POST', token })).redirect;
 }
