@@ -3,7 +3,8 @@
  * groups; one user in 50 groups holding 200 grants (100 team folders through their groups, 100
  * shares with people from 100 owners), and one user with the same scope and no grant. Their
  * root listings alternate, one request at a time; the medians and their ratio are printed
- * (target: ≤ 1.25×).
+ * (target: ≤ 1.25×). A third user without grants, whose own scope holds as many entries as the
+ * grants user sees, separates what the grants cost from the longer listing they make.
  *
  *   npm run teams-listing -w bench    (BENCH_TEAMS_REQUESTS, default 300 per user)
  */
@@ -70,19 +71,32 @@ try {
     if (res.status !== 200) throw new Error(`listing answered ${res.status}`);
     return performance.now() - started;
   };
+  // A third user without grants whose own scope holds as many entries as the grants user sees:
+  // what the grants cost apart from the bigger listing they make.
+  const seen = await server.fetch('/api/resources/', { token: withGrants.token });
+  const entries = ((await seen.json()) as { items: unknown[] }).items.length;
+  for (let i = 0; i < 21; i++)
+    await mkdir(path.join(server.root, 'plain', `folder-${i}`), { recursive: true });
+  for (let i = 0; i < entries - 21; i++) {
+    await writeFile(path.join(server.root, 'plain', `file-${i}.txt`), 'x');
+  }
+  const sameSize = await server.createUser({ scope: '/plain' });
   for (let i = 0; i < 30; i++) {
     await list(withGrants.token);
     await list(without.token);
+    await list(sameSize.token);
   }
-  const times = { with: [] as number[], without: [] as number[] };
+  const times = { with: [] as number[], without: [] as number[], sameSize: [] as number[] };
   for (let i = 0; i < REQUESTS; i++) {
     times.with.push(await list(withGrants.token));
     times.without.push(await list(without.token));
+    times.sameSize.push(await list(sameSize.token));
   }
   const median = (values: number[]) =>
     values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const a = median(times.with);
   const b = median(times.without);
+  const c = median(times.sameSize);
   console.log(
     JSON.stringify(
       {
@@ -93,6 +107,9 @@ try {
         medianMsWithGrants: Number(a.toFixed(2)),
         medianMsWithout: Number(b.toFixed(2)),
         ratio: Number((a / b).toFixed(2)),
+        entriesSeen: entries,
+        medianMsSameSizeWithout: Number(c.toFixed(2)),
+        ratioSameSize: Number((a / c).toFixed(2)),
       },
       null,
       2,
