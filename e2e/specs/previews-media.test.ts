@@ -6,7 +6,6 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { FilesPage } from '../pages/files-page.ts';
 import { PreviewPage } from '../pages/preview.ts';
-import { loginThroughForm } from '../support/session.ts';
 import { withCabinet } from '../support/cabinet.ts';
 
 const run = promisify(execFile);
@@ -63,9 +62,7 @@ const cabinet = withCabinet({
 
 async function login(viewMode: string) {
   const user = await cabinet.server.createUser({ viewMode });
-  const opened = await cabinet.newPage();
-  await loginThroughForm(opened.page, cabinet.server.url, user.user.username, user.password);
-  return opened.page;
+  return (await cabinet.loginPage({ user })).page;
 }
 
 describe('video durations and remux seeking (issue 41)', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { errors } from '../errors.ts';
 import { isRealInside, isVirtualInside } from './canonical-path.ts';
 import { AtomicWrite, type WriteSource } from './atomic-write.ts';
-import { planCopy } from './copy-plan.ts';
+import { planCopy, type CopyStep } from './copy-plan.ts';
 import { runCopyPlan, type CopyControl } from './copy-run.ts';
 import { errorCode, mapFsErrors, toAppError } from './fs-errors.ts';
 import type { Resolved, ScopeResolver } from './scope-resolver.ts';
@@ -129,15 +129,7 @@ export class ScopedWrites {
       options.override ?? false,
       false,
     );
-    const plan = await planCopy(this.scope, source, destination);
-    await this.makeFolders(path.dirname(destination.real));
-    try {
-      await runCopyPlan(plan, this.scope.root, options.control);
-    } finally {
-      // A stopped copy still changed the tree: caches and the search index must see what landed.
-      this.scope.root.changes.emit({ kind: 'write', real: destination.real, recursive: true });
-    }
-    return this.scope.resolve(destination.path);
+    return this.landCopy(await planCopy(this.scope, source, destination), destination, options);
   }
 
   /**
@@ -157,21 +149,26 @@ export class ScopedWrites {
     if (source.stat.isDirectory() && isRealInside(destination.real, source.real)) {
       throw errors.badRequest('source is parent');
     }
-    if (destination.stat) {
-      if (!options.override) throw errors.conflict();
-      if (destination.stat.isDirectory() !== source.stat.isDirectory()) {
-        throw errors.conflict('cannot replace a file with a folder or a folder with a file');
-      }
-    }
+    if (destination.stat) checkReplace(source, destination.stat, options.override ?? false);
     const plan = await planCopy(
       { from: sourceScope, to: this.scope, strict: true },
       source,
       destination,
     );
+    return this.landCopy(plan, destination, options);
+  }
+
+  /** Runs a copy's plan into `destination` and answers what landed there. */
+  private async landCopy(
+    plan: CopyStep[],
+    destination: Resolved,
+    options: { control?: CopyControl },
+  ): Promise<Resolved> {
     await this.makeFolders(path.dirname(destination.real));
     try {
       await runCopyPlan(plan, this.scope.root, options.control);
     } finally {
+      // A stopped copy still changed the tree: caches and the search index must see what landed.
       this.scope.root.changes.emit({ kind: 'write', real: destination.real, recursive: true });
     }
     return this.scope.resolve(destination.path);
@@ -244,12 +241,15 @@ export class ScopedWrites {
     if (inside) throw errors.badRequest('source is parent');
     // A case-only rename names the same file: not a conflict.
     const isCaseOnlyRename = isMove && samePath && source.path !== destination.path;
-    if (destination.stat && !isCaseOnlyRename) {
-      if (!override) throw errors.conflict();
-      if (source.stat && destination.stat.isDirectory() !== source.stat.isDirectory()) {
-        throw errors.conflict('cannot replace a file with a folder or a folder with a file');
-      }
-    }
+    if (destination.stat && !isCaseOnlyRename) checkReplace(source, destination.stat, override);
     return { source, destination };
+  }
+}
+
+/** An existing destination is replaced only when asked, and only by the same kind of item. */
+function checkReplace(source: Resolved, existing: Stats, override: boolean): void {
+  if (!override) throw errors.conflict();
+  if (source.stat && existing.isDirectory() !== source.stat.isDirectory()) {
+    throw errors.conflict('cannot replace a file with a folder or a folder with a file');
   }
 }
