@@ -8,15 +8,14 @@ function line(...commands: string[][]) {
   return { steps: [{ operator: ';' as const, commands }], background: false };
 }
 
+/** A run from `/` with the test's environment, no shell, no output kept. */
+const OPTIONS = { cwd: '/', env, shell: [], timeoutMs: 30_000, outputLimit: 0 };
+
 describe('runLine', () => {
   it('names a program that is not installed, by its code and not by its message', async () => {
     const lines: string[] = [];
     const result = await runLine(line(['no-such-program-for-cabinet', '--version']), {
-      cwd: '/',
-      env,
-      shell: [],
-      timeoutMs: 30_000,
-      outputLimit: 0,
+      ...OPTIONS,
       onLine: (text) => lines.push(text),
     });
     expect(result.exitCode).toBe(127);
@@ -26,11 +25,7 @@ describe('runLine', () => {
 
   it('reports no missing program when every one started, whatever its exit status', async () => {
     const result = await runLine(line(['sh', '-c', 'exit 127']), {
-      cwd: '/',
-      env,
-      shell: [],
-      timeoutMs: 30_000,
-      outputLimit: 0,
+      ...OPTIONS,
     });
     expect(result.exitCode).toBe(127);
     expect(result.notInstalled).toEqual([]);
@@ -39,11 +34,7 @@ describe('runLine', () => {
   it('starts each program of a pipeline by the name typed, leading a group in the server’s session', async () => {
     const lines: string[] = [];
     const result = await runLine(line(['cat', '/proc/self/cmdline'], ['tr', '\\0', ' ']), {
-      cwd: '/',
-      env,
-      shell: [],
-      timeoutMs: 30_000,
-      outputLimit: 0,
+      ...OPTIONS,
       onLine: (text) => lines.push(text),
     });
     expect(result.exitCode).toBe(0);
@@ -51,11 +42,7 @@ describe('runLine', () => {
     expect(lines).toEqual(['cat /proc/self/cmdline ']);
     const stats: string[] = [];
     await runLine(line(['cat', '/proc/self/stat']), {
-      cwd: '/',
-      env,
-      shell: [],
-      timeoutMs: 30_000,
-      outputLimit: 0,
+      ...OPTIONS,
       onLine: (text) => stats.push(text),
     });
     const fields = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
