@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
 import { encodePath } from './helpers/tus.ts';
-import { type Access, SHARE, VIEW, callAs, putFile, shareWithUser } from './helpers/teams.ts';
+import { type Access, EDIT, SHARE, VIEW, callAs, putFile, shareWithUser } from './helpers/teams.ts';
 
 let server: TestServer;
 
@@ -120,5 +120,46 @@ describe('links made inside a grant', () => {
     });
     expect(sent.status).toBe(200);
     expect(await readFile(path.join(server.root, 'teams/drop/given.txt'), 'utf8')).toBe('given');
+  });
+  it('follow their item when it is renamed or moved inside the grant, and end when it leaves it', async () => {
+    await put('users/quin/proj/sub/a.txt', 'qa');
+    await put('users/quin/proj/b.txt', 'qb');
+    await mkdir(path.join(server.root, 'users/quin/elsewhere'), { recursive: true });
+    const quin = await server.createUser({ scope: '/users/quin' });
+    await mkdir(path.join(server.root, 'users/ros'), { recursive: true });
+    const ros = await server.createUser({ scope: '/users/ros' });
+    await shareWith(quin, '/proj', ros, { ...EDIT, share: true });
+    const folder = (await (await link(ros, '/Shared with me/proj/sub')).json()) as { hash: string };
+    const file = (await (await link(ros, '/Shared with me/proj/b.txt')).json()) as { hash: string };
+    const move = (user: TestUser, from: string, to: string) =>
+      call(
+        user,
+        'PATCH',
+        `/api/resources${encodePath(from)}?action=rename&destination=${encodeURIComponent(to)}`,
+      );
+    const pathOf = async (hash: string) => {
+      const res = await call(ros, 'GET', '/api/shares');
+      const list = (await res.json()) as { hash: string; path: string }[];
+      return list.find((share) => share.hash === hash)?.path;
+    };
+    // Renamed by the owner: the recipient's link follows, under the recipient's path.
+    expect((await move(quin, '/proj/sub', '/proj/renamed')).status).toBe(200);
+    expect(await (await server.fetch(`/api/public/dl/${folder.hash}/a.txt`)).text()).toBe('qa');
+    expect(await pathOf(folder.hash)).toBe('/Shared with me/proj/renamed');
+    // Moved by the recipient, inside the grant.
+    expect(
+      (await move(ros, '/Shared with me/proj/b.txt', '/Shared with me/proj/renamed/b.txt')).status,
+    ).toBe(200);
+    expect(await (await server.fetch(`/api/public/dl/${file.hash}`)).text()).toBe('qb');
+    expect(await pathOf(file.hash)).toBe('/Shared with me/proj/renamed/b.txt');
+    // The shared folder itself renamed by its owner: the share and the links inside follow.
+    expect((await move(quin, '/proj', '/project')).status).toBe(200);
+    expect(await pathOf(folder.hash)).toBe('/Shared with me/project/renamed');
+    expect(await (await server.fetch(`/api/public/dl/${file.hash}`)).text()).toBe('qb');
+    // Moved out of the shared folder by the owner: the recipient can no longer reach it.
+    expect((await move(quin, '/project/renamed/b.txt', '/elsewhere/b.txt')).status).toBe(200);
+    expect((await server.fetch(`/api/public/dl/${file.hash}`)).status).toBe(404);
+    expect(await pathOf(file.hash)).toBeUndefined();
+    expect(await (await server.fetch(`/api/public/dl/${folder.hash}/a.txt`)).text()).toBe('qa');
   });
 });

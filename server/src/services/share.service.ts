@@ -25,6 +25,25 @@ export function isExpired(share: ShareRecord, now: number): boolean {
   return share.expire !== 0 && share.expire * 1000 <= now;
 }
 
+/**
+ * Where a real path is in a user's view: in their own scope, or inside one of their grants (a
+ * link a recipient made inside a shared folder follows its item there, docs/teams.md). Null when
+ * the view no longer reaches it.
+ */
+async function viewPathOf(fs: ScopedFs, real: string): Promise<string | null> {
+  if (isRealInside(real, fs.scopeReal)) return fs.virtualOf(real);
+  for (const mount of await fs.mountList()) {
+    const view = await fs.viewOf(mount.path).catch(() => null);
+    if (!view || !isRealInside(real, view.scopeReal)) continue;
+    try {
+      return view.virtualOf(real);
+    } catch {
+      // Outside the part of the folder this grant shows (a shared file's neighbours).
+    }
+  }
+  return null;
+}
+
 /** A share as the API shows it: no password hash, no token (GHSA-833g-cqhp-h72j). */
 export function shareJson(share: ShareRecord, username: string): Share {
   return {
@@ -182,8 +201,12 @@ export class ShareService {
     await this.followTarget(this.targetOf(source), this.targetOf(destination));
   }
 
-  /** followMove by root-relative real paths (the trash restores an item under another name). */
+  /**
+   * followMove by root-relative real paths (the trash restores an item under another name). Shares
+   * with people follow first, so that a link made inside one is judged by where it now is.
+   */
   async followTarget(from: string, to: string): Promise<void> {
+    await this.followPeopleShares(from, to);
     const links = await this.ctx.store.shares.atOrUnderTarget(from);
     const doomed: string[] = [];
     for (const share of links) {
@@ -191,19 +214,15 @@ export class ShareService {
       const newTarget = to + share.target.slice(from.length);
       const newReal = path.join(this.ctx.files.realRoot, newTarget);
       const ownerFs = owner && (await ScopedFs.forUser(this.ctx, owner));
-      if (!ownerFs || !isRealInside(newReal, ownerFs.scopeReal)) {
+      const shown = ownerFs && (await viewPathOf(ownerFs, newReal));
+      if (!shown) {
         doomed.push(share.hash);
         continue;
       }
       const trailing = share.path.endsWith('/') && share.path !== '/' ? '/' : '';
-      await this.ctx.store.shares.relocate(
-        share.hash,
-        ownerFs.virtualOf(newReal) + trailing,
-        newTarget,
-      );
+      await this.ctx.store.shares.relocate(share.hash, shown + trailing, newTarget);
     }
     await this.ctx.store.shares.remove(doomed);
-    await this.followPeopleShares(from, to);
   }
 
   /** Shares with people follow their item as links do, and end when it leaves its owner's scope. */
