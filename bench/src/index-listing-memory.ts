@@ -7,13 +7,15 @@
  *
  *   node --import tsx bench/src/index-listing-memory.ts     # BENCH_SEARCH_FILES etc. as search.ts
  *
- * BENCH_CABINET_BIN: another checkout's server/bin/cabinet.js, to compare a change (run.ts).
+ * BENCH_CABINET_BIN: another checkout's server/bin/cabinet.js, to compare a change (run.ts);
+ * BENCH_NODE_FLAGS and BENCH_SERVER_LOG as for `npm run bench` (e.g. `--trace-gc`).
  */
 import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadLoop } from './measure.ts';
 import { indexReady, serverMemory } from './memory-cost.ts';
 import { readMemory, RssSampler, settledRss } from './rss.ts';
+import { EXTRA_NODE_FLAGS } from './run-config.ts';
 import { ensureSearchTree, searchTree } from './search-tree.ts';
 import { login, startCabinet } from './servers.ts';
 import { fmt } from './stats.ts';
@@ -42,7 +44,12 @@ ensureSearchTree(tree);
 const base = path.dirname(tree.root);
 const folders = { small: listingFolder(base, 10_000), large: listingFolder(base, 100_000) };
 const bin = process.env.BENCH_CABINET_BIN ? path.resolve(process.env.BENCH_CABINET_BIN) : undefined;
-const server = await startCabinet({ root: base, password: PASSWORD, ...(bin && { bin }) });
+const server = await startCabinet({
+  root: base,
+  password: PASSWORD,
+  nodeFlags: EXTRA_NODE_FLAGS,
+  ...(bin && { bin }),
+});
 const sampler = new RssSampler(server.pid);
 const report: string[] = [];
 try {

@@ -1,5 +1,4 @@
 import { hash, verify } from '@node-rs/argon2';
-import { verify as verifyBcrypt } from '@node-rs/bcrypt';
 
 /** Hashes a password with argon2id (salted, slow). Plain passwords are never stored or logged. */
 export function hashPassword(password: string): Promise<string> {
@@ -25,7 +24,10 @@ export function isBcryptHash(storedHash: string): boolean {
 export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
   try {
     if (isBcryptHash(storedHash)) {
-      return await verifyBcrypt(password, storedHash);
+      // Only accounts imported from filebrowser have such hashes: the native module (~3 MiB of
+      // RSS) is loaded at the first one, not at start.
+      const bcrypt = await import('@node-rs/bcrypt');
+      return await bcrypt.verify(password, storedHash);
     }
     return await verify(storedHash, password);
   } catch {

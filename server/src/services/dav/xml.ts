@@ -1,5 +1,13 @@
-import { DOMParser, XMLSerializer, type Element, type Node } from '@xmldom/xmldom';
+import { createRequire } from 'node:module';
+import type { Element, Node } from '@xmldom/xmldom';
 import { errors } from '../../errors.ts';
+
+/**
+ * The XML library, loaded at the first WebDAV body rather than at start: a server nobody mounts
+ * over WebDAV never holds it (~4 MiB of RSS, docs/benchmarks.md). Node caches it after that.
+ */
+const load = createRequire(import.meta.url);
+const xmldom = (): typeof import('@xmldom/xmldom') => load('@xmldom/xmldom');
 
 /** The DAV: namespace of RFC 4918. */
 export const DAV = 'DAV:';
@@ -44,7 +52,7 @@ export function parseXml(text: string): Element {
   let failed = false;
   let root: Element | null = null;
   try {
-    const doc = new DOMParser({
+    const doc = new (xmldom().DOMParser)({
       onError: (level) => {
         if (level !== 'warning') failed = true;
       },
@@ -76,7 +84,7 @@ export function nameOf(element: Element): PropName {
 
 /** Serialises an element with the namespace declarations it needs to stand alone. */
 export function serialize(element: Element): string {
-  return new XMLSerializer().serializeToString(element);
+  return new (xmldom().XMLSerializer)().serializeToString(element);
 }
 
 /** The XML declaration and `D:multistatus` around responses. */

@@ -1,3 +1,4 @@
+import { growableArray, grownArray, release } from './growable.ts';
 import type { NameTable } from './name-table.ts';
 import { sortedIndexOf } from './sorted-index-of.ts';
 
@@ -84,15 +85,18 @@ class SlotMap {
   }
 
   private growSlots(): void {
-    const grow = <T extends Uint32Array | Int32Array | Float64Array>(a: T): T => {
-      const next = new (a.constructor as new (length: number) => T)(a.length * 2);
-      next.set(a);
-      return next;
-    };
-    this.codes = grow(this.codes);
-    this.last = grow(this.last);
-    this.counts = grow(this.counts);
-    this.bytes = grow(this.bytes);
+    const length = this.codes.length * 2;
+    this.codes = grownArray(this.codes, length);
+    this.last = grownArray(this.last, length);
+    this.counts = grownArray(this.counts, length);
+    this.bytes = grownArray(this.bytes, length);
+  }
+
+  /** Gives the build's arrays back at once (the map is not used after). */
+  release(): void {
+    for (const array of [this.ascii, this.codes, this.last, this.counts, this.bytes]) {
+      release(array);
+    }
   }
 
   /** Re-places the non-ASCII codes in a table twice as big. */
@@ -201,7 +205,7 @@ export function* buildGramIndex(
   const codes = new Uint32Array(order.length);
   const counts = new Uint32Array(order.length);
   const starts = new Uint32Array(order.length + 1);
-  const cursor = new Float64Array(slots.size);
+  const cursor = growableArray(Float64Array, slots.size);
   let total = 0;
   order.forEach((slot, rank) => {
     codes[rank] = slots.codes[slot]!;
@@ -220,6 +224,8 @@ export function* buildGramIndex(
     writeGrams(table, slots, cursor, postings, covered, from, to);
     yield;
   }
+  slots.release();
+  release(cursor);
   return new GramIndex({ covered, codes, counts, starts, postings });
 }
 

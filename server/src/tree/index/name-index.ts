@@ -252,11 +252,7 @@ export class NameIndex {
     await this.options.gate;
     if (this.closing.signal.aborted) return;
     const started = performance.now();
-    const previous = this.table;
-    const table = new NameTable(
-      undefined,
-      previous ? { entries: previous.size, bytes: previous.bytes } : undefined,
-    );
+    const table = new NameTable();
     this.pending = new Set();
     await scanTree(table, 0, this.options.realRoot, {
       fresh: true,
@@ -264,6 +260,8 @@ export class NameIndex {
       watch: this.watching ? (real) => this.watch(real) : undefined,
     });
     if (this.closing.signal.aborted) return;
+    // Plain arrays of the size walked before the gram index reads them all (growable.ts).
+    table.settle();
     // The gram index is built before the swap, so the old table (with its own) answers meanwhile.
     const grams = await this.buildGrams(table);
     if (!grams) return;
@@ -275,7 +273,6 @@ export class NameIndex {
       for (const real of replay) await this.refresh(table, real);
     }
     this.pending = null;
-    table.trim();
     const first = this.table === null;
     this.table = table;
     this.builtAt = Date.now();

@@ -28,6 +28,26 @@ describe('NameTable', () => {
     expect(table.live).toBe(ids.length - removed.size);
   });
 
+  it('keeps every entry and name when its arrays are settled mid-build, and grows after', () => {
+    const table = new NameTable();
+    const added: { id: number; name: string }[] = [];
+    const add = (i: number) => {
+      const name = i % 5 === 0 ? `Été ${i}` : `IMG_${i}.JPG`;
+      added.push({ id: table.add(0, name, false, false), name });
+    };
+    for (let i = 0; i < 30_000; i++) add(i);
+    const before = table.folded;
+    table.settle();
+    // The walked arrays were given back: only the settled copies hold the names now.
+    expect(before.length).toBe(0);
+    for (let i = 30_000; i < 40_000; i++) add(i); // past the settled arrays' spare room
+    for (const { id, name } of added) {
+      expect(table.nameOf(id)).toBe(name);
+      expect(table.lookup(0, name)).toBe(id);
+    }
+    expect(table.entryAt(table.folded.indexOf('img_39999.jpg'))).toBe(added.at(-1)!.id);
+  });
+
   it('finds a folder’s live child by name, with and without its hash', () => {
     const table = new NameTable();
     const docs = table.add(0, 'docs', true, false);

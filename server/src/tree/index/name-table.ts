@@ -1,6 +1,7 @@
 import { foldName } from './fold.ts';
 import { kindOfName } from './entry-kind.ts';
 import { GramIndex, type GramParts } from './gram-index.ts';
+import { growableArray, growableBuffer, grownArray, settledArray } from './growable.ts';
 
 /** Names never hold `/`, so it separates them in the blob and no match can span two names. */
 export const SEPARATOR = 0x2f;
@@ -24,29 +25,6 @@ export interface TableParts {
   flags: Uint8Array;
   /** The trigram index of the first ids, when one was built (see gram-index.ts). */
   grams?: GramParts | null;
-}
-
-function grown<T extends Uint32Array | Int32Array | Uint8Array>(array: T, need: number): T {
-  if (need <= array.length) return array;
-  const next = new (array.constructor as new (length: number) => T)(
-    Math.max(need, Math.floor(array.length * 1.5) + 64),
-  );
-  next.set(array);
-  return next;
-}
-
-function grownBytes(array: Uint8Array, need: number): Uint8Array {
-  if (need <= array.length) return array;
-  const next = new Uint8Array(Math.max(need, Math.floor(array.length * 1.5) + 512));
-  next.set(array);
-  return next;
-}
-
-function grownBuffer(buffer: Buffer, need: number): Buffer {
-  if (need <= buffer.length) return buffer;
-  const next = Buffer.allocUnsafeSlow(Math.max(need, Math.floor(buffer.length * 1.5) + 4096));
-  buffer.copy(next);
-  return next;
 }
 
 /**
@@ -116,11 +94,12 @@ export class NameTable {
   private hashed = 0;
 
   /**
-   * A table from persisted parts (throws when they do not hang together), or an empty one with room for `expect` (the previous table's
-   * size when a rebuild walks the same tree: the arrays then never grow by copying, which kept up
-   * to half as much again in garbage that RSS still counted after the build).
+   * A table from persisted parts (throws when they do not hang together), or an empty one to
+   * build, whose arrays grow in place (growable.ts: a build used to grow them by copying, and the
+   * dropped copies, up to twice the table, stayed in RSS until V8 collected them). `settle` copies
+   * a built table's arrays into plain ones.
    */
-  constructor(parts?: TableParts, expect?: { entries: number; bytes: number }) {
+  constructor(parts?: TableParts) {
     if (parts) {
       this.folded = parts.folded;
       this.upper = parts.upper;
@@ -155,10 +134,10 @@ export class NameTable {
         }
       }
     } else {
-      const bytes = Math.max(4096, Math.ceil((expect?.bytes ?? 0) * 1.02));
-      const entries = Math.max(1024, Math.ceil((expect?.entries ?? 0) * 1.02));
-      this.folded = Buffer.allocUnsafeSlow(bytes);
-      this.upper = new Uint8Array((bytes + 7) >> 3);
+      const bytes = 64 * 1024;
+      const entries = 4096;
+      this.folded = growableBuffer(bytes);
+      this.upper = growableArray(Uint8Array, (bytes + 7) >> 3);
       this.foreignIds = new Int32Array(16);
       this.foreignStart = new Uint32Array(16);
       this.foreignBytes = Buffer.allocUnsafeSlow(256);
@@ -166,9 +145,9 @@ export class NameTable {
       this.foreignUsed = 0;
       this.folded[0] = SEPARATOR;
       this.bytes = 1;
-      this.start = new Uint32Array(entries);
-      this.parent = new Int32Array(entries);
-      this.flags = new Uint8Array(entries);
+      this.start = growableArray(Uint32Array, entries);
+      this.parent = growableArray(Int32Array, entries);
+      this.flags = growableArray(Uint8Array, entries);
       this.parent[0] = -1;
       this.flags[0] = FLAG_DIR;
       this.size = 1;
@@ -330,9 +309,9 @@ export class NameTable {
   /** Adds a child; the caller has checked that the name is not there yet. */
   add(parentId: number, name: string, isDir: boolean, isLink: boolean): number {
     const id = this.size++;
-    this.parent = grown(this.parent, this.size);
-    this.flags = grown(this.flags, this.size);
-    this.start = grown(this.start, this.size);
+    this.parent = grownArray(this.parent, this.size);
+    this.flags = grownArray(this.flags, this.size);
+    this.start = grownArray(this.start, this.size);
     this.parent[id] = parentId;
     this.setType(id, name, isDir, isLink);
     this.writeName(id, name);
@@ -358,8 +337,8 @@ export class NameTable {
   private writeName(id: number, name: string): void {
     // Room for the longest UTF-8 the name can take (3 bytes per UTF-16 unit) and the separator.
     const room = this.bytes + name.length * 3 + 1;
-    this.folded = grownBuffer(this.folded, room);
-    this.upper = grownBytes(this.upper, (room + 7) >> 3);
+    this.folded = grownArray(this.folded, room, 4096);
+    this.upper = grownArray(this.upper, (room + 7) >> 3, 512);
     const start = this.bytes;
     const blob = this.folded;
     const length = blob.write(name, start, 'utf8');
@@ -394,9 +373,9 @@ export class NameTable {
   private keepForeign(id: number, original: Buffer): void {
     const count = this.foreignCount;
     const at = this.foreignUsed;
-    this.foreignIds = grown(this.foreignIds, count + 1);
-    this.foreignStart = grown(this.foreignStart, count + 1);
-    this.foreignBytes = grownBuffer(this.foreignBytes, at + original.length);
+    this.foreignIds = grownArray(this.foreignIds, count + 1);
+    this.foreignStart = grownArray(this.foreignStart, count + 1);
+    this.foreignBytes = grownArray(this.foreignBytes, at + original.length, 4096);
     this.foreignIds[count] = id;
     this.foreignStart[count] = at;
     original.copy(this.foreignBytes, at);
@@ -493,24 +472,18 @@ export class NameTable {
   }
 
   /**
-   * Shrinks the arrays to what is used (after a build), one at a time so that only one array is
-   * ever held twice; a pre-sized table with little slack keeps its arrays (a copy would cost more
-   * than the slack, until the garbage is collected).
+   * Moves a built table's arrays into plain ones of the size used, with a little room for the
+   * changes replayed after a build (a 64th more), each resizable one given back as soon as it is
+   * copied: only one array is ever held twice, and nothing is left for V8 to collect. Plain
+   * arrays (a loaded table's) stay as they are.
    */
-  trim(): void {
-    if (this.folded.length - this.bytes > this.bytes / 16) {
-      this.folded = Buffer.from(this.folded.subarray(0, this.bytes));
-      this.upper = this.upper.slice(0, (this.bytes + 7) >> 3);
-    }
-    if (this.foreignBytes.length - this.foreignUsed > 4096) {
-      this.foreignIds = this.foreignIds.slice(0, this.foreignCount);
-      this.foreignStart = this.foreignStart.slice(0, this.foreignCount);
-      this.foreignBytes = Buffer.from(this.foreignBytes.subarray(0, this.foreignUsed));
-    }
-    if (this.parent.length - this.size > this.size / 16) {
-      this.start = this.start.slice(0, this.size);
-      this.parent = this.parent.slice(0, this.size);
-      this.flags = this.flags.slice(0, this.size);
-    }
+  settle(): void {
+    const entries = Math.max(1024, this.size >> 6);
+    const bytes = Math.max(64 * 1024, this.bytes >> 6);
+    this.folded = settledArray(this.folded, this.bytes, bytes);
+    this.upper = settledArray(this.upper, (this.bytes + 7) >> 3, (bytes + 7) >> 3);
+    this.start = settledArray(this.start, this.size, entries);
+    this.parent = settledArray(this.parent, this.size, entries);
+    this.flags = settledArray(this.flags, this.size, entries);
   }
 }

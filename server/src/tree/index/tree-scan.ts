@@ -91,14 +91,16 @@ export async function scanTree(
       const [id, real] = queue[i]!;
       if (!dirents || !table.isAlive(id)) continue;
       for (const dirent of dirents) {
-        const childReal = path.join(real, dirent.name);
+        // A child's path only for folders (and entries of unknown type): a million files'
+        // paths were a million strings of garbage, some of it promoted to the old space.
         let child = options.fresh ? -1 : table.lookup(id, dirent.name);
         if (child < 0) {
-          const { isDir, isLink } = knownType(dirent) ?? (await statType(childReal));
+          const { isDir, isLink } =
+            knownType(dirent) ?? (await statType(path.join(real, dirent.name)));
           child = table.add(id, dirent.name, isDir, isLink);
           added++;
         }
-        if (table.isDir(child)) next.push([child, childReal]);
+        if (table.isDir(child)) next.push([child, path.join(real, dirent.name)]);
       }
     }
     queue = next;
