@@ -149,6 +149,11 @@ export class ScopeResolver {
     return new ScopeResolver(this.root, this.scopeReal, { ...this.options, reserved });
   }
 
+  /** Where a scope is if it is reached through no symlink: its own real path then. */
+  static lexicalOf(root: FileRoot, scope: string): string {
+    return path.join(root.realRoot, ...canonicalPath(scope || '/').segments);
+  }
+
   /** A resolver for a scope under the root (403 when the scope itself leads out of the root). */
   static async open(root: FileRoot, options: ScopedFsOptions): Promise<ScopeResolver> {
     const scope = canonicalPath(options.scope || '/');

@@ -62,13 +62,19 @@ export interface FreshItems {
   readonly order: ArrayLike<number>;
 }
 
-/** Team folders and "Shared with me" at the top of a view, or the shares in it (docs/teams.md). */
+/**
+ * Team folders and "Shared with me" at the top of a view, or the shares in it (docs/teams.md).
+ * Those of the top are kept across requests while they hold (granted-items.ts): never changed.
+ */
 export interface GrantedItems {
   readonly kind: 'granted';
   readonly entries: readonly ListEntry[];
-  /** Each entry as a listing item, with its `shared` mark. */
-  readonly items: readonly ResourceItem[];
+  /** The JSON of every entry as a listing item with its `shared` mark, in order, joined by commas. */
+  readonly json: string;
+  /** Every entry, in order. */
   readonly order: ArrayLike<number>;
+  /** How many entries are folders. */
+  readonly numDirs: number;
 }
 
 /** A cached folder (listing-cache.ts). */
@@ -331,13 +337,14 @@ export async function* listingJson(
   for await (const part of listedParts(listing)) {
     const { order } = part;
     const columns = columnsOf(part);
-    const json =
+    const json = markJson
+      ? (i: number) => itemJson(columns, i, folderJson).slice(0, -1) + markJson
+      : (i: number) => itemJson(columns, i, folderJson);
+    // The grants' items are written as the one string they were kept as (granted-items.ts).
+    const chunks =
       part.kind === 'granted'
-        ? (i: number) => JSON.stringify(part.items[i])
-        : markJson
-          ? (i: number) => itemJson(columns, i, folderJson).slice(0, -1) + markJson
-          : (i: number) => itemJson(columns, i, folderJson);
-    const chunks = itemsJson(order, json, written > 0, take);
+        ? itemsJson([0], () => part.json, written > 0, take)
+        : itemsJson(order, json, written > 0, take);
     for (const chunk of chunks) {
       yield chunk;
       // Other requests get in while a big folder is written to a client that reads fast.
