@@ -176,8 +176,11 @@ export class MountedParts {
         isSymlink: false,
       });
     }
-    if (held && allKnown)
-      this.memo.top = { sources: held.map((holder) => holder!.source), entries };
+    if (held && allKnown) {
+      // Weakly: a holder's state the cache let go of (a folder changed since) is not kept alive.
+      const sources = held.map((holder) => new WeakRef(holder!.source));
+      this.memo.top = { sources, entries };
+    }
     return entries;
   }
 
@@ -258,8 +261,14 @@ function allows(access: GrantAccess, action: GrantAction): boolean {
 }
 
 /** Whether every holder is in the state the kept entries were read from. */
-function sameSources(kept: readonly object[], now: readonly (KnownHolder | null)[]): boolean {
+function sameSources(
+  kept: readonly WeakRef<object>[],
+  now: readonly (KnownHolder | null)[],
+): boolean {
   if (kept.length !== now.length) return false;
-  for (let i = 0; i < kept.length; i++) if (now[i]?.source !== kept[i]) return false;
+  for (let i = 0; i < kept.length; i++) {
+    const source = now[i]?.source;
+    if (source === undefined || kept[i]!.deref() !== source) return false;
+  }
   return true;
 }

@@ -36,7 +36,7 @@ export interface RulesMemo {
    * folders they were read from (`KnownHolder.source`, by holder): handed out again only while
    * every holder is in the same state (MountedParts.rootEntries).
    */
-  top?: { readonly sources: readonly object[]; readonly entries: readonly ListEntry[] };
+  top?: { readonly sources: readonly WeakRef<object>[]; readonly entries: readonly ListEntry[] };
 }
 
 /** Team folders' tops by holding folder (ViewMounts.teamTops). */
