@@ -1,7 +1,7 @@
 // The root listing's team folders are served from the listing cache of the folders that hold
 // them (docs/teams.md, "Cost"): what happens to a team folder on the disk, outside Cabinet, must
 // still show in the next listings. Under `npm test` this file runs on SQLite and on PostgreSQL.
-import { chmod, mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resource, ResourceItem } from '@cabinet/protocol';
@@ -135,6 +135,23 @@ describe('the team folders a view keeps between listings', () => {
     await mkdir(east);
     const replaced = new Date('2023-07-08T09:10:11Z');
     await utimes(east, replaced, replaced);
+    expect(new Date((await top(uma)).get('East')!.modified).toISOString()).toBe(
+      replaced.toISOString(),
+    );
+
+    // The holding folder itself replaced by a link to another one: its team folders are there.
+    const other = path.join(server.root, 'kept-elsewhere');
+    await mkdir(path.join(other, 'east'), { recursive: true });
+    await mkdir(path.join(other, 'harbor'));
+    const elsewhere = new Date('2024-09-10T11:12:13Z');
+    await utimes(path.join(other, 'east'), elsewhere, elsewhere);
+    await rename(holder, path.join(server.root, 'kept-old'));
+    await symlink('kept-elsewhere', holder);
+    expect(new Date((await top(uma)).get('East')!.modified).toISOString()).toBe(
+      elsewhere.toISOString(),
+    );
+    await rm(holder);
+    await rename(path.join(server.root, 'kept-old'), holder);
     expect(new Date((await top(uma)).get('East')!.modified).toISOString()).toBe(
       replaced.toISOString(),
     );

@@ -154,6 +154,12 @@ export class ScopeResolver {
     return path.join(root.realRoot, ...canonicalPath(scope || '/').segments);
   }
 
+  /** The real path of a scope folder when it is reached through no symlink, else null. */
+  static async directPath(root: FileRoot, scope: string): Promise<string | null> {
+    const lexical = ScopeResolver.lexicalOf(root, scope);
+    return (await realpath(lexical).catch(() => null)) === lexical ? lexical : null;
+  }
+
   /** A resolver for a scope under the root (403 when the scope itself leads out of the root). */
   static async open(root: FileRoot, options: ScopedFsOptions): Promise<ScopeResolver> {
     const scope = canonicalPath(options.scope || '/');

@@ -26,7 +26,7 @@ import { ScopedWrites, type WriteOptions } from './scoped-writes.ts';
 import { ScopedTrash } from './scoped-trash.ts';
 import type { Grants, GrantSource, MountSpec, PlacedMount } from './mounts.ts';
 import { ViewMounts, type Route, type RulesMemo } from './view-mounts.ts';
-import { folderStamp } from '../tree/read/folder-stamp.ts';
+import { folderStamp, type FolderStamp } from '../tree/read/folder-stamp.ts';
 import type { GrantAccess } from '@cabinet/protocol';
 import { MountedParts, type KnownTops, type MountOpener } from './mounted-parts.ts';
 
@@ -59,6 +59,12 @@ export class ScopedFs {
   readonly trash: ScopedTrash;
   /** The grants this view mounts and their opened views (docs/teams.md), or null. */
   private readonly mounted: MountedParts | null;
+  /**
+   * The stamp of the scope folder (`scopeReal`) taken as this view was built, when it was (a view
+   * with grants places them by it): the first listing of the scope in the same request may use it
+   * as its own, taken before anything of the folder was read (services/resources/listing.ts).
+   */
+  readonly builtStamp: FolderStamp | null;
 
   private constructor(
     private readonly scope: ScopeResolver,
@@ -67,8 +73,10 @@ export class ScopedFs {
       open: MountOpener;
       showsTop: (mount: PlacedMount) => boolean;
       memo: RulesMemo;
+      stamp: FolderStamp | null;
     } | null = null,
   ) {
+    this.builtStamp = mounts?.stamp ?? null;
     this.listing = new ScopedListing(scope);
     this.reads = new ScopedReads(scope);
     this.writes = new ScopedWrites(scope, this.listing);
@@ -132,11 +140,12 @@ export class ScopedFs {
       ScopeResolver.open(root, options),
       folderStamp(lexical),
     ]);
+    const scopeStamp = own.scopeReal === lexical ? stamp : undefined;
     const table = await ViewMounts.placed(
       own.scopeReal,
       'specs' in grants ? grants : { specs: grants },
       root.caseInsensitive,
-      own.scopeReal === lexical ? stamp : undefined,
+      scopeStamp,
     );
     const scope = own.withReserved(table.reserved());
     const open = (mount: PlacedMount) => ScopedFs.openMount(root, options, mount);
@@ -152,7 +161,7 @@ export class ScopedFs {
       }
       return shown;
     };
-    return new ScopedFs(scope, { table, open, showsTop, memo });
+    return new ScopedFs(scope, { table, open, showsTop, memo, stamp: scopeStamp ?? null });
   }
 
   /**
@@ -199,6 +208,16 @@ export class ScopedFs {
       view: { outer: mount.path, inner: spec.file ? `/${spec.file}` : '/' },
       viewRules: { rules: options.rules, hideDotfiles: options.hideDotfiles },
     };
+  }
+
+  /** Where a folder of the root is if it is reached through no symlink. */
+  static lexicalPath(root: FileRoot, scope: string): string {
+    return ScopeResolver.lexicalOf(root, scope);
+  }
+
+  /** The real path of a folder of the root when it is reached through no symlink, else null. */
+  static directPath(root: FileRoot, scope: string): Promise<string | null> {
+    return ScopeResolver.directPath(root, scope);
   }
 
   /** A view with explicit options (shares re-root at a sub-folder with a rule prefix). */

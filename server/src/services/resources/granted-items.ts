@@ -1,7 +1,7 @@
 import type { ResourceItem, SharedMark } from '@cabinet/protocol';
 import type { ListEntry, Resolved, ScopedFs } from '../../fs/scoped-fs.ts';
 import { fileInfo } from './file-info.ts';
-import { knownTops } from './granted-tops.ts';
+import { knownTops, type HolderViews } from './granted-tops.ts';
 import type { GrantedItems, Listing } from './listing.ts';
 import type { ListingCache } from '../../tree/listing/listing-cache.ts';
 
@@ -35,14 +35,14 @@ export async function grantedPart(
   fs: ScopedFs,
   dir: Resolved,
   cache?: ListingCache,
-  kept?: KeptGrantedItems,
+  kept?: { items: KeptGrantedItems; holders: HolderViews },
 ): Promise<GrantedItems | null> {
-  const entries = await fs.grantEntries(dir, knownTops(fs.root, cache));
+  const entries = await fs.grantEntries(dir, knownTops(fs.root, cache, kept?.holders ?? new Map()));
   if (entries.length === 0) return null;
-  let granted = kept?.get(entries);
+  let granted = kept?.items.get(entries);
   if (!granted) {
     granted = grantedItems(fs, entries);
-    kept?.set(entries, granted);
+    kept?.items.set(entries, granted);
   }
   return granted;
 }

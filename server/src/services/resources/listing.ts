@@ -15,6 +15,7 @@ import { itemTail } from './item-json.ts';
 import { columnsOf, type ListedColumns } from './listed-columns.ts';
 import { LISTED_TYPES } from '../../tree/listing/listed-types.ts';
 import { ListingCache, type CachedFolder } from '../../tree/listing/listing-cache.ts';
+import type { FolderStamp } from '../../tree/read/folder-stamp.ts';
 import { EventLoopTurns } from '../../streams/event-loop-turns.ts';
 import { estimatedEntries, type EntryBudget } from './listing-memory.ts';
 import { sortOrder, type SortFields } from '../../tree/listing/sort-items.ts';
@@ -104,7 +105,11 @@ export async function readListing(
   sorting: Sorting,
   budget: EntryBudget,
   cache?: ListingCache,
-  options: { stream?: boolean } = {},
+  options: {
+    stream?: boolean;
+    /** The folder's stamp, when this request took it already (ScopedFs.builtStamp). */
+    stamp?: FolderStamp | null;
+  } = {},
 ): Promise<Listing> {
   const streamable =
     (options.stream ?? true) &&
@@ -112,7 +117,11 @@ export async function readListing(
     estimatedEntries(dir.stat) >= STREAM_FROM_ENTRIES;
   // One stat of the folder, before anything of it is read: what the cache and the index's names
   // are checked against (listing-cache.ts).
-  const stamp = cache ? await cache.stamp(dir) : null;
+  const stamp = !cache
+    ? null
+    : options.stamp !== undefined
+      ? options.stamp
+      : await cache.stamp(dir);
   // A streamed listing does not start the cache's fill, which would compete with it for the CPU:
   // the cache keeps what the streamed listing stat'ed instead. A fill already under way is
   // waited for: it is nearly done, and a second read of the folder beside it would double both.
