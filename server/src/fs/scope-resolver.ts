@@ -129,11 +129,13 @@ export class ScopeResolver {
     /** Real path of the user's scope folder (may not exist yet). */
     readonly scopeReal: string,
     private readonly options: ScopedFsOptions,
+    /** The rules compiled already, for these very options (`withReserved`). */
+    compiled?: { ruleSet: RuleSet; viewRuleSet: RuleSet | null },
   ) {
-    this.ruleSet = new RuleSet(options.rules, root.caseInsensitive);
-    this.viewRuleSet = options.viewRules
-      ? new RuleSet(options.viewRules.rules, root.caseInsensitive)
-      : null;
+    this.ruleSet = compiled?.ruleSet ?? new RuleSet(options.rules, root.caseInsensitive);
+    this.viewRuleSet =
+      compiled?.viewRuleSet ??
+      (options.viewRules ? new RuleSet(options.viewRules.rules, root.caseInsensitive) : null);
   }
 
   /**
@@ -146,7 +148,12 @@ export class ScopeResolver {
 
   /** The same scope refusing `reserved` top-level names (where a view's grants sit). */
   withReserved(reserved: ReadonlySet<string>): ScopeResolver {
-    return new ScopeResolver(this.root, this.scopeReal, { ...this.options, reserved });
+    return new ScopeResolver(
+      this.root,
+      this.scopeReal,
+      { ...this.options, reserved },
+      { ruleSet: this.ruleSet, viewRuleSet: this.viewRuleSet },
+    );
   }
 
   /** Where a scope is if it is reached through no symlink: its own real path then. */
