@@ -7,8 +7,13 @@
  * grants user sees, separates what the grants cost from the longer listing they make.
  *
  *   npm run teams-listing -w bench    (BENCH_TEAMS_REQUESTS, default 300 per user)
+ *
+ * The server runs in this process: `cd bench && node --cpu-prof --import tsx
+ * src/teams-listing.ts` writes a CPU profile of it all. The load average at the end is printed
+ * too: on the shared machine the figures move with it.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startTestServer } from '@cabinet/server/testing';
@@ -110,6 +115,7 @@ try {
         entriesSeen: entries,
         medianMsSameSizeWithout: Number(c.toFixed(2)),
         ratioSameSize: Number((a / c).toFixed(2)),
+        loadAverage: loadavg().map((load) => Number(load.toFixed(2))),
       },
       null,
       2,

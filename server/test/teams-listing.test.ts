@@ -1,11 +1,16 @@
 // The root listing's team folders are served from the listing cache of the folders that hold
 // them (docs/teams.md, "Cost"): what happens to a team folder on the disk, outside Cabinet, must
 // still show in the next listings. Under `npm test` this file runs on SQLite and on PostgreSQL.
-import { mkdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resource, ResourceItem } from '@cabinet/protocol';
-import { startTestServer, type TestServer, type TestUser } from '../testing/test-server.ts';
+import {
+  ADMIN_PASSWORD,
+  startTestServer,
+  type TestServer,
+  type TestUser,
+} from '../testing/test-server.ts';
 import { VIEW, callAs } from './helpers/teams.ts';
 import { encodePath } from './helpers/tus.ts';
 
@@ -70,6 +75,108 @@ describe('team folders at the top of a view', () => {
     await expect
       .poll(async () => new Date((await top(tess)).get('North')!.modified).toISOString())
       .toBe(wanted);
+  });
+});
+
+describe('the team folders a view keeps between listings', () => {
+  // Listed again and again with the same grants, the entries and items are kept with the
+  // placement (docs/teams.md, "Cost"): each change below must show in the very next listings.
+  it("follow every change of a top on the disk, and of the user's rules", async () => {
+    const holder = path.join(server.root, 'kept');
+    for (const name of ['east', 'harbor'])
+      await mkdir(path.join(holder, name), { recursive: true });
+    await mkdir(path.join(server.root, 'users/uma'), { recursive: true });
+    const uma = await server.createUser({ scope: '/users/uma' });
+    await grant('East', '/kept/east', uma);
+    await grant('Harbor', '/kept/harbor', uma);
+    const east = path.join(holder, 'east');
+    /** The East item as listed, and as a fresh stat of the folder says it should be. */
+    const eastNow = async () => {
+      const item = (await top(uma)).get('East')!;
+      const info = await stat(east);
+      return {
+        listed: [item.size, new Date(item.modified).toISOString(), item.mode & 0o777],
+        // Whole milliseconds, as the listing's time reads back.
+        disk: [info.size, new Date(Math.floor(info.mtimeMs)).toISOString(), info.mode & 0o777],
+      };
+    };
+    const listedAsOnDisk = async () => {
+      const { listed, disk } = await eastNow();
+      return JSON.stringify(listed) === JSON.stringify(disk);
+    };
+    for (let i = 0; i < 3; i++) {
+      expect([...(await top(uma)).keys()].sort()).toEqual(['East', 'Harbor']);
+    }
+    expect(await listedAsOnDisk()).toBe(true);
+
+    // Only its time changed (no name added anywhere): the next listings follow.
+    const past = new Date('2021-03-04T05:06:07Z');
+    await utimes(east, past, past);
+    await expect.poll(async () => (await eastNow()).listed[1]).toBe(past.toISOString());
+    expect(await listedAsOnDisk()).toBe(true);
+
+    // Its mode, then its size and time (many names added inside, its time set after them).
+    await chmod(east, 0o750);
+    await expect.poll(async () => (await eastNow()).listed[2]).toBe(0o750);
+    for (let i = 0; i < 200; i++) {
+      await writeFile(path.join(east, `a-rather-long-file-name-to-grow-the-folder-${i}.txt`), 'x');
+    }
+    const later = new Date('2022-05-06T07:08:09Z');
+    await utimes(east, later, later);
+    await expect.poll(listedAsOnDisk).toBe(true);
+    expect((await eastNow()).listed[1]).toBe(later.toISOString());
+
+    // Renamed away on the disk, then back; replaced by another folder.
+    await rename(path.join(holder, 'harbor'), path.join(holder, 'harbor-old'));
+    expect([...(await top(uma)).keys()].sort()).toEqual(['East']);
+    await rename(path.join(holder, 'harbor-old'), path.join(holder, 'harbor'));
+    expect([...(await top(uma)).keys()].sort()).toEqual(['East', 'Harbor']);
+    await rm(east, { recursive: true });
+    await mkdir(east);
+    const replaced = new Date('2023-07-08T09:10:11Z');
+    await utimes(east, replaced, replaced);
+    expect(new Date((await top(uma)).get('East')!.modified).toISOString()).toBe(
+      replaced.toISOString(),
+    );
+
+    // The holding folder itself replaced by a link to another one: its team folders are there.
+    const other = path.join(server.root, 'kept-elsewhere');
+    await mkdir(path.join(other, 'east'), { recursive: true });
+    await mkdir(path.join(other, 'harbor'));
+    const elsewhere = new Date('2024-09-10T11:12:13Z');
+    await utimes(path.join(other, 'east'), elsewhere, elsewhere);
+    await rename(holder, path.join(server.root, 'kept-old'));
+    await symlink('kept-elsewhere', holder);
+    expect(new Date((await top(uma)).get('East')!.modified).toISOString()).toBe(
+      elsewhere.toISOString(),
+    );
+    await rm(holder);
+    await rename(path.join(server.root, 'kept-old'), holder);
+    expect(new Date((await top(uma)).get('East')!.modified).toISOString()).toBe(
+      replaced.toISOString(),
+    );
+
+    // A rule of the user's own hides one at once, and shows it again once lifted.
+    const setRules = async (rules: unknown[]) => {
+      const res = await server.fetch(`/api/users/${uma.user.id}`, {
+        method: 'PUT',
+        token: server.admin.token,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          what: 'user',
+          which: ['rules'],
+          current_password: ADMIN_PASSWORD,
+          data: { id: uma.user.id, rules },
+        }),
+      });
+      expect(res.status).toBe(200);
+    };
+    await setRules([{ allow: false, path: '/Harbor', regex: false, regexp: { raw: '' } }]);
+    for (let i = 0; i < 2; i++) expect([...(await top(uma)).keys()].sort()).toEqual(['East']);
+    await setRules([]);
+    for (let i = 0; i < 2; i++) {
+      expect([...(await top(uma)).keys()].sort()).toEqual(['East', 'Harbor']);
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import type { Resolved } from './scope-resolver.ts';
 import type { ScopedFs } from './scoped-fs.ts';
 import type { ScopedTrash } from './scoped-trash.ts';
 import type { ScopedUploads, UploadPlace } from './scoped-uploads.ts';
-import type { Route, ViewMounts } from './view-mounts.ts';
+import type { Route, RulesMemo, ViewMounts } from './view-mounts.ts';
 
 /** Refused in a grant: what its access level does not allow, or the virtual folders themselves. */
 const READ_ONLY = 'the shared folder does not allow this';
@@ -21,13 +21,22 @@ export type GrantAction = 'create' | 'rename' | 'modify' | 'delete';
 export type MountOpener = (mount: PlacedMount) => Promise<ScopedFs>;
 
 /**
- * What a cache knows of a team folder's top for the root listing (docs/teams.md): its real
- * location (reached through no symlink) and its lstat, `null` when it is gone, `undefined` when
- * the cache cannot tell (then the disk is asked).
+ * What a cache knows now of the team folders held in one folder of the root (docs/teams.md,
+ * "Cost"), for the root listing. `source` is the holder's state it answers from: the same object
+ * exactly as long as what it says of every child is unchanged (a cached listing of the holder),
+ * so the entries built from it are kept with the placement and checked against it.
  */
-export type KnownTop = (
-  mount: PlacedMount,
-) => Promise<{ real: string; stat: EntryStat } | null | undefined>;
+export interface KnownHolder {
+  readonly source: object;
+  /**
+   * A team folder's top by its name in the holder: its real location (reached through no
+   * symlink) and its lstat; undefined when the cache cannot tell (then the disk is asked).
+   */
+  top(name: string): { real: string; stat: EntryStat } | undefined;
+}
+
+/** The holder of team folders at a root path (`/teams`) as a cache knows it now, or null. */
+export type KnownTops = (holder: string) => Promise<KnownHolder | null>;
 
 /**
  * The grants of one view at work (docs/teams.md): which ScopedFs answers a path (each grant is its
@@ -46,6 +55,8 @@ export class MountedParts {
     private readonly open: MountOpener,
     /** Whether the rules let the user see a grant's top (what a `stat` of it judges). */
     private readonly showsTop: (mount: PlacedMount) => boolean,
+    /** What the placement keeps for this view's rules (ViewMounts.forRules). */
+    private readonly memo: RulesMemo,
   ) {}
 
   route(virtual: string | Resolved): Route {
@@ -121,15 +132,30 @@ export class MountedParts {
 
   /**
    * The entries the user's root shows for the grants: each team folder, "Shared with me". A top
-   * `known` to a cache costs no disk access; the rules judge it as a `stat` of it would.
+   * `known` to a cache costs no disk access; the rules judge it as a `stat` of it would. When
+   * every top was known, the entries are kept with the placement and handed out again (the same
+   * array, not to be changed) while each holder's state is the same object as when they were
+   * read: no entry is made per request (docs/teams.md, "Cost").
    */
-  async rootEntries(known?: KnownTop): Promise<ListEntry[]> {
+  async rootEntries(known?: KnownTops): Promise<readonly ListEntry[]> {
+    const tops = this.table.teamTops();
+    const held = known ? await Promise.all(tops.holders.map((holder) => known(holder))) : null;
+    const kept = this.memo.top;
+    if (held && kept && this.opened.size === 0 && sameSources(kept.sources, held)) {
+      return kept.entries;
+    }
+    let allKnown = held !== null;
     const entries = (
       await Promise.all(
         this.table.team.map(async (mount) => {
-          const top = known && !this.opened.has(mount) ? await known(mount) : undefined;
-          if (top === undefined) return this.mountEntry(mount);
-          if (top === null || !this.showsTop(mount)) return null;
+          const place = tops.of.get(mount);
+          const top =
+            place && !this.opened.has(mount) ? held?.[place.holder]?.top(place.name) : undefined;
+          if (top === undefined) {
+            allKnown = false;
+            return this.mountEntry(mount);
+          }
+          if (!this.showsTop(mount)) return null;
           return {
             name: mount.path.slice(1),
             path: mount.path,
@@ -149,6 +175,11 @@ export class MountedParts {
         stat: SlimStat.of(shared.stat),
         isSymlink: false,
       });
+    }
+    if (held && allKnown) {
+      // Weakly: a holder's state the cache let go of (a folder changed since) is not kept alive.
+      const sources = held.map((holder) => new WeakRef(holder!.source));
+      this.memo.top = { sources, entries };
     }
     return entries;
   }
@@ -227,4 +258,17 @@ export class MountedParts {
 
 function allows(access: GrantAccess, action: GrantAction): boolean {
   return access[action];
+}
+
+/** Whether every holder is in the state the kept entries were read from. */
+function sameSources(
+  kept: readonly WeakRef<object>[],
+  now: readonly (KnownHolder | null)[],
+): boolean {
+  if (kept.length !== now.length) return false;
+  for (let i = 0; i < kept.length; i++) {
+    const source = now[i]?.source;
+    if (source === undefined || kept[i]!.deref() !== source) return false;
+  }
+  return true;
 }

@@ -129,11 +129,13 @@ export class ScopeResolver {
     /** Real path of the user's scope folder (may not exist yet). */
     readonly scopeReal: string,
     private readonly options: ScopedFsOptions,
+    /** The rules compiled already, for these very options (`withReserved`). */
+    compiled?: { ruleSet: RuleSet; viewRuleSet: RuleSet | null },
   ) {
-    this.ruleSet = new RuleSet(options.rules, root.caseInsensitive);
-    this.viewRuleSet = options.viewRules
-      ? new RuleSet(options.viewRules.rules, root.caseInsensitive)
-      : null;
+    this.ruleSet = compiled?.ruleSet ?? new RuleSet(options.rules, root.caseInsensitive);
+    this.viewRuleSet =
+      compiled?.viewRuleSet ??
+      (options.viewRules ? new RuleSet(options.viewRules.rules, root.caseInsensitive) : null);
   }
 
   /**
@@ -146,7 +148,23 @@ export class ScopeResolver {
 
   /** The same scope refusing `reserved` top-level names (where a view's grants sit). */
   withReserved(reserved: ReadonlySet<string>): ScopeResolver {
-    return new ScopeResolver(this.root, this.scopeReal, { ...this.options, reserved });
+    return new ScopeResolver(
+      this.root,
+      this.scopeReal,
+      { ...this.options, reserved },
+      { ruleSet: this.ruleSet, viewRuleSet: this.viewRuleSet },
+    );
+  }
+
+  /** Where a scope is if it is reached through no symlink: its own real path then. */
+  static lexicalOf(root: FileRoot, scope: string): string {
+    return path.join(root.realRoot, ...canonicalPath(scope || '/').segments);
+  }
+
+  /** The real path of a scope folder when it is reached through no symlink, else null. */
+  static async directPath(root: FileRoot, scope: string): Promise<string | null> {
+    const lexical = ScopeResolver.lexicalOf(root, scope);
+    return (await realpath(lexical).catch(() => null)) === lexical ? lexical : null;
   }
 
   /** A resolver for a scope under the root (403 when the scope itself leads out of the root). */

@@ -25,16 +25,17 @@ import { ScopedUploads, type UploadPlace } from './scoped-uploads.ts';
 import { ScopedWrites, type WriteOptions } from './scoped-writes.ts';
 import { ScopedTrash } from './scoped-trash.ts';
 import type { Grants, GrantSource, MountSpec, PlacedMount } from './mounts.ts';
-import { ViewMounts, type Route } from './view-mounts.ts';
+import { ViewMounts, type Route, type RulesMemo } from './view-mounts.ts';
+import { folderStamp, type FolderStamp } from '../tree/read/folder-stamp.ts';
 import type { GrantAccess } from '@cabinet/protocol';
-import { MountedParts, type KnownTop, type MountOpener } from './mounted-parts.ts';
+import { MountedParts, type KnownTops, type MountOpener } from './mounted-parts.ts';
 
 /** File stats as ScopedFs returns them (services may not import node:fs). */
 export type { Stats } from 'node:fs';
 export type { EntryStat } from './entry-stat.ts';
 export { EntryKind, type NamePattern, type TypedNames } from './typed-names.ts';
 export type { FolderChildren, ListEntry } from '../tree/read/folder-children.ts';
-export type { KnownTop } from './mounted-parts.ts';
+export type { KnownHolder, KnownTops } from './mounted-parts.ts';
 export type { Resolved, ScopedFsOptions } from './scope-resolver.ts';
 export type { Entry, ListOptions, WalkOptions } from './scoped-listing.ts';
 export type { WriteOptions } from './scoped-writes.ts';
@@ -58,6 +59,12 @@ export class ScopedFs {
   readonly trash: ScopedTrash;
   /** The grants this view mounts and their opened views (docs/teams.md), or null. */
   private readonly mounted: MountedParts | null;
+  /**
+   * The stamp of the scope folder (`scopeReal`) taken as this view was built, when it was (a view
+   * with grants places them by it): the first listing of the scope in the same request may use it
+   * as its own, taken before anything of the folder was read (services/resources/listing.ts).
+   */
+  readonly builtStamp: FolderStamp | null;
 
   private constructor(
     private readonly scope: ScopeResolver,
@@ -65,12 +72,16 @@ export class ScopedFs {
       table: ViewMounts;
       open: MountOpener;
       showsTop: (mount: PlacedMount) => boolean;
+      memo: RulesMemo;
+      stamp: FolderStamp | null;
     } | null = null,
   ) {
+    this.builtStamp = mounts?.stamp ?? null;
     this.listing = new ScopedListing(scope);
     this.reads = new ScopedReads(scope);
     this.writes = new ScopedWrites(scope, this.listing);
-    this.mounted = mounts && new MountedParts(this, mounts.table, mounts.open, mounts.showsTop);
+    this.mounted =
+      mounts && new MountedParts(this, mounts.table, mounts.open, mounts.showsTop, mounts.memo);
     this.uploads = this.mounted
       ? this.mounted.uploads(new ScopedUploads(scope))
       : new ScopedUploads(scope);
@@ -122,27 +133,35 @@ export class ScopedFs {
     options: ScopedFsOptions,
     grants: Grants | readonly MountSpec[],
   ): Promise<ScopedFs> {
-    const own = await ScopeResolver.open(root, options);
+    // The scope folder's stamp, which the placement is checked against, is taken beside its
+    // realpath (one trip to the thread pool less); it counts only if the scope is where it seems.
+    const lexical = ScopeResolver.lexicalOf(root, options.scope);
+    const [own, stamp] = await Promise.all([
+      ScopeResolver.open(root, options),
+      folderStamp(lexical),
+    ]);
+    const scopeStamp = own.scopeReal === lexical ? stamp : undefined;
     const table = await ViewMounts.placed(
       own.scopeReal,
       'specs' in grants ? grants : { specs: grants },
       root.caseInsensitive,
+      scopeStamp,
     );
     const scope = own.withReserved(table.reserved());
     const open = (mount: PlacedMount) => ScopedFs.openMount(root, options, mount);
     // Whether the rules let the user see a grant's top, as a `stat` of it judges: no disk (the
     // resolver's real place is never read by isAllowed). Kept with the placement for these rules.
-    const verdicts = table.verdictsFor(JSON.stringify([options.rules, options.hideDotfiles]));
+    const memo = table.forRules(JSON.stringify([options.rules, options.hideDotfiles]));
     const showsTop = (mount: PlacedMount) => {
-      let shown = verdicts.get(mount);
+      let shown = memo.shown.get(mount);
       if (shown === undefined) {
         const judge = ScopeResolver.at(root, '', ScopedFs.mountOptions(options, mount, undefined));
         shown = judge.isAllowed(mount.path);
-        verdicts.set(mount, shown);
+        memo.shown.set(mount, shown);
       }
       return shown;
     };
-    return new ScopedFs(scope, { table, open, showsTop });
+    return new ScopedFs(scope, { table, open, showsTop, memo, stamp: scopeStamp ?? null });
   }
 
   /**
@@ -189,6 +208,16 @@ export class ScopedFs {
       view: { outer: mount.path, inner: spec.file ? `/${spec.file}` : '/' },
       viewRules: { rules: options.rules, hideDotfiles: options.hideDotfiles },
     };
+  }
+
+  /** Where a folder of the root is if it is reached through no symlink. */
+  static lexicalPath(root: FileRoot, scope: string): string {
+    return ScopeResolver.lexicalOf(root, scope);
+  }
+
+  /** The real path of a folder of the root when it is reached through no symlink, else null. */
+  static directPath(root: FileRoot, scope: string): Promise<string | null> {
+    return ScopeResolver.directPath(root, scope);
   }
 
   /** A view with explicit options (shares re-root at a sub-folder with a rule prefix). */
@@ -421,10 +450,11 @@ export class ScopedFs {
   }
 
   /**
-   * The entries a listing of the top adds for the grants (the resources listing appends them).
-   * `known`: team folders' tops a cache knows (see KnownTop), read from the disk otherwise.
+   * The entries a listing of the top adds for the grants (the resources listing appends them; not
+   * to be changed: the top's are kept with the placement). `known`: team folders' tops a cache
+   * knows (see KnownTops), read from the disk otherwise.
    */
-  async grantEntries(virtual: string | Resolved, known?: KnownTop): Promise<ListEntry[]> {
+  async grantEntries(virtual: string | Resolved, known?: KnownTops): Promise<readonly ListEntry[]> {
     if (!this.mounted) return [];
     const route = this.mounted.route(virtual);
     if (route.kind === 'shared-root') return this.mounted.sharedEntries();

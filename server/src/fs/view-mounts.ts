@@ -4,6 +4,7 @@ import path from 'node:path';
 import { canonicalPath } from './canonical-path.ts';
 import { folderStamp, sameStamp, type FolderStamp } from '../tree/read/folder-stamp.ts';
 import { lstatOrNull } from './fs-errors.ts';
+import type { ListEntry } from '../tree/read/folder-children.ts';
 import type { Grants, MountSpec, PlacedMount } from './mounts.ts';
 
 /** The virtual folder holding what people shared with a user (docs/teams.md). */
@@ -24,6 +25,26 @@ export interface Placement {
   readonly ownReal: string;
   readonly stamp: FolderStamp;
   readonly table: ViewMounts;
+}
+
+/** What a placement keeps for one set of the user's rules (ViewMounts.forRules). */
+export interface RulesMemo {
+  /** Whether the rules let the user see each grant's top, as a `stat` of it judges. */
+  readonly shown: Map<PlacedMount, boolean>;
+  /**
+   * The entries the top of the view showed for the grants, and the states of the holding
+   * folders they were read from (`KnownHolder.source`, by holder): handed out again only while
+   * every holder is in the same state (MountedParts.rootEntries).
+   */
+  top?: { readonly sources: readonly WeakRef<object>[]; readonly entries: readonly ListEntry[] };
+}
+
+/** Team folders' tops by holding folder (ViewMounts.teamTops). */
+export interface TeamTops {
+  /** Root paths of the folders holding team folders (`/teams`). */
+  readonly holders: readonly string[];
+  /** Each team folder's holder (index in `holders`) and name there. */
+  readonly of: ReadonlyMap<PlacedMount, { readonly holder: number; readonly name: string }>;
 }
 
 /** A shared file keeps its extension when a number or the owner is added to its name. */
@@ -60,13 +81,15 @@ export class ViewMounts {
    * The placement of a user's grants, built once and kept with them (docs/teams.md): one stat of
    * the user's scope folder per view tells whether its top-level names may have changed since. A
    * folder stamped within a clock tick of its last change is placed again (FolderStamp.racy).
+   * `stamp`: that stat when the caller took it already (beside resolving the scope).
    */
   static async placed(
     ownReal: string,
     grants: Grants,
     caseInsensitive: boolean,
+    stamp?: FolderStamp | null,
   ): Promise<ViewMounts> {
-    const stamp = await folderStamp(ownReal);
+    if (stamp === undefined) stamp = await folderStamp(ownReal);
     const kept = grants.placement;
     if (stamp && kept && kept.ownReal === ownReal && sameStamp(kept.stamp, stamp))
       return kept.table;
@@ -152,15 +175,40 @@ export class ViewMounts {
   private reservedNames: ReadonlySet<string> | undefined;
 
   /**
-   * Whether each grant's top may be shown, under the user's rules named by `key` (MountedParts):
-   * rules alone decide it, so it is kept with the placement, for the last rules asked.
+   * What the placement keeps for the user's rules named by `key` (MountedParts), for the last
+   * rules asked: which grants' tops they let the user see (rules alone decide it), and the
+   * entries the top of the view showed last.
    */
-  verdictsFor(key: string): Map<PlacedMount, boolean> {
-    if (this.verdicts?.key !== key) this.verdicts = { key, shown: new Map() };
-    return this.verdicts.shown;
+  forRules(key: string): RulesMemo {
+    if (this.memo?.key !== key) this.memo = { key, shown: new Map() };
+    return this.memo;
   }
 
-  private verdicts: { key: string; shown: Map<PlacedMount, boolean> } | undefined;
+  private memo: (RulesMemo & { readonly key: string }) | undefined;
+
+  /**
+   * Each team folder's top as a name in a folder of the root, and those folders: where a
+   * cache of the folders' listings may know the tops (MountedParts.rootEntries). A team folder
+   * that is the root itself has none.
+   */
+  teamTops(): TeamTops {
+    if (!this.placedTops) {
+      const of = new Map<PlacedMount, { holder: number; name: string }>();
+      const holders: string[] = [];
+      for (const mount of this.team) {
+        const scope = mount.spec.scope;
+        if (scope === '/') continue;
+        const parent = path.posix.dirname(scope);
+        let holder = holders.indexOf(parent);
+        if (holder < 0) holder = holders.push(parent) - 1;
+        of.set(mount, { holder, name: path.posix.basename(scope) });
+      }
+      this.placedTops = { holders, of };
+    }
+    return this.placedTops;
+  }
+
+  private placedTops: TeamTops | undefined;
 
   /**
    * The stat "Shared with me" shows: that of the root's empty folder (FileRoot.emptyFolder), which

@@ -24,7 +24,13 @@ import type { ShareService } from './share.service.ts';
 import type { TrashService } from './trash/trash.service.ts';
 import { freeName } from './resources/free-name.ts';
 import { readListing, type Listing } from './resources/listing.ts';
-import { sharedMarkOf, withGrants } from './resources/granted-items.ts';
+import {
+  grantedPart,
+  sharedMarkOf,
+  withGrants,
+  type KeptGrantedItems,
+} from './resources/granted-items.ts';
+import type { HolderViews } from './resources/granted-tops.ts';
 import { EntryBudget } from './resources/listing-memory.ts';
 import type { ListingCache } from '../tree/listing/listing-cache.ts';
 import type { InstanceChanges } from '../tree/change-relay.ts';
@@ -61,6 +67,14 @@ export interface Transfer {
 export class ResourcesService {
   /** Big listings hold at most this many entries at once (see listing-memory.ts). */
   private readonly listingBudget = new EntryBudget(100_000, 1_000);
+  /**
+   * The grants' items at the top of views, made once while they hold, and the views of the
+   * folders holding team folders (granted-items.ts, granted-tops.ts).
+   */
+  private readonly granted: { items: KeptGrantedItems; holders: HolderViews } = {
+    items: new WeakMap(),
+    holders: new Map(),
+  };
 
   /**
    * `hooks`: the admin's before/after hooks of uploads, saves, copies, renames and deletes.
@@ -95,6 +109,11 @@ export class ResourcesService {
     if (target.stat.isDirectory()) {
       // Read-your-writes across instances: what another instance changed before now is applied.
       await this.instances?.synced();
+      // The grants the folder shows are looked up beside its own listing (docs/teams.md, "Cost").
+      const granted = grantedPart(fs, target, this.listingCache, this.granted);
+      granted.catch(() => undefined); // awaited below, unless the listing fails first
+      // The scope folder was stamped as the view was built (a view with grants): not again.
+      const stamp = target.real === fs.scopeReal ? (fs.builtStamp ?? undefined) : undefined;
       const listing = await readListing(
         fs,
         target,
@@ -102,8 +121,13 @@ export class ResourcesService {
         user.sorting,
         this.listingBudget,
         this.listingCache,
+        { stamp },
       );
-      return { kind: 'listing', listing: await withGrants(fs, target, listing, this.listingCache) };
+      const grants = await granted.catch((error: unknown) => {
+        listing.done();
+        throw error;
+      });
+      return { kind: 'listing', listing: withGrants(fs, target, listing, grants) };
     }
     if (options.checksum !== undefined) {
       if (!canDownload(user)) return { kind: 'accepted' };

@@ -15,6 +15,7 @@ import { itemTail } from './item-json.ts';
 import { columnsOf, type ListedColumns } from './listed-columns.ts';
 import { LISTED_TYPES } from '../../tree/listing/listed-types.ts';
 import { ListingCache, type CachedFolder } from '../../tree/listing/listing-cache.ts';
+import type { FolderStamp } from '../../tree/read/folder-stamp.ts';
 import { EventLoopTurns } from '../../streams/event-loop-turns.ts';
 import { estimatedEntries, type EntryBudget } from './listing-memory.ts';
 import { sortOrder, type SortFields } from '../../tree/listing/sort-items.ts';
@@ -62,13 +63,19 @@ export interface FreshItems {
   readonly order: ArrayLike<number>;
 }
 
-/** Team folders and "Shared with me" at the top of a view, or the shares in it (docs/teams.md). */
+/**
+ * Team folders and "Shared with me" at the top of a view, or the shares in it (docs/teams.md).
+ * Those of the top are kept across requests while they hold (granted-items.ts): never changed.
+ */
 export interface GrantedItems {
   readonly kind: 'granted';
   readonly entries: readonly ListEntry[];
-  /** Each entry as a listing item, with its `shared` mark. */
-  readonly items: readonly ResourceItem[];
+  /** The JSON of every entry as a listing item with its `shared` mark, in order, joined by commas. */
+  readonly json: string;
+  /** Every entry, in order. */
   readonly order: ArrayLike<number>;
+  /** How many entries are folders. */
+  readonly numDirs: number;
 }
 
 /** A cached folder (listing-cache.ts). */
@@ -98,7 +105,11 @@ export async function readListing(
   sorting: Sorting,
   budget: EntryBudget,
   cache?: ListingCache,
-  options: { stream?: boolean } = {},
+  options: {
+    stream?: boolean;
+    /** The folder's stamp, when this request took it already (ScopedFs.builtStamp). */
+    stamp?: FolderStamp | null;
+  } = {},
 ): Promise<Listing> {
   const streamable =
     (options.stream ?? true) &&
@@ -106,7 +117,11 @@ export async function readListing(
     estimatedEntries(dir.stat) >= STREAM_FROM_ENTRIES;
   // One stat of the folder, before anything of it is read: what the cache and the index's names
   // are checked against (listing-cache.ts).
-  const stamp = cache ? await cache.stamp(dir) : null;
+  const stamp = !cache
+    ? null
+    : options.stamp !== undefined
+      ? options.stamp
+      : await cache.stamp(dir);
   // A streamed listing does not start the cache's fill, which would compete with it for the CPU:
   // the cache keeps what the streamed listing stat'ed instead. A fill already under way is
   // waited for: it is nearly done, and a second read of the folder beside it would double both.
@@ -331,13 +346,14 @@ export async function* listingJson(
   for await (const part of listedParts(listing)) {
     const { order } = part;
     const columns = columnsOf(part);
-    const json =
+    const json = markJson
+      ? (i: number) => itemJson(columns, i, folderJson).slice(0, -1) + markJson
+      : (i: number) => itemJson(columns, i, folderJson);
+    // The grants' items are written as the one string they were kept as (granted-items.ts).
+    const chunks =
       part.kind === 'granted'
-        ? (i: number) => JSON.stringify(part.items[i])
-        : markJson
-          ? (i: number) => itemJson(columns, i, folderJson).slice(0, -1) + markJson
-          : (i: number) => itemJson(columns, i, folderJson);
-    const chunks = itemsJson(order, json, written > 0, take);
+        ? itemsJson([0], () => part.json, written > 0, take)
+        : itemsJson(order, json, written > 0, take);
     for (const chunk of chunks) {
       yield chunk;
       // Other requests get in while a big folder is written to a client that reads fast.

@@ -16,13 +16,17 @@ interface Held extends Grants {
   readonly rulesKey: string;
   /** When the first of its shares with people expires (ms; Infinity when none does). */
   readonly until: number;
-  /** What it counts against MAX_HELD: its specs, at least 1. */
+  /**
+   * What it counts against MAX_HELD: its specs, and its team folders once more for the entries and
+   * JSON its root listing keeps with the placement (fs/mounted-parts.ts); at least 1.
+   */
   readonly weight: number;
 }
 
 /**
- * Mount specs kept across users at most (a user with 200 grants counts 200, one with none 1):
- * some hundred bytes each, with their placement.
+ * Weight kept across users at most (a user with 100 team folders and 100 shares counts 300, one
+ * with none 1): about 700 bytes each, some 35 MB in all (measured: such a user holds about 220 KB,
+ * a third of it the entries and JSON kept for their root listing).
  */
 const MAX_HELD = 50_000;
 
@@ -69,7 +73,7 @@ export class TeamMounts implements GrantSource {
       ...read,
       generation,
       rulesKey,
-      weight: Math.max(1, read.specs.length),
+      weight: Math.max(1, read.specs.length + read.specs.filter((s) => s.kind === 'team').length),
     };
     // Another request saw another generation meanwhile: served, not kept.
     if (generation === this.generation) this.keep(user.id, entry);
