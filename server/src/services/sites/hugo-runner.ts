@@ -1,6 +1,7 @@
 import type { SitesContext } from './sites-context.ts';
 import { commandEnvironment } from '../../commands/environment.ts';
 import { runLine, type RunResult } from '../../commands/run-line.ts';
+import type { WarmLeader } from '../../process/process-group.ts';
 import type { HugoMountsCache } from './hugo-mounts-cache.ts';
 import { HUGO_POLICY, parseMounts, reachOutside } from './hugo-policy.ts';
 
@@ -32,6 +33,8 @@ export interface HugoOptions {
    * Hugo starts once it settles (not at all if it fails).
    */
   ready?: Promise<unknown>;
+  /** A group leader started ahead (a preview's), which runs Hugo's render; the caller disposes. */
+  warm?: WarmLeader;
 }
 
 /**
@@ -64,7 +67,7 @@ export async function runHugo(
   await options.ready;
   if (options.signal?.aborted)
     return { ok: false, log: 'Stopped.', exitCode: 1, outcome: 'aborted' };
-  return hugo(ctx, cwd, args, env, options.signal);
+  return hugo(ctx, cwd, args, env, options.signal, options.warm);
 }
 
 async function hugo(
@@ -73,6 +76,7 @@ async function hugo(
   args: string[],
   env: Record<string, string>,
   signal?: AbortSignal,
+  warm?: WarmLeader,
 ): Promise<HugoRun> {
   const lines: string[] = [];
   const limit = ctx.config.commandOutputLimit || DEFAULT_OUTPUT_LIMIT;
@@ -87,6 +91,7 @@ async function hugo(
       outputLimit: limit,
       onLine: (line) => lines.push(line),
       signal,
+      warm,
     },
   );
   let log = lines.join('\n');

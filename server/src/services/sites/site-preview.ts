@@ -1,15 +1,17 @@
 import path from 'node:path';
 import type { PostPreview, PostPreviewRequest } from '@cabinet/protocol';
-import { SitePreviews } from '../../cache/site-previews.ts';
+import { SitePreviews, type PreviewMeta } from '../../cache/site-previews.ts';
 import type { SitesContext } from './sites-context.ts';
 import { errors } from '../../errors.ts';
 import type { ScopedFs } from '../../fs/scoped-fs.ts';
+import { findGroupLeader, WarmLeader } from '../../process/process-group.ts';
+import type { SiteRecord } from '../../store/sites.repo.ts';
 import type { FileToSend } from '../file-to-send.ts';
 import type { SessionUser } from '../sessions.service.ts';
 import { pageFile, renderBuiltin, type SiteSource } from './builtin-generator.ts';
 import { HugoMountsCache } from './hugo-mounts-cache.ts';
 import { runHugo } from './hugo-runner.ts';
-import type { SiteAccessor } from './site-access.ts';
+import type { SiteAccess, SiteAccessor } from './site-access.ts';
 import { MAX_SOURCE_BYTES, siteSource } from './site-builder.ts';
 import { SiteError } from './site-error.ts';
 import { postPath, splitPostPath } from './site-paths.ts';
@@ -49,39 +51,79 @@ export class SitePreviewer {
     name: string,
     request: PostPreviewRequest,
   ): Promise<PostPreview> {
-    const access = await this.sites.access(user, name);
-    const rel = postPath(request.path);
-    const key = `${user.id}:${name}:${rel}`;
+    const site = await this.ctx.store.sites.get(name);
+    // Hugo's group leader is started now, so perl's start runs while the checks below do.
+    const leader = site?.generator === 'hugo' ? await findGroupLeader() : undefined;
+    const warm = leader === undefined ? undefined : new WarmLeader(leader);
+    try {
+      return await this.make(user, name, site, request, warm);
+    } finally {
+      warm?.dispose();
+    }
+  }
+
+  private async make(
+    user: SessionUser,
+    name: string,
+    site: SiteRecord | undefined,
+    request: PostPreviewRequest,
+    warm: WarmLeader | undefined,
+  ): Promise<PostPreview> {
+    const valid = site && validPostPath(request.path);
+    const meta = { site: name, userId: user.id, post: valid ?? '', createdAt: this.now() };
+    // The scratch folder and the site's own ScopedFs are made while the user's access is checked;
+    // a refusal removes the folder (its random id was never told).
+    const making = valid === undefined ? undefined : this.previews.create(meta);
+    const siteFs = site && this.sites.siteFs(site);
+    // Each is awaited below (or the folder removed): none is left to fail unheard.
+    making?.catch(() => undefined);
+    siteFs?.catch(() => undefined);
+    try {
+      const access = await this.sites.accessTo(user, site);
+      const rel = postPath(request.path);
+      return await this.render(access, rel, request, meta, await making!, await siteFs!, warm);
+    } catch (error) {
+      const made = await making?.catch(() => undefined);
+      if (made) await this.previews.remove(made.id);
+      throw error;
+    }
+  }
+
+  private async render(
+    access: SiteAccess,
+    rel: string,
+    request: PostPreviewRequest,
+    meta: PreviewMeta,
+    made: { id: string; dir: string; out: string },
+    fs: ScopedFs,
+    warm: WarmLeader | undefined,
+  ): Promise<PostPreview> {
+    const name = access.site.name;
+    const key = `${meta.userId}:${name}:${rel}`;
     this.running.get(key)?.abort();
     const controller = new AbortController();
     this.running.set(key, controller);
     const { signal } = controller;
-    const meta = { site: name, userId: user.id, post: rel, createdAt: this.now() };
-    let scratch: Awaited<ReturnType<SitePreviews['create']>> | undefined;
     // What this preview replaces is looked up, and the files of previews discarded earlier are
     // removed, while it renders (Hugo's start leaves this process idle): the answer waits for
     // neither.
-    let tidy: Promise<string[]> | undefined;
+    const tidy = Promise.all([
+      this.previews.replacedBy(made.id, meta, MAX_PREVIEWS),
+      this.previews.purge(),
+    ]).then(
+      ([replaced]) => replaced,
+      () => [],
+    );
     try {
       const content =
         request.content ??
         (
           await access.userFs.readAll(`${access.sitePath}/content/${rel}`, MAX_SOURCE_BYTES)
         ).toString('utf8');
-      const fs = await this.sites.siteFs(access.site);
-      scratch = await this.previews.create(meta);
-      const made = scratch;
-      tidy = Promise.all([
-        this.previews.replacedBy(made.id, meta, MAX_PREVIEWS),
-        this.previews.purge(),
-      ]).then(
-        ([replaced]) => replaced,
-        () => [],
-      );
       const base = `${this.ctx.config.baseURL}/api/sites/${name}/preview/${made.id}/`;
       let page: string;
       if (access.site.generator === 'hugo') {
-        await this.hugo(fs, access.site.output, made, rel, content, base, signal);
+        await this.hugo(fs, access.site.output, made, rel, content, base, signal, warm);
         const { section, slug } = splitPostPath(rel);
         page = `${[section, slug].filter(Boolean).join('/')}/`;
       } else {
@@ -101,7 +143,6 @@ export class SitePreviewer {
       await this.previews.discard(await tidy);
       return { url: `/api/sites/${name}/preview/${made.id}/${page}` };
     } catch (error) {
-      if (scratch) await this.previews.remove(scratch.id);
       throw signal.aborted ? superseded() : error;
     } finally {
       // Nothing of this request runs on after its answer.
@@ -124,6 +165,7 @@ export class SitePreviewer {
     content: string,
     base: string,
     signal: AbortSignal,
+    warm: WarmLeader | undefined,
   ): Promise<void> {
     const root = await fs.resolve('/');
     const contentDir = path.join(scratch.dir, 'content');
@@ -141,6 +183,7 @@ export class SitePreviewer {
         output: path.join(root.real, output),
         mounts: this.mounts,
         ready: written,
+        warm,
       }),
       written,
     ]);
@@ -157,13 +200,17 @@ export class SitePreviewer {
     rel: string,
     content: string,
   ): Promise<void> {
-    await this.previews.write(dir, `content/${rel}`, content);
     const parts = rel.split('/').slice(0, -1);
-    for (let depth = 0; depth <= parts.length; depth++) {
-      const index = [...parts.slice(0, depth), '_index.md'].join('/');
-      const text = await fs.readAll(`/content/${index}`, MAX_SOURCE_BYTES).catch(() => undefined);
-      if (text) await this.previews.write(dir, `content/${index}`, text);
-    }
+    const indexes = parts.map((_, depth) => [...parts.slice(0, depth), '_index.md'].join('/'));
+    indexes.push([...parts, '_index.md'].join('/'));
+    // The post and each section's index at once: written one after another, each waited for a CPU.
+    await Promise.all([
+      this.previews.write(dir, `content/${rel}`, content),
+      ...indexes.map(async (index) => {
+        const text = await fs.readAll(`/content/${index}`, MAX_SOURCE_BYTES).catch(() => undefined);
+        if (text) await this.previews.write(dir, `content/${index}`, text);
+      }),
+    ]);
   }
 
   /**
@@ -190,6 +237,15 @@ export class SitePreviewer {
 
   async sweep(): Promise<number> {
     return this.previews.sweep(this.now() - PREVIEW_TTL_MS);
+  }
+}
+
+/** The post path when it is a valid one (postPath answers 400 for it once access is known). */
+function validPostPath(raw: string): string | undefined {
+  try {
+    return postPath(raw);
+  } catch {
+    return undefined;
   }
 }
 
