@@ -101,10 +101,10 @@ class Run {
   async pipeline(commands: string[][]): Promise<number> {
     // Each program is found on the run's PATH first, so the group leader can start it by its path
     // (process-group.ts); a pipeline with a program not found starts as before and reports it.
-    const leader = await findGroupLeader();
-    const paths = await Promise.all(
-      commands.map((argv) => findCommand(argv[0] ?? '', this.options.env.PATH ?? '')),
-    );
+    const [leader, ...paths] = await Promise.all([
+      findGroupLeader(),
+      ...commands.map((argv) => findCommand(argv[0] ?? '', this.options.env.PATH ?? '')),
+    ]);
     const found = leader !== undefined && paths.every((p) => p?.startsWith('/'));
     // Stopped while looking: nothing is started, the status a killed program would give.
     if (this.stopped) return 128 + signalNumber('SIGKILL');

@@ -1,6 +1,7 @@
 import type { SitesContext } from './sites-context.ts';
 import { commandEnvironment } from '../../commands/environment.ts';
 import { runLine, type RunResult } from '../../commands/run-line.ts';
+import { findCommand } from '../../process/run-process.ts';
 import type { WarmLeader } from '../../process/process-group.ts';
 import type { HugoMountsCache } from './hugo-mounts-cache.ts';
 import { HUGO_POLICY, parseMounts, reachOutside } from './hugo-policy.ts';
@@ -33,8 +34,11 @@ export interface HugoOptions {
    * Hugo starts once it settles (not at all if it fails).
    */
   ready?: Promise<unknown>;
-  /** A group leader started ahead (a preview's), which runs Hugo's render; the caller disposes. */
-  warm?: WarmLeader;
+  /**
+   * The group leader started ahead for this run (a preview's), if there is one by the time Hugo
+   * starts: it runs Hugo's render. The caller disposes of it.
+   */
+  warm?: () => WarmLeader | undefined;
 }
 
 /**
@@ -50,12 +54,14 @@ export async function runHugo(
   options: HugoOptions = {},
 ): Promise<HugoRun> {
   const env = commandEnvironment(cwd, { ...options.env, ...HUGO_POLICY });
+  // Hugo is found on PATH while the checks run; runLine then has only its path to confirm.
+  const program = findCommand('hugo', env.PATH).then((found) => found ?? 'hugo');
   // The probe makes the publish folder as a build does: pointed where the build writes, not at
   // the site's own public/.
   const destination = args[args.indexOf('--destination') + 1];
   const probeEnv = destination === undefined ? env : { ...env, HUGO_PUBLISHDIR: destination };
   const probe = async () => {
-    const run = await hugo(ctx, cwd, ['config', 'mounts'], probeEnv, options.signal);
+    const run = await hugo(ctx, cwd, [await program, 'config', 'mounts'], probeEnv, options.signal);
     return run.ok ? parseMounts(run.log) : run;
   };
   const modules = options.mounts ? await options.mounts.get(cwd, probe) : await probe();
@@ -67,13 +73,14 @@ export async function runHugo(
   await options.ready;
   if (options.signal?.aborted)
     return { ok: false, log: 'Stopped.', exitCode: 1, outcome: 'aborted' };
-  return hugo(ctx, cwd, args, env, options.signal, options.warm);
+  return hugo(ctx, cwd, [await program, ...args], env, options.signal, options.warm?.());
 }
 
+/** One run of Hugo; `argv` starts with its path (or `hugo` when it was not found on PATH). */
 async function hugo(
   ctx: SitesContext,
   cwd: string,
-  args: string[],
+  argv: string[],
   env: Record<string, string>,
   signal?: AbortSignal,
   warm?: WarmLeader,
@@ -81,7 +88,7 @@ async function hugo(
   const lines: string[] = [];
   const limit = ctx.config.commandOutputLimit || DEFAULT_OUTPUT_LIMIT;
   const result: RunResult = await runLine(
-    { steps: [{ operator: ';', commands: [['hugo', ...args]] }], background: false },
+    { steps: [{ operator: ';', commands: [argv] }], background: false },
     {
       cwd,
       env,
@@ -95,7 +102,7 @@ async function hugo(
     },
   );
   let log = lines.join('\n');
-  if (result.notInstalled.includes('hugo')) {
+  if (result.notInstalled.length > 0) {
     log = 'hugo is not installed: install Debian\'s "hugo" package (it must be on PATH).';
   } else if (result.outcome === 'timeout') {
     log += `\nStopped: hugo ran longer than ${Math.round(ctx.config.commandTimeout || 120)} s.`;

@@ -52,11 +52,16 @@ export class SitePreviewer {
     request: PostPreviewRequest,
   ): Promise<PostPreview> {
     const site = await this.ctx.store.sites.get(name);
-    // Hugo's group leader is started now, so perl's start runs while the checks below do.
-    const leader = site?.generator === 'hugo' ? await findGroupLeader() : undefined;
-    const warm = leader === undefined ? undefined : new WarmLeader(leader);
+    const leader = site?.generator === 'hugo' ? findGroupLeader() : undefined;
+    let warm: WarmLeader | undefined;
+    const made = this.make(user, name, site, request, () => warm);
+    made.catch(() => undefined);
+    // Hugo's group leader is started now, so perl's start runs while the checks do; once their
+    // reads are under way, as its spawn holds this thread for a moment.
+    const found = await leader;
+    if (found !== undefined) warm = new WarmLeader(found);
     try {
-      return await this.make(user, name, site, request, warm);
+      return await made;
     } finally {
       warm?.dispose();
     }
@@ -67,7 +72,7 @@ export class SitePreviewer {
     name: string,
     site: SiteRecord | undefined,
     request: PostPreviewRequest,
-    warm: WarmLeader | undefined,
+    warm: () => WarmLeader | undefined,
   ): Promise<PostPreview> {
     const valid = site && validPostPath(request.path);
     const meta = { site: name, userId: user.id, post: valid ?? '', createdAt: this.now() };
@@ -96,7 +101,7 @@ export class SitePreviewer {
     meta: PreviewMeta,
     made: { id: string; dir: string; out: string },
     fs: ScopedFs,
-    warm: WarmLeader | undefined,
+    warm: () => WarmLeader | undefined,
   ): Promise<PostPreview> {
     const name = access.site.name;
     const key = `${meta.userId}:${name}:${rel}`;
@@ -165,7 +170,7 @@ export class SitePreviewer {
     content: string,
     base: string,
     signal: AbortSignal,
-    warm: WarmLeader | undefined,
+    warm: () => WarmLeader | undefined,
   ): Promise<void> {
     const root = await fs.resolve('/');
     const contentDir = path.join(scratch.dir, 'content');
