@@ -1,5 +1,8 @@
 import path from 'node:path';
-import { landsInside, linkLeadingOut, realLanding } from '../../fs/outside-reach.ts';
+import { landsInside, linkLeadingOut, realLanding, type LinkWalk } from '../../fs/outside-reach.ts';
+
+/** How the site folder is walked for links leading out (fresh, or a preview's cached walk). */
+export type LinkWalker = (folder: string, walk: LinkWalk) => Promise<string | undefined>;
 
 /**
  * Hugo's security policy for every run, given as environment variables: Hugo lets `HUGO_*`
@@ -61,6 +64,7 @@ export async function reachOutside(
   modules: readonly HugoModule[],
   extra: readonly string[] = [],
   output?: string,
+  walker: LinkWalker = linkLeadingOut,
 ): Promise<string | undefined> {
   const roots = await Promise.all([siteReal, ...extra].map(realLanding));
   // Every module folder and mount source is judged at once; the first refusal in order is told.
@@ -89,7 +93,7 @@ export async function reachOutside(
   }
   const links = await Promise.all(
     walks.map((folder) =>
-      linkLeadingOut(folder, { inside: siteReal, skip: output === undefined ? [] : [output] }),
+      walker(folder, { inside: siteReal, skip: output === undefined ? [] : [output] }),
     ),
   );
   const link = links.find((found) => found !== undefined);

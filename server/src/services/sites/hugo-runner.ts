@@ -4,6 +4,7 @@ import { runLine, type RunResult } from '../../commands/run-line.ts';
 import { findCommand } from '../../process/run-process.ts';
 import type { WarmLeader } from '../../process/process-group.ts';
 import type { HugoMountsCache } from './hugo-mounts-cache.ts';
+import type { LinkWalkCache } from '../../fs/link-walk-cache.ts';
 import { HUGO_POLICY, parseMounts, reachOutside } from './hugo-policy.ts';
 
 /** Hugo's own default when commands have no time limit configured. */
@@ -29,6 +30,8 @@ export interface HugoOptions {
   output?: string;
   /** Previews: the mounts probe's answer, kept while the configuration is unchanged. */
   mounts?: HugoMountsCache;
+  /** Previews: the symlink walk of the site, kept per folder while it is unchanged. */
+  links?: LinkWalkCache;
   /**
    * Files Hugo reads that are still being written (a preview's post): the checks run meanwhile,
    * Hugo starts once it settles (not at all if it fails).
@@ -66,7 +69,14 @@ export async function runHugo(
   };
   const modules = options.mounts ? await options.mounts.get(cwd, probe) : await probe();
   if (!Array.isArray(modules)) return modules;
-  const refusal = await reachOutside(cwd, modules, options.alsoReadable, options.output);
+  const links = options.links;
+  const refusal = await reachOutside(
+    cwd,
+    modules,
+    options.alsoReadable,
+    options.output,
+    links && ((folder, walk) => links.linkLeadingOut(folder, walk)),
+  );
   if (refusal !== undefined) {
     return { ok: false, log: `Refused: ${refusal}.`, exitCode: 1, outcome: 'refused' };
   }

@@ -10,6 +10,7 @@ import type { FileToSend } from '../file-to-send.ts';
 import type { SessionUser } from '../sessions.service.ts';
 import { pageFile, renderBuiltin, type SiteSource } from './builtin-generator.ts';
 import { HugoMountsCache } from './hugo-mounts-cache.ts';
+import { LinkWalkCache } from '../../fs/link-walk-cache.ts';
 import { runHugo } from './hugo-runner.ts';
 import type { SiteAccess, SiteAccessor } from './site-access.ts';
 import { MAX_SOURCE_BYTES, siteSource } from './site-builder.ts';
@@ -36,6 +37,8 @@ export class SitePreviewer {
   private readonly running = new Map<string, AbortController>();
   /** `hugo config mounts` answers, kept while the sites' configuration is unchanged. */
   private readonly mounts: HugoMountsCache;
+  /** The symlink walk of the sites' folders, kept per folder while it is unchanged. */
+  private readonly links: LinkWalkCache;
 
   constructor(
     private readonly ctx: SitesContext,
@@ -44,6 +47,7 @@ export class SitePreviewer {
   ) {
     this.previews = new SitePreviews(path.join(ctx.config.data, 'site-previews'));
     this.mounts = new HugoMountsCache(now);
+    this.links = new LinkWalkCache(now);
   }
 
   async preview(
@@ -187,6 +191,7 @@ export class SitePreviewer {
         signal,
         output: path.join(root.real, output),
         mounts: this.mounts,
+        links: this.links,
         ready: written,
         warm,
       }),
