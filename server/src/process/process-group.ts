@@ -135,7 +135,8 @@ export class WarmLeader {
     options: { cwd?: string; env: Readonly<Record<string, string>> },
   ): ChildProcess | undefined {
     const child = this.child;
-    if (this.used || child.exitCode !== null || child.signalCode !== null || !child.stdin) {
+    const gone = child.pid === undefined || child.exitCode !== null || child.signalCode !== null;
+    if (this.used || gone || !child.stdin) {
       return undefined;
     }
     const vars = Object.entries(options.env).map(([name, value]) => `${name}=${value}`);

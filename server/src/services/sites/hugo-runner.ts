@@ -5,7 +5,7 @@ import { findCommand } from '../../process/run-process.ts';
 import type { WarmLeader } from '../../process/process-group.ts';
 import type { HugoMountsCache } from './hugo-mounts-cache.ts';
 import type { LinkWalkCache } from '../../fs/link-walk-cache.ts';
-import { HUGO_POLICY, parseMounts, reachOutside } from './hugo-policy.ts';
+import { HUGO_POLICY, parseMounts, reachOutside, type HugoModule } from './hugo-policy.ts';
 
 /** Hugo's own default when commands have no time limit configured. */
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -67,16 +67,23 @@ export async function runHugo(
     const run = await hugo(ctx, cwd, [await program, 'config', 'mounts'], probeEnv, options.signal);
     return run.ok ? parseMounts(run.log) : run;
   };
+  const links = options.links;
+  const judge = (modules: readonly HugoModule[]) =>
+    reachOutside(
+      cwd,
+      modules,
+      options.alsoReadable,
+      options.output,
+      links && ((folder, walk) => links.linkLeadingOut(folder, walk)),
+    );
+  // A preview judges the mounts it was told last time while the cache checks that they still
+  // hold; when they do not, the new answer is judged again.
+  const known = options.mounts?.peek(cwd);
+  const guess = known && judge(known);
+  guess?.catch(() => undefined);
   const modules = options.mounts ? await options.mounts.get(cwd, probe) : await probe();
   if (!Array.isArray(modules)) return modules;
-  const links = options.links;
-  const refusal = await reachOutside(
-    cwd,
-    modules,
-    options.alsoReadable,
-    options.output,
-    links && ((folder, walk) => links.linkLeadingOut(folder, walk)),
-  );
+  const refusal = modules === known ? await guess : await judge(modules);
   if (refusal !== undefined) {
     return { ok: false, log: `Refused: ${refusal}.`, exitCode: 1, outcome: 'refused' };
   }

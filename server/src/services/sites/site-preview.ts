@@ -39,6 +39,7 @@ export class SitePreviewer {
   private readonly mounts: HugoMountsCache;
   /** The symlink walk of the sites' folders, kept per folder while it is unchanged. */
   private readonly links: LinkWalkCache;
+  private leaderPath: Promise<string | undefined> | undefined;
 
   constructor(
     private readonly ctx: SitesContext,
@@ -56,14 +57,13 @@ export class SitePreviewer {
     request: PostPreviewRequest,
   ): Promise<PostPreview> {
     const site = await this.ctx.store.sites.get(name);
-    const leader = site?.generator === 'hugo' ? findGroupLeader() : undefined;
+    const leader = site?.generator === 'hugo' ? await this.leader() : undefined;
     let warm: WarmLeader | undefined;
     const made = this.make(user, name, site, request, () => warm);
     made.catch(() => undefined);
     // Hugo's group leader is started now, so perl's start runs while the checks do; once their
     // reads are under way, as its spawn holds this thread for a moment.
-    const found = await leader;
-    if (found !== undefined) warm = new WarmLeader(found);
+    if (leader !== undefined) warm = new WarmLeader(leader);
     try {
       return await made;
     } finally {
@@ -158,6 +158,14 @@ export class SitePreviewer {
       await tidy;
       if (this.running.get(key) === controller) this.running.delete(key);
     }
+  }
+
+  /** perl, the group leader (process-group.ts), looked up once while it is found. */
+  private async leader(): Promise<string | undefined> {
+    this.leaderPath ??= findGroupLeader();
+    const found = await this.leaderPath;
+    if (found === undefined) this.leaderPath = undefined;
+    return found;
   }
 
   /**
