@@ -116,9 +116,11 @@ export class SitePreviewer {
     // What this preview replaces is looked up, and the files of previews discarded earlier are
     // removed, while it renders (Hugo's start leaves this process idle): the answer waits for
     // neither.
+    let rendered = false;
     const tidy = Promise.all([
       this.previews.replacedBy(made.id, meta, MAX_PREVIEWS),
-      this.previews.purge(),
+      this.previews.purge(() => rendered),
+      this.previews.prepare(),
     ]).then(
       ([replaced]) => replaced,
       () => [],
@@ -147,11 +149,13 @@ export class SitePreviewer {
         for (const [file, text] of files) await this.previews.write(made.out, file, text);
         page = pageFile(rel).replace(/index\.html$/, '');
       }
+      rendered = true;
       if (signal.aborted) throw superseded();
       // The page this one replaces is not needed any more; past the count, the oldest go.
       await this.previews.discard(await tidy);
       return { url: `/api/sites/${name}/preview/${made.id}/${page}` };
     } catch (error) {
+      rendered = true;
       throw signal.aborted ? superseded() : error;
     } finally {
       // Nothing of this request runs on after its answer.
