@@ -63,7 +63,11 @@ export class SitePreviewer {
     made.catch(() => undefined);
     // Hugo's group leader is started now, so perl's start runs while the checks do; once their
     // reads are under way, as its spawn holds this thread for a moment.
-    if (leader !== undefined) warm = new WarmLeader(leader);
+    try {
+      if (leader !== undefined) warm = new WarmLeader(leader);
+    } catch {
+      // Not started (the system refused a process): Hugo is then started the usual way.
+    }
     try {
       return await made;
     } finally {
