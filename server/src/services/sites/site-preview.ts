@@ -3,6 +3,7 @@ import type { PostPreview, PostPreviewRequest } from '@cabinet/protocol';
 import { SitePreviews, type PreviewMeta } from '../../cache/site-previews.ts';
 import type { SitesContext } from './sites-context.ts';
 import { errors } from '../../errors.ts';
+import { LinkWalkCache } from '../../fs/link-walk-cache.ts';
 import type { ScopedFs } from '../../fs/scoped-fs.ts';
 import { findGroupLeader, WarmLeader } from '../../process/process-group.ts';
 import type { SiteRecord } from '../../store/sites.repo.ts';
@@ -10,7 +11,6 @@ import type { FileToSend } from '../file-to-send.ts';
 import type { SessionUser } from '../sessions.service.ts';
 import { pageFile, renderBuiltin, type SiteSource } from './builtin-generator.ts';
 import { HugoMountsCache } from './hugo-mounts-cache.ts';
-import { LinkWalkCache } from '../../fs/link-walk-cache.ts';
 import { runHugo } from './hugo-runner.ts';
 import type { SiteAccess, SiteAccessor } from './site-access.ts';
 import { MAX_SOURCE_BYTES, siteSource } from './site-builder.ts';
@@ -39,6 +39,7 @@ export class SitePreviewer {
   private readonly mounts: HugoMountsCache;
   /** The symlink walk of the sites' folders, kept per folder while it is unchanged. */
   private readonly links: LinkWalkCache;
+  /** Where perl was found (`leader`). */
   private leaderPath: Promise<string | undefined> | undefined;
 
   constructor(
@@ -117,9 +118,9 @@ export class SitePreviewer {
     const controller = new AbortController();
     this.running.set(key, controller);
     const { signal } = controller;
-    // What this preview replaces is looked up, and the files of previews discarded earlier are
-    // removed, while it renders (Hugo's start leaves this process idle): the answer waits for
-    // neither.
+    // While it renders (Hugo's start leaves this process idle): what this preview replaces is
+    // looked up, the files of previews discarded earlier are removed (until it is rendered) and
+    // the next preview's scratch folder is made. The answer waits for none of them.
     let rendered = false;
     const tidy = Promise.all([
       this.previews.replacedBy(made.id, meta, MAX_PREVIEWS),
