@@ -204,6 +204,24 @@ describe('sites: light previews', () => {
     }
   });
 
+  it('answers 404 to a user the site is not for, leaving no scratch folder behind', async () => {
+    const bob = await server.createUser({
+      scope: '/users/bob',
+      perm: { create: true, modify: true },
+    });
+    for (const name of ['docs', 'light']) {
+      const response = await server.fetch(`/api/sites/${name}/preview`, {
+        method: 'POST',
+        token: bob.token,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ path: 'posts/bob-tries.md', content: '---\ntitle: B\n---\n\nB\n' }),
+      });
+      expect(response.status).toBe(404);
+    }
+    // The folder made while access was checked is gone by the answer.
+    expect((await previewFolders()).filter((f) => f.post === 'posts/bob-tries.md')).toEqual([]);
+  });
+
   it('removes previews a few minutes old when the sweep runs', async () => {
     const preview = await call<PostPreview>('POST', '/api/sites/light/preview', {
       path: 'posts/other-9.md',

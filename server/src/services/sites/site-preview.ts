@@ -89,14 +89,27 @@ export class SitePreviewer {
     // a refusal removes the folder (its random id was never told).
     const making = valid === undefined ? undefined : this.previews.create(meta);
     const siteFs = site && this.sites.siteFs(site);
+    // For Hugo, the editor's text is written into the folder meanwhile too, with its sections'
+    // `_index.md` read from the site: nothing of it reaches the user unless access is granted.
+    const text = request.content;
+    const written =
+      site?.generator === 'hugo' && making && siteFs && text !== undefined
+        ? Promise.all([making, siteFs]).then(([made, fs]) =>
+            this.writeContent(fs, made.dir, valid!, text),
+          )
+        : undefined;
     // Each is awaited below (or the folder removed): none is left to fail unheard.
     making?.catch(() => undefined);
     siteFs?.catch(() => undefined);
+    written?.catch(() => undefined);
     try {
       const access = await this.sites.accessTo(user, site);
       const rel = postPath(request.path);
-      return await this.render(access, rel, request, meta, await making!, await siteFs!, warm);
+      const made = await making!;
+      return await this.render(access, rel, request, meta, made, await siteFs!, warm, written);
     } catch (error) {
+      // No write goes on into a folder being removed.
+      await written?.catch(() => undefined);
       const made = await making?.catch(() => undefined);
       if (made) await this.previews.remove(made.id);
       throw error;
@@ -111,6 +124,7 @@ export class SitePreviewer {
     made: { id: string; dir: string; out: string },
     fs: ScopedFs,
     warm: () => WarmLeader | undefined,
+    written: Promise<void> | undefined,
   ): Promise<PostPreview> {
     const name = access.site.name;
     const key = `${meta.userId}:${name}:${rel}`;
@@ -139,7 +153,11 @@ export class SitePreviewer {
       const base = `${this.ctx.config.baseURL}/api/sites/${name}/preview/${made.id}/`;
       let page: string;
       if (access.site.generator === 'hugo') {
-        await this.hugo(fs, access.site.output, made, rel, content, base, signal, warm);
+        const post = written ?? this.writeContent(fs, made.dir, rel, content);
+        // Waited for whatever happens, so no write goes on into a folder a failure then removes.
+        await this.hugo(fs, access.site.output, made, post, base, signal, warm).finally(() =>
+          post.catch(() => undefined),
+        );
         const { section, slug } = splitPostPath(rel);
         page = `${[section, slug].filter(Boolean).join('/')}/`;
       } else {
@@ -187,16 +205,15 @@ export class SitePreviewer {
     fs: ScopedFs,
     output: string,
     scratch: { dir: string; out: string },
-    rel: string,
-    content: string,
+    written: Promise<void>,
     base: string,
     signal: AbortSignal,
     warm: () => WarmLeader | undefined,
   ): Promise<void> {
+    // The post is written (`written`) while the checks before Hugo's start run (hugo-runner.ts).
+    written.catch(() => undefined);
     const root = await fs.resolve('/');
     const contentDir = path.join(scratch.dir, 'content');
-    // The post is written while the checks before Hugo's start run (hugo-runner.ts).
-    const written = this.writeContent(fs, scratch.dir, rel, content);
     const args = ['--buildDrafts', '--buildFuture', '--noBuildLock', '--quiet'];
     args.push('--destination', scratch.out, '--cacheDir', path.join(scratch.dir, 'cache'));
     args.push('--contentDir', contentDir, '--baseURL', base);
