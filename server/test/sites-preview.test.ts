@@ -2,7 +2,7 @@
 // with the site's layout, a newer preview of the same post cancels the one still running (Hugo's
 // process stopped), the one it replaces is removed, and previews go after a few minutes.
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PostPreview } from '@cabinet/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,6 +177,49 @@ describe('sites: light previews', () => {
     } finally {
       await writeFile(config, good);
     }
+  });
+
+  it('refuses a preview once a symlink leading outside is added to the site after a first one', async () => {
+    const partials = path.join(server.root, 'users', 'ann', 'docs', 'layouts', 'partials');
+    // The sites' clock a minute ahead: every folder of the site counts as long unchanged, so the
+    // first preview keeps its walk of them.
+    clockAhead += 60_000;
+    try {
+      const first = await call<PostPreview>('POST', '/api/sites/docs/preview', {
+        path: 'posts/other-9.md',
+      });
+      expect(first.status).toBe(200);
+      await mkdir(partials, { recursive: true });
+      await symlink('/etc/passwd', path.join(partials, 'leak.html'));
+      const refused = await call<{ message: string }>('POST', '/api/sites/docs/preview', {
+        path: 'posts/other-9.md',
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toMatch(
+        /Refused: the symlink layouts\/partials\/leak.html leads outside the site folder/,
+      );
+    } finally {
+      clockAhead -= 60_000;
+      await rm(partials, { recursive: true, force: true });
+    }
+  });
+
+  it('answers 404 to a user the site is not for, leaving no scratch folder behind', async () => {
+    const bob = await server.createUser({
+      scope: '/users/bob',
+      perm: { create: true, modify: true },
+    });
+    for (const name of ['docs', 'light']) {
+      const response = await server.fetch(`/api/sites/${name}/preview`, {
+        method: 'POST',
+        token: bob.token,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ path: 'posts/bob-tries.md', content: '---\ntitle: B\n---\n\nB\n' }),
+      });
+      expect(response.status).toBe(404);
+    }
+    // The folder made while access was checked is gone by the answer.
+    expect((await previewFolders()).filter((f) => f.post === 'posts/bob-tries.md')).toEqual([]);
   });
 
   it('removes previews a few minutes old when the sweep runs', async () => {

@@ -33,6 +33,8 @@ export interface PreviewFile {
 const ID = /^[a-f0-9]{32}$/;
 /** Where discarded previews wait for removal (not a preview id, so never served). */
 const DISCARDED = '.discarded';
+/** Where the spare preview folder waits (not a preview id, so never served). */
+const SPARE = '.spare';
 
 /**
  * Scratch builds of the static-site area (docs/sites.md, "Preview"): one folder per preview in the
@@ -44,15 +46,36 @@ const DISCARDED = '.discarded';
 export class SitePreviews {
   constructor(private readonly dir: string) {}
 
-  /** A fresh, unguessable preview folder. */
+  /**
+   * A fresh, unguessable preview folder: the spare one `prepare` made ahead when there is one
+   * (taken by one rename), else made now.
+   */
   async create(meta: PreviewMeta): Promise<{ id: string; dir: string; out: string }> {
     const id = randomBytes(16).toString('hex');
     const dir = path.join(this.dir, id);
-    await mkdir(path.join(dir, 'out'), { recursive: true });
+    const spare = (await readdir(path.join(this.dir, SPARE)).catch(() => [] as string[]))[0];
+    const taken =
+      spare !== undefined &&
+      (await rename(path.join(this.dir, SPARE, spare), dir).then(
+        () => true,
+        () => false, // Another request took it first.
+      ));
+    if (!taken) await mkdir(path.join(dir, 'out'), { recursive: true });
     // Through a temp name: a reader (the sweep, another request's lookup) never sees half of it.
     await writeFile(path.join(dir, 'meta.json.tmp'), JSON.stringify(meta));
     await rename(path.join(dir, 'meta.json.tmp'), path.join(dir, 'meta.json'));
     return { id, dir, out: path.join(dir, 'out') };
+  }
+
+  /**
+   * Makes a spare preview folder for the next `create` unless one is waiting (a preview makes it
+   * while it renders, so the next one's answer does not wait for the folder). It holds `out/`
+   * only: nothing of a site, so nothing in it can go stale.
+   */
+  async prepare(): Promise<void> {
+    const spares = path.join(this.dir, SPARE);
+    if ((await readdir(spares).catch(() => [] as string[])).length > 0) return;
+    await mkdir(path.join(spares, randomBytes(16).toString('hex'), 'out'), { recursive: true });
   }
 
   /** Writes a file under a preview folder (`rel` was made by Cabinet, never by a request). */
@@ -137,11 +160,18 @@ export class SitePreviews {
     }
   }
 
-  /** Removes the files of discarded previews. */
-  async purge(): Promise<void> {
+  /**
+   * Removes the files of discarded previews, one after another until `enough` says to stop (a
+   * preview's render is done: its answer does not wait for more; the next one or the sweep goes
+   * on).
+   */
+  async purge(enough: () => boolean = () => false): Promise<void> {
     const bin = path.join(this.dir, DISCARDED);
     const names = await readdir(bin).catch(() => [] as string[]);
-    for (const name of names) await rm(path.join(bin, name), { recursive: true, force: true });
+    for (const name of names) {
+      if (enough()) return;
+      await rm(path.join(bin, name), { recursive: true, force: true });
+    }
   }
 
   /** Removes previews made before `before` (ms); returns how many. */

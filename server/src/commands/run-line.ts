@@ -5,6 +5,7 @@ import {
   killGroup,
   spawnInGroup,
   type ChildProcess,
+  type WarmLeader,
 } from '../process/process-group.ts';
 import { findCommand } from '../process/run-process.ts';
 import { toShellLine, type ParsedLine } from './command-line.ts';
@@ -28,6 +29,11 @@ export interface RunLineOptions {
   onLine?: (line: string) => void;
   /** Aborting kills every process of the run (the socket closed, the server stops). */
   signal?: AbortSignal;
+  /**
+   * A group leader started ahead (process-group.ts): it runs the line's first program when that
+   * one is found on PATH, so perl's start is not waited for. The caller disposes of it.
+   */
+  warm?: WarmLeader;
 }
 
 export interface RunResult {
@@ -95,20 +101,23 @@ class Run {
   async pipeline(commands: string[][]): Promise<number> {
     // Each program is found on the run's PATH first, so the group leader can start it by its path
     // (process-group.ts); a pipeline with a program not found starts as before and reports it.
-    const leader = await findGroupLeader();
-    const paths = await Promise.all(
-      commands.map((argv) => findCommand(argv[0] ?? '', this.options.env.PATH ?? '')),
-    );
+    const [leader, ...paths] = await Promise.all([
+      findGroupLeader(),
+      ...commands.map((argv) => findCommand(argv[0] ?? '', this.options.env.PATH ?? '')),
+    ]);
     const found = leader !== undefined && paths.every((p) => p?.startsWith('/'));
     // Stopped while looking: nothing is started, the status a killed program would give.
     if (this.stopped) return 128 + signalNumber('SIGKILL');
-    const children = commands.map((argv, i) =>
-      spawnInGroup(found ? [paths[i]!, ...argv.slice(1)] : argv, {
-        cwd: this.options.cwd,
-        env: this.options.env,
-        stdin: i === 0 ? 'ignore' : 'pipe',
-        leader: found ? leader : undefined,
-      }),
+    const { cwd, env, warm } = this.options;
+    const children = commands.map(
+      (argv, i) =>
+        (found && i === 0 ? warm?.run(paths[0]!, argv, { cwd, env }) : undefined) ??
+        spawnInGroup(found ? [paths[i]!, ...argv.slice(1)] : argv, {
+          cwd,
+          env,
+          stdin: i === 0 ? 'ignore' : 'pipe',
+          leader: found ? leader : undefined,
+        }),
     );
     const ends = children.map((child, i) => this.watch(child, i === children.length - 1));
     for (let i = 1; i < children.length; i++) {

@@ -77,6 +77,85 @@ export function spawnInGroup(argv: readonly string[], options: GroupSpawnOptions
   return spawn(command, args, { ...common, detached: true });
 }
 
+/**
+ * The warm leader's script: it makes its group at once, then waits for what to run, sent on its
+ * stdin as NUL-separated fields (folder, count of variables, `NAME=value` each, program path,
+ * argv) ended by closing the pipe; nothing sent (the pipe closed empty) means not wanted. It sets
+ * exactly that environment, moves to the folder, reopens stdin on /dev/null and execs the program,
+ * which keeps its pid and its group.
+ */
+const WARM_SCRIPT =
+  'setpgrp(0, 0) or die "setpgid: $!\\n"; local $/; my $spec = <STDIN>; ' +
+  'exit 0 unless defined $spec && length $spec; my @f = split /\\0/, $spec, -1; ' +
+  'my $cwd = shift @f; my $n = shift @f; %ENV = (); ' +
+  'for (1 .. $n) { my ($k, $v) = split /=/, shift(@f), 2; $ENV{$k} = $v; } ' +
+  'my $p = shift @f; open STDIN, "<", "/dev/null" or die "stdin: $!\\n"; ' +
+  'chdir $cwd or do { print STDERR "$cwd: $!\\n"; exit 127 }; ' +
+  'exec { $p } @f; print STDERR "$f[0]: $!\\n"; exit 127;';
+
+/**
+ * A group leader started before the program it will run is known (a Hugo preview starts one when
+ * the request arrives): perl's own start (3–10 ms on a busy machine, docs/commands.md) then runs
+ * while the request's checks do, instead of after them. It is spawned with an empty environment
+ * and stdin a pipe; `run` hands it the program once, `dispose` stops it when it was not used. The
+ * program gets what `spawnInGroup` gives it: its own group in the server's session, exactly the
+ * environment given, argv with no shell, stdin closed (`/dev/null`).
+ */
+export class WarmLeader {
+  private readonly child: ChildProcess;
+  private used = false;
+
+  constructor(leader: string) {
+    this.child = spawn(leader, ['-e', WARM_SCRIPT], {
+      cwd: '/',
+      env: {},
+      stdio: ['pipe', 'pipe', 'pipe'],
+      shell: false,
+      windowsHide: true,
+      detached: false,
+    });
+    // A leader that died before it was handed a program refuses the write; `run` then says so.
+    this.child.stdin!.on('error', () => undefined);
+    this.child.on('error', () => undefined);
+  }
+
+  /** The leader's pid, which the program it runs keeps. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /**
+   * Starts `argv` (argv[0] an absolute path; argv[1..] as the program sees them, its name first)
+   * in the leader; undefined when it was used already or has exited (spawn normally then). The
+   * caller listens to the child's events in the same tick.
+   */
+  run(
+    path: string,
+    argv: readonly string[],
+    options: { cwd?: string; env: Readonly<Record<string, string>> },
+  ): ChildProcess | undefined {
+    const child = this.child;
+    const gone = child.pid === undefined || child.exitCode !== null || child.signalCode !== null;
+    if (this.used || gone || !child.stdin) {
+      return undefined;
+    }
+    const vars = Object.entries(options.env).map(([name, value]) => `${name}=${value}`);
+    const fields = [options.cwd ?? process.cwd(), String(vars.length), ...vars, path, ...argv];
+    // NUL cannot occur in a path, an argument or a variable: a field holding one is refused.
+    if (fields.some((field) => field.includes('\0'))) return undefined;
+    this.used = true;
+    child.stdin.end(fields.join('\0'));
+    return child;
+  }
+
+  /** Stops the leader unless it was handed a program (then the program's run owns it). */
+  dispose(): void {
+    if (this.used) return;
+    this.used = true;
+    killGroup(this.child);
+  }
+}
+
 /** Kills a child's whole process group (it leads one: see spawnInGroup); a gone group is fine. */
 export function killGroup(child: ChildProcess): void {
   if (child.pid === undefined) return;

@@ -62,12 +62,14 @@ export async function findCommand(
   if (command.includes('/')) {
     return (await isExecutable(command)) ? command : undefined;
   }
-  for (const dir of searchPath.split(':')) {
-    if (!dir) continue;
-    const candidate = path.join(dir, command);
-    if (await isExecutable(candidate)) return candidate;
-  }
-  return undefined;
+  // Every folder is asked at once and the first in PATH's order wins: asked one after another, a
+  // long PATH made the lookup as long as the sum of every check's wait on a busy machine.
+  const candidates = searchPath
+    .split(':')
+    .filter((dir) => dir !== '')
+    .map((dir) => path.join(dir, command));
+  const executable = await Promise.all(candidates.map(isExecutable));
+  return candidates[executable.indexOf(true)];
 }
 
 async function isExecutable(file: string): Promise<boolean> {

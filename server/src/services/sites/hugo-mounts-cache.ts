@@ -27,6 +27,15 @@ export class HugoMountsCache {
 
   constructor(private readonly now: () => number) {}
 
+  /**
+   * The answer kept for the site if it is young enough, not checked against the files: a guess to
+   * judge while `get` checks it (`get` returns this same array while it holds).
+   */
+  peek(siteReal: string): readonly HugoModule[] | undefined {
+    const known = this.entries.get(siteReal);
+    return known && known.at > this.now() - MAX_AGE_MS ? known.modules : undefined;
+  }
+
   /** The site's modules, from `probe` when the cached answer is missing, old or stale. */
   async get<F>(
     siteReal: string,

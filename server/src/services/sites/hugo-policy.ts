@@ -1,5 +1,8 @@
 import path from 'node:path';
-import { landsInside, linkLeadingOut, realLanding } from '../../fs/outside-reach.ts';
+import { landsInside, linkLeadingOut, realLanding, type LinkWalk } from '../../fs/outside-reach.ts';
+
+/** How the site folder is walked for links leading out (fresh, or a preview's cached walk). */
+export type LinkWalker = (folder: string, walk: LinkWalk) => Promise<string | undefined>;
 
 /**
  * Hugo's security policy for every run, given as environment variables: Hugo lets `HUGO_*`
@@ -61,6 +64,36 @@ export async function reachOutside(
   modules: readonly HugoModule[],
   extra: readonly string[] = [],
   output?: string,
+  walker: LinkWalker = linkLeadingOut,
+): Promise<string | undefined> {
+  const walks: string[] = [siteReal];
+  if (output !== undefined) {
+    for (const module of modules) {
+      const dir = path.resolve(siteReal, module.dir);
+      const read = [dir, ...(module.mounts ?? []).map((m) => path.resolve(dir, m.source))];
+      walks.push(...read.filter((folder) => isUnder(folder, output)));
+    }
+  }
+  // The modules and mounts are judged while the folders are walked; a refusal of the first kind
+  // is told first.
+  const [judged, links] = await Promise.all([
+    judgeModules(siteReal, modules, extra),
+    Promise.all(
+      walks.map((folder) =>
+        walker(folder, { inside: siteReal, skip: output === undefined ? [] : [output] }),
+      ),
+    ),
+  ]);
+  if (judged !== undefined) return judged;
+  const link = links.find((found) => found !== undefined);
+  return link === undefined ? undefined : `the symlink ${link} leads outside the site folder`;
+}
+
+/** Why a module folder or a mount source lands outside the site folder (and `extra`), if one does. */
+async function judgeModules(
+  siteReal: string,
+  modules: readonly HugoModule[],
+  extra: readonly string[],
 ): Promise<string | undefined> {
   const roots = await Promise.all([siteReal, ...extra].map(realLanding));
   // Every module folder and mount source is judged at once; the first refusal in order is told.
@@ -77,23 +110,7 @@ export async function reachOutside(
       return out && `the mount of ${out.source} (to ${out.target}) lies outside the site folder`;
     }),
   );
-  const refused = judged.find((reason) => reason !== undefined);
-  if (refused !== undefined) return refused;
-  const walks: string[] = [siteReal];
-  if (output !== undefined) {
-    for (const module of modules) {
-      const dir = path.resolve(siteReal, module.dir);
-      const read = [dir, ...(module.mounts ?? []).map((m) => path.resolve(dir, m.source))];
-      walks.push(...read.filter((folder) => isUnder(folder, output)));
-    }
-  }
-  const links = await Promise.all(
-    walks.map((folder) =>
-      linkLeadingOut(folder, { inside: siteReal, skip: output === undefined ? [] : [output] }),
-    ),
-  );
-  const link = links.find((found) => found !== undefined);
-  return link === undefined ? undefined : `the symlink ${link} leads outside the site folder`;
+  return judged.find((reason) => reason !== undefined);
 }
 
 function isUnder(folder: string, parent: string): boolean {

@@ -1,8 +1,11 @@
 import type { SitesContext } from './sites-context.ts';
 import { commandEnvironment } from '../../commands/environment.ts';
 import { runLine, type RunResult } from '../../commands/run-line.ts';
+import { findCommand } from '../../process/run-process.ts';
+import type { WarmLeader } from '../../process/process-group.ts';
 import type { HugoMountsCache } from './hugo-mounts-cache.ts';
-import { HUGO_POLICY, parseMounts, reachOutside } from './hugo-policy.ts';
+import type { LinkWalkCache } from '../../fs/link-walk-cache.ts';
+import { HUGO_POLICY, parseMounts, reachOutside, type HugoModule } from './hugo-policy.ts';
 
 /** Hugo's own default when commands have no time limit configured. */
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -27,11 +30,18 @@ export interface HugoOptions {
   output?: string;
   /** Previews: the mounts probe's answer, kept while the configuration is unchanged. */
   mounts?: HugoMountsCache;
+  /** Previews: the symlink walk of the site, kept per folder while it is unchanged. */
+  links?: LinkWalkCache;
   /**
    * Files Hugo reads that are still being written (a preview's post): the checks run meanwhile,
    * Hugo starts once it settles (not at all if it fails).
    */
   ready?: Promise<unknown>;
+  /**
+   * The group leader started ahead for this run (a preview's), if there is one by the time Hugo
+   * starts: it runs Hugo's render. The caller disposes of it.
+   */
+  warm?: () => WarmLeader | undefined;
 }
 
 /**
@@ -47,37 +57,55 @@ export async function runHugo(
   options: HugoOptions = {},
 ): Promise<HugoRun> {
   const env = commandEnvironment(cwd, { ...options.env, ...HUGO_POLICY });
+  // Hugo is found on PATH while the checks run; runLine then has only its path to confirm.
+  const program = findCommand('hugo', env.PATH).then((found) => found ?? 'hugo');
   // The probe makes the publish folder as a build does: pointed where the build writes, not at
   // the site's own public/.
   const destination = args[args.indexOf('--destination') + 1];
   const probeEnv = destination === undefined ? env : { ...env, HUGO_PUBLISHDIR: destination };
   const probe = async () => {
-    const run = await hugo(ctx, cwd, ['config', 'mounts'], probeEnv, options.signal);
+    const run = await hugo(ctx, cwd, [await program, 'config', 'mounts'], probeEnv, options.signal);
     return run.ok ? parseMounts(run.log) : run;
   };
+  const links = options.links;
+  const judge = (modules: readonly HugoModule[]) =>
+    reachOutside(
+      cwd,
+      modules,
+      options.alsoReadable,
+      options.output,
+      links && ((folder, walk) => links.linkLeadingOut(folder, walk)),
+    );
+  // A preview judges the mounts it was told last time while the cache checks that they still
+  // hold; when they do not, the new answer is judged again.
+  const known = options.mounts?.peek(cwd);
+  const guess = known && judge(known);
+  guess?.catch(() => undefined);
   const modules = options.mounts ? await options.mounts.get(cwd, probe) : await probe();
   if (!Array.isArray(modules)) return modules;
-  const refusal = await reachOutside(cwd, modules, options.alsoReadable, options.output);
+  const refusal = modules === known ? await guess : await judge(modules);
   if (refusal !== undefined) {
     return { ok: false, log: `Refused: ${refusal}.`, exitCode: 1, outcome: 'refused' };
   }
   await options.ready;
   if (options.signal?.aborted)
     return { ok: false, log: 'Stopped.', exitCode: 1, outcome: 'aborted' };
-  return hugo(ctx, cwd, args, env, options.signal);
+  return hugo(ctx, cwd, [await program, ...args], env, options.signal, options.warm?.());
 }
 
+/** One run of Hugo; `argv` starts with its path (or `hugo` when it was not found on PATH). */
 async function hugo(
   ctx: SitesContext,
   cwd: string,
-  args: string[],
+  argv: string[],
   env: Record<string, string>,
   signal?: AbortSignal,
+  warm?: WarmLeader,
 ): Promise<HugoRun> {
   const lines: string[] = [];
   const limit = ctx.config.commandOutputLimit || DEFAULT_OUTPUT_LIMIT;
   const result: RunResult = await runLine(
-    { steps: [{ operator: ';', commands: [['hugo', ...args]] }], background: false },
+    { steps: [{ operator: ';', commands: [argv] }], background: false },
     {
       cwd,
       env,
@@ -87,10 +115,11 @@ async function hugo(
       outputLimit: limit,
       onLine: (line) => lines.push(line),
       signal,
+      warm,
     },
   );
   let log = lines.join('\n');
-  if (result.notInstalled.includes('hugo')) {
+  if (result.notInstalled.length > 0) {
     log = 'hugo is not installed: install Debian\'s "hugo" package (it must be on PATH).';
   } else if (result.outcome === 'timeout') {
     log += `\nStopped: hugo ran longer than ${Math.round(ctx.config.commandTimeout || 120)} s.`;

@@ -76,7 +76,11 @@ export class SiteAccessor {
 
   /** A site the user may use: 404 when it is not theirs to see, 403 without create+modify. */
   async access(user: SessionUser, name: string): Promise<SiteAccess> {
-    const site = await this.ctx.store.sites.get(name);
+    return this.accessTo(user, await this.ctx.store.sites.get(name));
+  }
+
+  /** `access` for a site record read already (undefined: no such site, 404). */
+  async accessTo(user: SessionUser, site: SiteRecord | undefined): Promise<SiteAccess> {
     const access = site && (await this.tryAccess(user, site));
     if (!access) throw errors.notFound();
     if (!canCreate(user) || !canModify(user)) throw errors.forbidden();

@@ -1,15 +1,18 @@
 import path from 'node:path';
 import type { PostPreview, PostPreviewRequest } from '@cabinet/protocol';
-import { SitePreviews } from '../../cache/site-previews.ts';
+import { SitePreviews, type PreviewMeta } from '../../cache/site-previews.ts';
 import type { SitesContext } from './sites-context.ts';
 import { errors } from '../../errors.ts';
+import { LinkWalkCache } from '../../fs/link-walk-cache.ts';
 import type { ScopedFs } from '../../fs/scoped-fs.ts';
+import { findGroupLeader, WarmLeader } from '../../process/process-group.ts';
+import type { SiteRecord } from '../../store/sites.repo.ts';
 import type { FileToSend } from '../file-to-send.ts';
 import type { SessionUser } from '../sessions.service.ts';
 import { pageFile, renderBuiltin, type SiteSource } from './builtin-generator.ts';
 import { HugoMountsCache } from './hugo-mounts-cache.ts';
 import { runHugo } from './hugo-runner.ts';
-import type { SiteAccessor } from './site-access.ts';
+import type { SiteAccess, SiteAccessor } from './site-access.ts';
 import { MAX_SOURCE_BYTES, siteSource } from './site-builder.ts';
 import { SiteError } from './site-error.ts';
 import { postPath, splitPostPath } from './site-paths.ts';
@@ -34,6 +37,10 @@ export class SitePreviewer {
   private readonly running = new Map<string, AbortController>();
   /** `hugo config mounts` answers, kept while the sites' configuration is unchanged. */
   private readonly mounts: HugoMountsCache;
+  /** The symlink walk of the sites' folders, kept per folder while it is unchanged. */
+  private readonly links: LinkWalkCache;
+  /** Where perl was found (`leader`). */
+  private leaderPath: Promise<string | undefined> | undefined;
 
   constructor(
     private readonly ctx: SitesContext,
@@ -42,6 +49,7 @@ export class SitePreviewer {
   ) {
     this.previews = new SitePreviews(path.join(ctx.config.data, 'site-previews'));
     this.mounts = new HugoMountsCache(now);
+    this.links = new LinkWalkCache(now);
   }
 
   async preview(
@@ -49,39 +57,107 @@ export class SitePreviewer {
     name: string,
     request: PostPreviewRequest,
   ): Promise<PostPreview> {
-    const access = await this.sites.access(user, name);
-    const rel = postPath(request.path);
-    const key = `${user.id}:${name}:${rel}`;
+    const site = await this.ctx.store.sites.get(name);
+    const leader = site?.generator === 'hugo' ? await this.leader() : undefined;
+    let warm: WarmLeader | undefined;
+    const made = this.make(user, name, site, request, () => warm);
+    made.catch(() => undefined);
+    // Hugo's group leader is started now, so perl's start runs while the checks do; once their
+    // reads are under way, as its spawn holds this thread for a moment.
+    try {
+      if (leader !== undefined) warm = new WarmLeader(leader);
+    } catch {
+      // Not started (the system refused a process): Hugo is then started the usual way.
+    }
+    try {
+      return await made;
+    } finally {
+      warm?.dispose();
+    }
+  }
+
+  private async make(
+    user: SessionUser,
+    name: string,
+    site: SiteRecord | undefined,
+    request: PostPreviewRequest,
+    warm: () => WarmLeader | undefined,
+  ): Promise<PostPreview> {
+    const valid = site && validPostPath(request.path);
+    const meta = { site: name, userId: user.id, post: valid ?? '', createdAt: this.now() };
+    // The scratch folder and the site's own ScopedFs are made while the user's access is checked;
+    // a refusal removes the folder (its random id was never told).
+    const making = valid === undefined ? undefined : this.previews.create(meta);
+    const siteFs = site && this.sites.siteFs(site);
+    // For Hugo, the editor's text is written into the folder meanwhile too, with its sections'
+    // `_index.md` read from the site: nothing of it reaches the user unless access is granted.
+    const text = request.content;
+    const written =
+      site?.generator === 'hugo' && making && siteFs && text !== undefined
+        ? Promise.all([making, siteFs]).then(([made, fs]) =>
+            this.writeContent(fs, made.dir, valid!, text),
+          )
+        : undefined;
+    // Each is awaited below (or the folder removed): none is left to fail unheard.
+    making?.catch(() => undefined);
+    siteFs?.catch(() => undefined);
+    written?.catch(() => undefined);
+    try {
+      const access = await this.sites.accessTo(user, site);
+      const rel = postPath(request.path);
+      const made = await making!;
+      return await this.render(access, rel, request, meta, made, await siteFs!, warm, written);
+    } catch (error) {
+      // No write goes on into a folder being removed.
+      await written?.catch(() => undefined);
+      const made = await making?.catch(() => undefined);
+      if (made) await this.previews.remove(made.id);
+      throw error;
+    }
+  }
+
+  private async render(
+    access: SiteAccess,
+    rel: string,
+    request: PostPreviewRequest,
+    meta: PreviewMeta,
+    made: { id: string; dir: string; out: string },
+    fs: ScopedFs,
+    warm: () => WarmLeader | undefined,
+    written: Promise<void> | undefined,
+  ): Promise<PostPreview> {
+    const name = access.site.name;
+    const key = `${meta.userId}:${name}:${rel}`;
     this.running.get(key)?.abort();
     const controller = new AbortController();
     this.running.set(key, controller);
     const { signal } = controller;
-    const meta = { site: name, userId: user.id, post: rel, createdAt: this.now() };
-    let scratch: Awaited<ReturnType<SitePreviews['create']>> | undefined;
-    // What this preview replaces is looked up, and the files of previews discarded earlier are
-    // removed, while it renders (Hugo's start leaves this process idle): the answer waits for
-    // neither.
-    let tidy: Promise<string[]> | undefined;
+    // While it renders (Hugo's start leaves this process idle): what this preview replaces is
+    // looked up, the files of previews discarded earlier are removed (until it is rendered) and
+    // the next preview's scratch folder is made. The answer waits for none of them.
+    let rendered = false;
+    const tidy = Promise.all([
+      this.previews.replacedBy(made.id, meta, MAX_PREVIEWS),
+      this.previews.purge(() => rendered),
+      this.previews.prepare(),
+    ]).then(
+      ([replaced]) => replaced,
+      () => [],
+    );
     try {
       const content =
         request.content ??
         (
           await access.userFs.readAll(`${access.sitePath}/content/${rel}`, MAX_SOURCE_BYTES)
         ).toString('utf8');
-      const fs = await this.sites.siteFs(access.site);
-      scratch = await this.previews.create(meta);
-      const made = scratch;
-      tidy = Promise.all([
-        this.previews.replacedBy(made.id, meta, MAX_PREVIEWS),
-        this.previews.purge(),
-      ]).then(
-        ([replaced]) => replaced,
-        () => [],
-      );
       const base = `${this.ctx.config.baseURL}/api/sites/${name}/preview/${made.id}/`;
       let page: string;
       if (access.site.generator === 'hugo') {
-        await this.hugo(fs, access.site.output, made, rel, content, base, signal);
+        const post = written ?? this.writeContent(fs, made.dir, rel, content);
+        // Waited for whatever happens, so no write goes on into a folder a failure then removes.
+        await this.hugo(fs, access.site.output, made, post, base, signal, warm).finally(() =>
+          post.catch(() => undefined),
+        );
         const { section, slug } = splitPostPath(rel);
         page = `${[section, slug].filter(Boolean).join('/')}/`;
       } else {
@@ -96,18 +172,27 @@ export class SitePreviewer {
         for (const [file, text] of files) await this.previews.write(made.out, file, text);
         page = pageFile(rel).replace(/index\.html$/, '');
       }
+      rendered = true;
       if (signal.aborted) throw superseded();
       // The page this one replaces is not needed any more; past the count, the oldest go.
       await this.previews.discard(await tidy);
       return { url: `/api/sites/${name}/preview/${made.id}/${page}` };
     } catch (error) {
-      if (scratch) await this.previews.remove(scratch.id);
+      rendered = true;
       throw signal.aborted ? superseded() : error;
     } finally {
       // Nothing of this request runs on after its answer.
       await tidy;
       if (this.running.get(key) === controller) this.running.delete(key);
     }
+  }
+
+  /** perl, the group leader (process-group.ts), looked up once while it is found. */
+  private async leader(): Promise<string | undefined> {
+    this.leaderPath ??= findGroupLeader();
+    const found = await this.leaderPath;
+    if (found === undefined) this.leaderPath = undefined;
+    return found;
   }
 
   /**
@@ -120,15 +205,15 @@ export class SitePreviewer {
     fs: ScopedFs,
     output: string,
     scratch: { dir: string; out: string },
-    rel: string,
-    content: string,
+    written: Promise<void>,
     base: string,
     signal: AbortSignal,
+    warm: () => WarmLeader | undefined,
   ): Promise<void> {
+    // The post is written (`written`) while the checks before Hugo's start run (hugo-runner.ts).
+    written.catch(() => undefined);
     const root = await fs.resolve('/');
     const contentDir = path.join(scratch.dir, 'content');
-    // The post is written while the checks before Hugo's start run (hugo-runner.ts).
-    const written = this.writeContent(fs, scratch.dir, rel, content);
     const args = ['--buildDrafts', '--buildFuture', '--noBuildLock', '--quiet'];
     args.push('--destination', scratch.out, '--cacheDir', path.join(scratch.dir, 'cache'));
     args.push('--contentDir', contentDir, '--baseURL', base);
@@ -140,7 +225,9 @@ export class SitePreviewer {
         signal,
         output: path.join(root.real, output),
         mounts: this.mounts,
+        links: this.links,
         ready: written,
+        warm,
       }),
       written,
     ]);
@@ -157,13 +244,17 @@ export class SitePreviewer {
     rel: string,
     content: string,
   ): Promise<void> {
-    await this.previews.write(dir, `content/${rel}`, content);
     const parts = rel.split('/').slice(0, -1);
-    for (let depth = 0; depth <= parts.length; depth++) {
-      const index = [...parts.slice(0, depth), '_index.md'].join('/');
-      const text = await fs.readAll(`/content/${index}`, MAX_SOURCE_BYTES).catch(() => undefined);
-      if (text) await this.previews.write(dir, `content/${index}`, text);
-    }
+    const indexes = parts.map((_, depth) => [...parts.slice(0, depth), '_index.md'].join('/'));
+    indexes.push([...parts, '_index.md'].join('/'));
+    // The post and each section's index at once: written one after another, each waited for a CPU.
+    await Promise.all([
+      this.previews.write(dir, `content/${rel}`, content),
+      ...indexes.map(async (index) => {
+        const text = await fs.readAll(`/content/${index}`, MAX_SOURCE_BYTES).catch(() => undefined);
+        if (text) await this.previews.write(dir, `content/${index}`, text);
+      }),
+    ]);
   }
 
   /**
@@ -190,6 +281,15 @@ export class SitePreviewer {
 
   async sweep(): Promise<number> {
     return this.previews.sweep(this.now() - PREVIEW_TTL_MS);
+  }
+}
+
+/** The post path when it is a valid one (postPath answers 400 for it once access is known). */
+function validPostPath(raw: string): string | undefined {
+  try {
+    return postPath(raw);
+  } catch {
+    return undefined;
   }
 }
 
