@@ -219,6 +219,8 @@ describe('GET /api/preview', () => {
       'cache/previews',
       await realpath(path.join(server.root, 'pics/cached.jpg')),
     );
+    // Written after the reply: the cached copy appears shortly.
+    await expect.poll(() => readdir(mirror).catch(() => [])).toHaveLength(1);
     const [cachedName] = await readdir(mirror);
     expect(cachedName).toMatch(/^@thumb-\d+-\d+\.jpg$/);
     // Mark the cached file: a hit sends the marked bytes back.
