@@ -161,7 +161,11 @@ async function measure(
     await page.goto(`${url}/files/${FOLDER}/`, { waitUntil: 'commit' });
     type Shown = { at: number; onScreen: number };
     type Marks = { rows: number; first: number; screen: number; onScreen: number };
-    await page.waitForFunction('window.__mosaic.screen !== undefined', null, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => (window as unknown as { __mosaic: { screen?: number } }).__mosaic.screen !== undefined,
+      null,
+      { timeout: 120_000, polling: 100 },
+    );
     const marks = await page.evaluate<Marks>('window.__mosaic');
     await page.locator('[data-entry-index="0"]').focus();
     const pressed = await page.evaluate(() => performance.now());
