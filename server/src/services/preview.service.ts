@@ -63,9 +63,8 @@ interface JobContext {
  * sharp conversions at once: no more than the cores, and two of libuv's threads (4 unless
  * UV_THREADPOOL_SIZE says otherwise) left free. sharp runs each pipeline on a libuv thread, the
  * thread every fs call (a listing's stats, a thumbnail's read, the cache's writes) also waits
- * for; with all of them converting, the first tiles' reads queued behind conversions, and each
- * more pipeline than cores only adds a glibc arena's worth of resident memory (docs/previews.md,
- * "Figures").
+ * for, so with all of them converting those calls wait behind conversions; and a pipeline more
+ * than the cores converts no faster (docs/previews.md, "Cache").
  */
 export function converterSlots(
   imageProcessors: number,
