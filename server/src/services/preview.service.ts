@@ -37,10 +37,11 @@ export const MAX_PREVIEW_SOURCE_BYTES = 64 * 1024 * 1024;
 /** Cache writes running at once, after their replies (each is fsynced: slow on a busy disk). */
 const CACHE_WRITERS = 2;
 /**
- * Bytes of pictures waiting for their cache write. Past it a picture is not stored (it is made
- * again when asked for again): conversions never wait for the disk, and memory stays bounded.
+ * Pictures sent and waiting for their cache write, at most. A job keeps its slot until its write
+ * is queued: the first screen's pictures are answered and their slots freed at once, while a
+ * long run of conversions goes at the disk's pace instead of piling pictures up in memory.
  */
-export const MAX_PENDING_WRITE_BYTES = 16 * 1024 * 1024;
+const MAX_PENDING_WRITES = 8;
 
 /** One conversion and the clients waiting for it. */
 interface Job {
@@ -101,9 +102,11 @@ export class PreviewService {
   private readonly limiter: Limiter;
   /** sharp's step of those jobs (converterSlots). */
   private readonly converter: Limiter;
-  /** Cache writes, after the replies (CACHE_WRITERS, MAX_PENDING_WRITE_BYTES). */
+  /** Cache writes, after the replies (CACHE_WRITERS, MAX_PENDING_WRITES). */
   private readonly writer = new Limiter(CACHE_WRITERS);
-  private pendingWriteBytes = 0;
+  /** Writes queued or running, and the jobs waiting for room among them. */
+  private pendingWrites = 0;
+  private readonly waitingForWrites: (() => void)[] = [];
   /** LibreOffice is heavy: one conversion at a time in this process. */
   private readonly office = new Limiter(1);
   /** Conversions in flight by cache key, so concurrent requests for one preview share it. */
@@ -377,24 +380,28 @@ export class PreviewService {
   }
 
   /**
-   * Stores a picture already sent, in the writer's slots; skipped when MAX_PENDING_WRITE_BYTES
-   * are already waiting.
+   * Queues the cache write of a picture already sent, once fewer than MAX_PENDING_WRITES wait;
+   * `written` settles when it is on disk (cache.put logs and swallows its failures).
    */
-  private async store(key: PreviewKey, data: Buffer): Promise<void> {
-    if (this.pendingWriteBytes + data.length > MAX_PENDING_WRITE_BYTES) return;
-    this.pendingWriteBytes += data.length;
-    try {
-      await this.writer.run(() => this.cache.put(key, data));
-    } finally {
-      this.pendingWriteBytes -= data.length;
+  private async queueWrite(key: PreviewKey, data: Buffer): Promise<{ written: Promise<void> }> {
+    while (this.pendingWrites >= MAX_PENDING_WRITES) {
+      await new Promise<void>((resolve) => this.waitingForWrites.push(resolve));
     }
+    this.pendingWrites++;
+    const written = this.writer
+      .run(() => this.cache.put(key, data))
+      .finally(() => {
+        this.pendingWrites--;
+        this.waitingForWrites.shift()?.();
+      });
+    return { written };
   }
 
   /**
    * The cached bytes of one variant, or `make`'s, shared by concurrent requests and run in the
    * limiter. The clients are answered as soon as the picture is made, and the job's slot goes to
-   * the next one: the picture is written to the cache behind (`store`), the job staying joinable
-   * until then. When every requester has left, the job's signal aborts (a decoder is killed).
+   * the next one once its cache write is queued (`queueWrite`); the job stays joinable until the
+   * picture is on disk. When every requester has left, the job's signal aborts (a decoder is killed).
    */
   private async cached(
     target: Target,
@@ -429,16 +436,16 @@ export class PreviewService {
           async () => {
             // Every client that asked left while it was queued: nobody needs this preview.
             controller.signal.throwIfAborted();
-            return make(context);
+            const image = await make(context);
+            // Fsynced writes took 0.1–0.6 s each on the loaded bench machine: nobody waits for
+            // them, but the slot waits for room in the write queue.
+            made(image.data);
+            return this.queueWrite(key, image.data);
           },
           priority,
           ticket,
         )
-        .then(async (image) => {
-          // Fsynced writes took 0.1–0.6 s each on the loaded bench machine: nobody waits for them.
-          made(image.data);
-          await this.store(key, image.data);
-        })
+        .then(({ written }) => written)
         .catch(failed)
         .finally(() => {
           if (this.inFlight.get(id) === created) this.inFlight.delete(id);
