@@ -134,14 +134,15 @@ describe('video durations and remux seeking (issue 41)', () => {
   it('asks for the thumbnails of the tiles below the drawn ones ahead, as prefetches', async () => {
     const page = await login('mosaic');
     const prefetched: string[] = [];
+    /** Every thumbnail asked for, in order, prefetches marked. */
+    const asked: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (
-        url.pathname.startsWith('/api/preview/thumb/gallery/') &&
-        url.searchParams.has('prefetch')
-      ) {
-        prefetched.push(path.basename(url.pathname));
-      }
+      if (!url.pathname.startsWith('/api/preview/thumb/gallery/')) return;
+      const name = path.basename(url.pathname);
+      const prefetch = url.searchParams.has('prefetch');
+      asked.push(prefetch ? `prefetch ${name}` : name);
+      if (prefetch) prefetched.push(name);
     });
     const files = new FilesPage(page);
     await page.goto(`${cabinet.server.url}/files/gallery/`);
@@ -151,5 +152,9 @@ describe('video durations and remux seeking (issue 41)', () => {
     expect(drawn).toContain('p000.jpg');
     expect(prefetched.filter((name) => drawn.includes(name))).toEqual([]);
     expect(prefetched.length).toBeLessThanOrEqual(24);
+    // The screen's own thumbnails went out first: no prefetch takes a connection before them.
+    const firstPrefetch = asked.findIndex((name) => name.startsWith('prefetch '));
+    expect(asked.indexOf('p000.jpg')).toBeGreaterThanOrEqual(0);
+    expect(asked.indexOf('p000.jpg')).toBeLessThan(firstPrefetch);
   });
 });

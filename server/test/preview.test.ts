@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Limiter } from '../src/preview/limiter.ts';
+import { converterSlots } from '../src/services/preview.service.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 let server: TestServer;
@@ -34,6 +35,12 @@ async function claimingPng(width: number, height: number): Promise<Buffer> {
   png.writeUInt32BE(height, 20);
   png.writeUInt32BE(zlib.crc32(png.subarray(12, 29)), 29);
   return png;
+}
+
+/** The previews stored in a cache mirror folder (not a write still in its temp file). */
+async function cachedIn(mirror: string): Promise<string[]> {
+  const names = await readdir(mirror).catch(() => []);
+  return names.filter((name) => name.startsWith('@'));
 }
 
 async function fetchImage(url: string, token = server.admin.token) {
@@ -219,7 +226,9 @@ describe('GET /api/preview', () => {
       'cache/previews',
       await realpath(path.join(server.root, 'pics/cached.jpg')),
     );
-    const [cachedName] = await readdir(mirror);
+    // Written after the reply: the cached copy appears shortly.
+    await expect.poll(() => cachedIn(mirror)).toHaveLength(1);
+    const [cachedName] = await cachedIn(mirror);
     expect(cachedName).toMatch(/^@thumb-\d+-\d+\.jpg$/);
     // Mark the cached file: a hit sends the marked bytes back.
     const marked = await (await halves(256, 256)).flop().jpeg().toBuffer();
@@ -249,6 +258,42 @@ describe('GET /api/preview', () => {
     await expect.poll(() => existsSync(mirror)).toBe(false);
   });
 
+  it('answers a folder of thumbnails asked at once, each then cached for the next view', async () => {
+    await mkdir(path.join(server.root, 'burst'), { recursive: true });
+    const names = Array.from({ length: 12 }, (_, i) => `photo-${i}.jpg`);
+    const image = await (await halves(640, 480)).jpeg().toBuffer();
+    for (const name of names) await writeFile(path.join(server.root, 'burst', name), image);
+    // The listing the web app reads first (it also loads the converter ahead of the thumbnails).
+    const listing = await server.fetch('/api/resources/burst/', { token: server.admin.token });
+    expect(listing.status).toBe(200);
+
+    const first = await Promise.all(
+      names.map((name) => fetchImage(`/api/preview/thumb/burst/${name}`)),
+    );
+    for (const { response, body } of first) {
+      expect(response.status).toBe(200);
+      expect((await sharp(body).metadata()).width).toBe(256);
+    }
+    // Written behind the replies: every one lands in the cache.
+    const mirrorOf = async (name: string) =>
+      path.join(
+        server.dataDir,
+        'cache/previews',
+        await realpath(path.join(server.root, 'burst', name)),
+      );
+    for (const name of names) {
+      const mirror = await mirrorOf(name);
+      await expect.poll(() => cachedIn(mirror)).toHaveLength(1);
+    }
+    // A second view is answered from the cache: a marked cached file comes back as it is.
+    const mirror = await mirrorOf(names[5]!);
+    const [cachedName] = await cachedIn(mirror);
+    const marked = await (await halves(256, 256)).flop().jpeg().toBuffer();
+    await writeFile(path.join(mirror, cachedName!), marked);
+    const again = await fetchImage(`/api/preview/thumb/burst/${names[5]}`);
+    expect(again.body.equals(marked)).toBe(true);
+  });
+
   it('never serves a stale preview of a file changed behind its back', async () => {
     const file = path.join(server.root, 'pics/outside.jpg');
     await (await halves(500, 500)).jpeg().toFile(file);
@@ -275,6 +320,16 @@ describe('preview settings', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe('converterSlots', () => {
+  it('runs sharp on no more pipelines than cores, leaving two libuv threads to file access', () => {
+    expect(converterSlots(4, 2, 4)).toBe(2);
+    expect(converterSlots(4, 8, 4)).toBe(2);
+    expect(converterSlots(4, 8, 16)).toBe(4);
+    expect(converterSlots(1, 8, 16)).toBe(1);
+    expect(converterSlots(4, 1, 2)).toBe(1);
   });
 });
 

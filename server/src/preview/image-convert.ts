@@ -5,17 +5,29 @@ import { errors } from '../errors.ts';
 let loadedSharp: Promise<typeof SharpModule> | undefined;
 
 /**
- * sharp and libvips (~30 MiB resident) are loaded with the first preview, not at start-up: many
- * instances never convert an image.
+ * sharp and libvips (~30 MiB resident) are loaded with the first listing or preview
+ * (prepareConverter), not at start-up: many instances never convert an image.
  */
 function loadSharp(): Promise<typeof SharpModule> {
   loadedSharp ??= import('sharp').then(({ default: sharp }) => {
     // libvips' operation cache holds decoded images between calls; every preview is a different
     // image, so it only costs memory.
     sharp.cache(false);
+    // One libvips thread per pipeline (PreviewService runs a pipeline per core at most). sharp
+    // picks 1 itself on glibc, but not when MALLOC_ARENA_MAX is set, and there a thread per core
+    // per pipeline only added resident memory (docs/previews.md, "Figures").
+    sharp.concurrency(1);
     return sharp;
   });
   return loadedSharp;
+}
+
+/**
+ * Starts loading sharp (PreviewService.prepare: a folder is being listed, thumbnails follow);
+ * resolves once it is loaded.
+ */
+export async function prepareConverter(): Promise<void> {
+  await loadSharp();
 }
 
 /** The two preview sizes */

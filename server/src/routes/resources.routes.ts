@@ -117,6 +117,8 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
       });
       if (result.kind === 'accepted') return sendStatus(reply, 202);
       if (result.kind === 'listing') {
+        // The web app asks for the tiles' thumbnails next: sharp loads while this is sent.
+        services.preview.prepare(currentUser(request));
         return sendListing(reply, result.listing, chunkPool, request.query.format === 'compact');
       }
       if (result.kind === 'raw') {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import mime from 'mime-types';
 import type { ServerConfig } from '../config/options.ts';
@@ -13,6 +14,7 @@ import {
   convertImage,
   isResizable,
   outputFormat,
+  prepareConverter,
   type ConvertedImage,
   type PreviewSize,
 } from '../preview/image-convert.ts';
@@ -32,13 +34,45 @@ import { canDownload } from './permissions.ts';
 /** Largest source image read for a preview; bigger files answer 413 (memory stays bounded). */
 export const MAX_PREVIEW_SOURCE_BYTES = 64 * 1024 * 1024;
 
+/** Cache writes running at once, after their replies (each is fsynced: slow on a busy disk). */
+const CACHE_WRITERS = 2;
+/**
+ * Pictures sent and waiting for their cache write, at most. A job keeps its slot until its write
+ * is queued: the first screen's pictures are answered and their slots freed at once, while a
+ * long run of conversions goes at the disk's pace instead of piling pictures up in memory.
+ */
+const MAX_PENDING_WRITES = 8;
+
 /** One conversion and the clients waiting for it. */
 interface Job {
   promise: Promise<Buffer>;
   waiters: number;
   controller: AbortController;
-  /** Set while a prefetch waits in the limiter: moves it ahead (an on-screen request joined). */
+  /** `high` once any client looking at it joined; its sharp step waits with this priority. */
+  priority: Priority;
+  /** Set while a prefetch waits in a limiter: moves it ahead (an on-screen request joined). */
   ticket: { promote?: () => void };
+}
+
+/** What a job's `make` gets: its signal, and sharp's step run in the converter's slots. */
+interface JobContext {
+  signal: AbortSignal;
+  convert: (...args: Parameters<typeof convertImage>) => Promise<ConvertedImage>;
+}
+
+/**
+ * sharp conversions at once: no more than the cores, and two of libuv's threads (4 unless
+ * UV_THREADPOOL_SIZE says otherwise) left free. sharp runs each pipeline on a libuv thread, the
+ * thread every fs call (a listing's stats, a thumbnail's read, the cache's writes) also waits
+ * for, so with all of them converting those calls wait behind conversions; and a pipeline more
+ * than the cores converts no faster (docs/previews.md, "Cache").
+ */
+export function converterSlots(
+  imageProcessors: number,
+  cores = availableParallelism(),
+  threadpool = Number(process.env.UV_THREADPOOL_SIZE) || 4,
+): number {
+  return Math.max(1, Math.min(imageProcessors, cores, threadpool - 2));
 }
 
 /** What GET /api/preview answers: 202 without download permission, else a file to send. */
@@ -64,7 +98,15 @@ type DecodedFamily = Exclude<PreviewFamily, 'image'>;
  */
 export class PreviewService {
   readonly cache: PreviewCache;
+  /** Jobs at once (imageProcessors): reading the source, a decoder process, sharp, the write. */
   private readonly limiter: Limiter;
+  /** sharp's step of those jobs (converterSlots). */
+  private readonly converter: Limiter;
+  /** Cache writes, after the replies (CACHE_WRITERS, MAX_PENDING_WRITES). */
+  private readonly writer = new Limiter(CACHE_WRITERS);
+  /** Writes queued or running, and the jobs waiting for room among them. */
+  private pendingWrites = 0;
+  private readonly waitingForWrites: (() => void)[] = [];
   /** LibreOffice is heavy: one conversion at a time in this process. */
   private readonly office = new Limiter(1);
   /** Conversions in flight by cache key, so concurrent requests for one preview share it. */
@@ -81,6 +123,7 @@ export class PreviewService {
   constructor(private readonly ctx: PreviewDeps) {
     this.cache = new PreviewCache(path.join(ctx.config.data, 'cache', 'previews'), ctx.log);
     this.limiter = new Limiter(Math.max(1, ctx.config.imageProcessors));
+    this.converter = new Limiter(converterSlots(ctx.config.imageProcessors));
     this.unsubscribe = ctx.files.changes.on(this.cache.onChange);
   }
 
@@ -101,6 +144,19 @@ export class PreviewService {
     } else if (tools.length > 0) {
       this.ctx.log.info({ missingTools: tools }, 'every preview family is available');
     }
+  }
+
+  /**
+   * Loads sharp and libvips now if this user will ask for thumbnails (the web app lists a folder
+   * before asking for its tiles' pictures). Loading them costs ~200 ms of CPU, over 1 s on a busy
+   * machine: done while the listing is read and sent, it is no longer part of the first
+   * thumbnail. Servers nobody lists folders on (WebDAV, the API) never load them.
+   */
+  prepare(user: UserRecord): void {
+    if (!this.ctx.config.enableThumbs || !canDownload(user)) return;
+    prepareConverter().catch((error: unknown) =>
+      this.ctx.log.warn({ err: error }, 'could not load sharp: no image previews'),
+    );
   }
 
   /** Stops listening to changes (the app is closing). */
@@ -140,13 +196,13 @@ export class PreviewService {
       throw errors.notImplemented(`no ${family} previews on this server`);
     }
     const format = outputFormat(target.name, size);
-    const data = await this.cached(target, size, format, signal, priority, async (jobSignal) => {
+    const data = await this.cached(target, size, format, signal, priority, async (job) => {
       if (family === undefined || family === 'image') {
         const source = await fs.readAll(target, MAX_PREVIEW_SOURCE_BYTES);
-        return convertImage(source, target.name, size);
+        return job.convert(source, target.name, size);
       }
-      const decoded = await this.decoded(target, family, jobSignal);
-      return convertImage(decoded.image, target.name, size, decoded.orientation);
+      const decoded = await this.decoded(target, family, job.signal);
+      return job.convert(decoded.image, target.name, size, decoded.orientation);
     });
     return { kind: 'file', file: this.send(data, `image/${format}`, target, inline) };
   }
@@ -169,8 +225,8 @@ export class PreviewService {
     if (!this.capabilities.families.office) {
       throw errors.notImplemented('no office previews on this server');
     }
-    const pdf = await this.cached(target, 'pdf', 'pdf', signal, 'high', async (jobSignal) => {
-      const decoded = await this.decoded(target, 'office', jobSignal);
+    const pdf = await this.cached(target, 'pdf', 'pdf', signal, 'high', async (job) => {
+      const decoded = await this.decoded(target, 'office', job.signal);
       if (!decoded.pdf) throw errors.unsupportedMediaType();
       return { data: decoded.pdf, contentType: 'application/pdf', extension: 'pdf' };
     });
@@ -324,8 +380,28 @@ export class PreviewService {
   }
 
   /**
+   * Queues the cache write of a picture already sent, once fewer than MAX_PENDING_WRITES wait;
+   * `written` settles when it is on disk (cache.put logs and swallows its failures).
+   */
+  private async queueWrite(key: PreviewKey, data: Buffer): Promise<{ written: Promise<void> }> {
+    while (this.pendingWrites >= MAX_PENDING_WRITES) {
+      await new Promise<void>((resolve) => this.waitingForWrites.push(resolve));
+    }
+    this.pendingWrites++;
+    const written = this.writer
+      .run(() => this.cache.put(key, data))
+      .finally(() => {
+        this.pendingWrites--;
+        this.waitingForWrites.shift()?.();
+      });
+    return { written };
+  }
+
+  /**
    * The cached bytes of one variant, or `make`'s, shared by concurrent requests and run in the
-   * limiter. When every requester has left, the job's signal aborts (a decoder is killed).
+   * limiter. The clients are answered as soon as the picture is made, and the job's slot goes to
+   * the next one once its cache write is queued (`queueWrite`); the job stays joinable until the
+   * picture is on disk. When every requester has left, the job's signal aborts (a decoder is killed).
    */
   private async cached(
     target: Target,
@@ -333,7 +409,7 @@ export class PreviewService {
     extension: string,
     signal: AbortSignal,
     priority: Priority,
-    make: (signal: AbortSignal) => Promise<ConvertedImage>,
+    make: (job: JobContext) => Promise<ConvertedImage>,
   ): Promise<Buffer> {
     const key = this.keyOf(target, variant, extension);
     const hit = await this.cache.get(key);
@@ -343,29 +419,43 @@ export class PreviewService {
     if (!job) {
       const controller = new AbortController();
       const ticket: Job['ticket'] = {};
-      const promise = this.limiter
+      const context: JobContext = {
+        signal: controller.signal,
+        convert: (...args) =>
+          this.converter.run(() => convertImage(...args), created.priority, ticket),
+      };
+      let made!: (data: Buffer) => void;
+      let failed!: (error: unknown) => void;
+      const promise = new Promise<Buffer>((resolve, reject) => {
+        made = resolve;
+        failed = reject;
+      });
+      const created: Job = { promise, waiters: 0, controller, priority, ticket };
+      void this.limiter
         .run(
           async () => {
             // Every client that asked left while it was queued: nobody needs this preview.
             controller.signal.throwIfAborted();
-            return make(controller.signal);
+            const image = await make(context);
+            // Fsynced writes took 0.1–0.6 s each on the loaded bench machine: nobody waits for
+            // them, but the slot waits for room in the write queue.
+            made(image.data);
+            return this.queueWrite(key, image.data);
           },
           priority,
           ticket,
         )
-        .then(async (image) => {
-          await this.cache.put(key, image.data);
-          return image.data;
-        })
+        .then(({ written }) => written)
+        .catch(failed)
         .finally(() => {
           if (this.inFlight.get(id) === created) this.inFlight.delete(id);
         });
-      const created: Job = { promise, waiters: 0, controller, ticket };
       job = created;
       this.inFlight.set(id, job);
-    } else if (priority === 'high') {
+    } else if (priority === 'high' && job.priority === 'low') {
       // A prefetch the user now looks at (the next photo, a tile scrolled to) stops waiting
       // behind the other prefetches.
+      job.priority = 'high';
       job.ticket.promote?.();
     }
     const shared = job;
