@@ -1,8 +1,8 @@
-import { lstat, readdir, readlink } from 'node:fs/promises';
+import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { isRealInside } from './canonical-path.ts';
 import { errorCode } from './fs-errors.ts';
-import { landsInside, type LinkWalk } from './outside-reach.ts';
+import { foldersAndLinks, landsInside, type LinkWalk } from './outside-reach.ts';
 
 /**
  * A folder's stamp is trusted only when it was this much older than the walk that read it: file
@@ -103,17 +103,7 @@ async function read(
   inside: string,
   skip: readonly string[],
 ): Promise<Scan> {
-  const items = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
-    if (errorCode(error) === 'ENOENT') return [];
-    throw error;
-  });
-  const folders: string[] = [];
-  const names: string[] = [];
-  for (const item of items) {
-    const full = path.join(dir, item.name);
-    if (item.isDirectory()) folders.push(full);
-    else if (item.isSymbolicLink()) names.push(full);
-  }
+  const { folders, links: names } = await foldersAndLinks(dir);
   const links = await Promise.all(
     names.map(async (full) => {
       const target = path.resolve(dir, await readlink(full));

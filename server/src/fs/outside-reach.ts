@@ -60,12 +60,13 @@ export async function linkLeadingOut(
   return undefined;
 }
 
-/** One folder of `linkLeadingOut`'s walk: a link in it leading out, and its folders to walk. */
-async function scanFolder(
+/**
+ * A folder's sub-folders and symbolic links, as full paths, without following any; nothing when
+ * the folder is gone (the walks of this module and of link-walk-cache.ts).
+ */
+export async function foldersAndLinks(
   dir: string,
-  inside: string,
-  skip: ReadonlySet<string>,
-): Promise<{ link: string | undefined; folders: string[] }> {
+): Promise<{ folders: string[]; links: string[] }> {
   const items = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
     if (errorCode(error) === 'ENOENT') return [];
     throw error;
@@ -74,10 +75,21 @@ async function scanFolder(
   const links: string[] = [];
   for (const item of items) {
     const full = path.join(dir, item.name);
-    if (item.isDirectory()) {
-      if (!skip.has(full)) folders.push(full);
-    } else if (item.isSymbolicLink()) links.push(full);
+    if (item.isDirectory()) folders.push(full);
+    else if (item.isSymbolicLink()) links.push(full);
   }
+  return { folders, links };
+}
+
+/** One folder of `linkLeadingOut`'s walk: a link in it leading out, and its folders to walk. */
+async function scanFolder(
+  dir: string,
+  inside: string,
+  skip: ReadonlySet<string>,
+): Promise<{ link: string | undefined; folders: string[] }> {
+  const found = await foldersAndLinks(dir);
+  const folders = found.folders.filter((full) => !skip.has(full));
+  const links = found.links;
   const out = await Promise.all(
     links.map(async (full) => {
       const target = path.resolve(dir, await readlink(full));

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { until } from '../../test/helpers/eventually.ts';
+import { alive, pidsRunning, statFields } from '../../test/helpers/processes.ts';
 import { runLine } from '../commands/run-line.ts';
 import { findGroupLeader, WarmLeader } from './process-group.ts';
 
@@ -14,27 +15,6 @@ async function warmLeader(): Promise<WarmLeader> {
   const leader = await findGroupLeader();
   if (!leader) throw new Error('perl is needed by these tests (Debian’s perl-base)');
   return new WarmLeader(leader);
-}
-
-/** The fields of /proc/<pid>/stat after the command name: state, ppid, pgrp, session… */
-function statFields(stat: string): string[] {
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
-
-/** Whether a process still runs (a killed one may linger as a zombie until reaped). */
-async function alive(pid: number): Promise<boolean> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  return stat !== undefined && statFields(stat)[0] !== 'Z';
-}
-
-async function pidsRunning(marker: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(marker) && (await alive(Number(pid)))) found.push(Number(pid));
-  }
-  return found;
 }
 
 describe('a group leader started ahead', () => {

@@ -1,8 +1,9 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { until } from '../../test/helpers/eventually.ts';
+import { alive, pidsRunning, statFields } from '../../test/helpers/processes.ts';
 import { runProcess, streamProcess, type RunResult } from './run-process.ts';
 
 const LIMITS = { timeoutMs: 30_000, maxOutputBytes: 1024 * 1024 };
@@ -14,27 +15,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Whether a process still runs: a killed one may linger as a zombie until something reaps it. */
-async function alive(pid: number): Promise<boolean> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch {
-    return false;
-  }
-}
-
-/** Pids of the processes whose command line holds `marker`. */
-async function pidsRunning(marker: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const line = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (line.includes(marker) && (await alive(Number(pid)))) found.push(Number(pid));
-  }
-  return found;
-}
 
 describe('runProcess', () => {
   it('passes arguments as they are, with no shell to expand them', async () => {
@@ -125,15 +105,14 @@ describe('runProcess', () => {
   });
 
   it('runs the program as the leader of a process group of its own, in the server’s session', async () => {
-    // Field 5 of /proc/<pid>/stat is the process group, field 6 the session (after "(comm)").
-    const fields = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After "(comm)": state, parent, process group, session.
     const result = await runProcess('cat', ['/proc/self/stat'], LIMITS);
     if (result.kind !== 'ok') throw new Error(result.kind);
     const stat = result.stdout.toString();
     const pid = stat.split(' ')[0];
-    const [, , group, session] = fields(stat);
+    const [, , group, session] = statFields(stat);
     expect(group).toBe(pid);
-    const [, , ownGroup, ownSession] = fields(await readFile('/proc/self/stat', 'utf8'));
+    const [, , ownGroup, ownSession] = statFields(await readFile('/proc/self/stat', 'utf8'));
     expect(group).not.toBe(ownGroup);
     // A session of its own would be a scheduling group of its own (process-group.ts).
     expect(session).toBe(ownSession);
