@@ -2,7 +2,7 @@ import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { isRealInside } from './canonical-path.ts';
 import { errorCode } from './fs-errors.ts';
-import { foldersAndLinks, landsInside, type LinkWalk } from './outside-reach.ts';
+import { foldersAndLinks, landsInside, linkLeadingOut, type LinkWalk } from './outside-reach.ts';
 
 /**
  * A folder's stamp is trusted only when it was this much older than the walk that read it: file
@@ -43,20 +43,8 @@ export class LinkWalkCache {
   /** `now`: the wall clock that file times are compared with. */
   constructor(private readonly now: () => number) {}
 
-  async linkLeadingOut(folder: string, walk: LinkWalk = {}): Promise<string | undefined> {
-    const inside = walk.inside ?? folder;
-    const skip = walk.skip ?? [];
-    let level = [folder];
-    while (level.length > 0) {
-      const scanned = await Promise.all(level.map((dir) => this.scan(dir, inside, skip)));
-      const next: string[] = [];
-      for (const { link, folders } of scanned) {
-        if (link !== undefined) return link;
-        next.push(...folders.filter((sub) => !skip.includes(sub)));
-      }
-      level = next;
-    }
-    return undefined;
+  linkLeadingOut(folder: string, walk: LinkWalk = {}): Promise<string | undefined> {
+    return linkLeadingOut(folder, walk, (dir, inside, skip) => this.scan(dir, inside, skip));
   }
 
   private async scan(

@@ -35,25 +35,38 @@ export interface LinkWalk {
 }
 
 /**
+ * One folder of a link walk: the first link in it leading out of `inside` (relative to it), and
+ * its sub-folders. `skip` is the walk's; the walk itself leaves skipped folders out.
+ */
+export type FolderScan = (
+  dir: string,
+  inside: string,
+  skip: readonly string[],
+) => Promise<{ link: string | undefined; folders: string[] }>;
+
+/**
  * The first symlink below the real folder `folder` whose target lands outside it (or outside
  * `walk.inside`), as a path relative to it, or undefined. A program that follows links (Hugo
  * does, in the main project) then reaches only the folder; links that stay inside it keep working.
+ * `scan` reads each folder (a preview's cached reads, link-walk-cache.ts).
  */
 export async function linkLeadingOut(
   folder: string,
   walk: LinkWalk = {},
+  scan: FolderScan = scanFolder,
 ): Promise<string | undefined> {
   const inside = walk.inside ?? folder;
-  const skip = new Set(walk.skip ?? []);
+  const skipped = walk.skip ?? [];
+  const skip = new Set(skipped);
   let level = [folder];
   while (level.length > 0) {
     // The folders of one depth are read together: read one after another, a busy machine made
     // the walk as long as the sum of every read's wait for a CPU (a Hugo preview runs this).
-    const scanned = await Promise.all(level.map((dir) => scanFolder(dir, inside, skip)));
+    const scanned = await Promise.all(level.map((dir) => scan(dir, inside, skipped)));
     const next: string[] = [];
     for (const { link, folders } of scanned) {
       if (link !== undefined) return link;
-      next.push(...folders);
+      next.push(...folders.filter((sub) => !skip.has(sub)));
     }
     level = next;
   }
@@ -81,15 +94,12 @@ export async function foldersAndLinks(
   return { folders, links };
 }
 
-/** One folder of `linkLeadingOut`'s walk: a link in it leading out, and its folders to walk. */
+/** A fresh read of one folder of `linkLeadingOut`'s walk. */
 async function scanFolder(
   dir: string,
   inside: string,
-  skip: ReadonlySet<string>,
 ): Promise<{ link: string | undefined; folders: string[] }> {
-  const found = await foldersAndLinks(dir);
-  const folders = found.folders.filter((full) => !skip.has(full));
-  const links = found.links;
+  const { folders, links } = await foldersAndLinks(dir);
   const out = await Promise.all(
     links.map(async (full) => {
       const target = path.resolve(dir, await readlink(full));

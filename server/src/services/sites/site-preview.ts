@@ -245,8 +245,9 @@ export class SitePreviewer {
     content: string,
   ): Promise<void> {
     const parts = rel.split('/').slice(0, -1);
-    const indexes = parts.map((_, depth) => [...parts.slice(0, depth), '_index.md'].join('/'));
-    indexes.push([...parts, '_index.md'].join('/'));
+    const indexes = Array.from({ length: parts.length + 1 }, (_, depth) =>
+      [...parts.slice(0, depth), '_index.md'].join('/'),
+    );
     // The post and each section's index at once: written one after another, each waited for a CPU.
     await Promise.all([
       this.previews.write(dir, `content/${rel}`, content),
