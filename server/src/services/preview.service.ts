@@ -102,11 +102,10 @@ export class PreviewService {
   private readonly limiter: Limiter;
   /** sharp's step of those jobs (converterSlots). */
   private readonly converter: Limiter;
-  /** Cache writes, after the replies (CACHE_WRITERS, MAX_PENDING_WRITES). */
+  /** Cache writes, after the replies (CACHE_WRITERS). */
   private readonly writer = new Limiter(CACHE_WRITERS);
-  /** Writes queued or running, and the jobs waiting for room among them. */
-  private pendingWrites = 0;
-  private readonly waitingForWrites: (() => void)[] = [];
+  /** Writes queued or running, at most MAX_PENDING_WRITES: a slot is held until its write ends. */
+  private readonly writeRoom = new Limiter(MAX_PENDING_WRITES);
   /** LibreOffice is heavy: one conversion at a time in this process. */
   private readonly office = new Limiter(1);
   /** Conversions in flight by cache key, so concurrent requests for one preview share it. */
@@ -384,16 +383,13 @@ export class PreviewService {
    * `written` settles when it is on disk (cache.put logs and swallows its failures).
    */
   private async queueWrite(key: PreviewKey, data: Buffer): Promise<{ written: Promise<void> }> {
-    while (this.pendingWrites >= MAX_PENDING_WRITES) {
-      await new Promise<void>((resolve) => this.waitingForWrites.push(resolve));
-    }
-    this.pendingWrites++;
-    const written = this.writer
-      .run(() => this.cache.put(key, data))
-      .finally(() => {
-        this.pendingWrites--;
-        this.waitingForWrites.shift()?.();
-      });
+    let queued!: () => void;
+    const room = new Promise<void>((resolve) => (queued = resolve));
+    const written = this.writeRoom.run(() => {
+      queued();
+      return this.writer.run(() => this.cache.put(key, data));
+    });
+    await room;
     return { written };
   }
 

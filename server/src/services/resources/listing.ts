@@ -108,7 +108,7 @@ export async function readListing(
   options: {
     stream?: boolean;
     /** The folder's stamp, when this request took it already (ScopedFs.builtStamp). */
-    stamp?: FolderStamp | null;
+    stamp?: FolderStamp;
   } = {},
 ): Promise<Listing> {
   const streamable =
@@ -117,11 +117,7 @@ export async function readListing(
     estimatedEntries(dir.stat) >= STREAM_FROM_ENTRIES;
   // One stat of the folder, before anything of it is read: what the cache and the index's names
   // are checked against (listing-cache.ts).
-  const stamp = !cache
-    ? null
-    : options.stamp !== undefined
-      ? options.stamp
-      : await cache.stamp(dir);
+  const stamp = cache ? (options.stamp ?? (await cache.stamp(dir))) : null;
   // A streamed listing does not start the cache's fill, which would compete with it for the CPU:
   // the cache keeps what the streamed listing stat'ed instead. A fill already under way is
   // waited for: it is nearly done, and a second read of the folder beside it would double both.

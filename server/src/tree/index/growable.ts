@@ -90,9 +90,8 @@ export function grownArray<T extends Growable>(array: T, need: number, minStep =
 }
 
 /**
- * A plain copy of the first `used` elements with room for `spare` more, and the original given
- * back at once when it is resizable (only one array is ever held twice). A plain array is kept as
- * it is when its slack is small.
+ * A resizable array as a plain copy of its first `used` elements with room for `spare` more, the
+ * original given back at once (only one array is ever held twice). A plain array is kept as it is.
  */
 export function settledArray<T extends Growable>(array: T, used: number, spare: number): T {
   const buffer = resizableOf(array);
