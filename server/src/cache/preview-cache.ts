@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  access,
   lstat,
   mkdir,
   open,
@@ -79,6 +80,14 @@ export class PreviewCache {
     } catch {
       return undefined;
     }
+  }
+
+  /** Whether the preview is cached, without reading it or counting it as used. */
+  async has(key: PreviewKey): Promise<boolean> {
+    return access(this.fileOf(key)).then(
+      () => true,
+      () => false,
+    );
   }
 
   /**

@@ -14,6 +14,8 @@ import { clientGone } from '../http/client-gone.ts';
 import { sendStatus } from '../http/reply.ts';
 import type { ZodTypeProvider } from '../http/zod-validation.ts';
 import { listingJson, type Listing } from '../services/resources/listing.ts';
+import { firstPictures } from '../services/resources/first-pictures.ts';
+import { WARMED_THUMBNAILS } from '../services/preview.service.ts';
 import { compactListing } from '../services/resources/compact-listing.ts';
 import { ChunkPool, ReplyChunks } from '../http/reply-chunks.ts';
 import { audit } from '../http/audit.ts';
@@ -117,9 +119,12 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
       });
       if (result.kind === 'accepted') return sendStatus(reply, 202);
       if (result.kind === 'listing') {
-        // The web app asks for the tiles' thumbnails next: sharp loads while this is sent.
-        services.preview.prepare(currentUser(request));
-        return sendListing(reply, result.listing, chunkPool, request.query.format === 'compact');
+        // The web app asks for the first tiles' thumbnails next: they are made while this is sent.
+        const { listing } = result;
+        services.preview
+          .warm(currentUser(request), listing.folderPath, firstPictures(listing, WARMED_THUMBNAILS))
+          .catch((error: unknown) => request.log.debug({ err: error }, 'no thumbnails made ahead'));
+        return sendListing(reply, listing, chunkPool, request.query.format === 'compact');
       }
       if (result.kind === 'raw') {
         return reply

@@ -68,6 +68,8 @@ export async function webHostRoutes(scope: FastifyInstance, runtime: Runtime): P
       // request.protocol believes X-Forwarded-Proto only from a trusted proxy.
       SecureCookies: request.protocol === 'https',
     };
+    // The page will list folders and ask for their thumbnails: the image library loads meanwhile.
+    runtime.services.preview.prepare();
     const nonce = newNonce();
     return reply
       .header('content-type', 'text/html; charset=utf-8')

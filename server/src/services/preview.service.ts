@@ -30,6 +30,7 @@ import { MediaInfo } from '@cabinet/protocol';
 import type { UserRecord } from '../store/users.repo.ts';
 import { fileDownload } from './raw.service.ts';
 import { canDownload } from './permissions.ts';
+import type { FirstPictures } from './resources/first-pictures.ts';
 
 /** Largest source image read for a preview; bigger files answer 413 (memory stays bounded). */
 export const MAX_PREVIEW_SOURCE_BYTES = 64 * 1024 * 1024;
@@ -42,6 +43,9 @@ const CACHE_WRITERS = 2;
  * long run of conversions goes at the disk's pace instead of piling pictures up in memory.
  */
 const MAX_PENDING_WRITES = 8;
+
+/** Thumbnails made ahead of a listing's first screen, at most (PreviewService.warm). */
+export const WARMED_THUMBNAILS = 24;
 
 /** One conversion and the clients waiting for it. */
 interface Job {
@@ -146,16 +150,50 @@ export class PreviewService {
   }
 
   /**
-   * Loads sharp and libvips now if this user will ask for thumbnails (the web app lists a folder
-   * before asking for its tiles' pictures). Loading them costs ~200 ms of CPU, over 1 s on a busy
-   * machine: done while the listing is read and sent, it is no longer part of the first
-   * thumbnail. Servers nobody lists folders on (WebDAV, the API) never load them.
+   * Loads sharp and libvips in the background when thumbnails are on: ~200 ms of CPU, over 0.6 s on
+   * a busy machine, that the first thumbnail then does not wait for. Called when the web app's
+   * page is served (it will list folders and show their pictures) and by `warm`; a server only
+   * scripts and WebDAV clients talk to loads them with its first picture.
    */
-  prepare(user: UserRecord): void {
-    if (!this.ctx.config.enableThumbs || !canDownload(user)) return;
+  prepare(): void {
+    if (!this.ctx.config.enableThumbs) return;
     prepareConverter().catch((error: unknown) =>
       this.ctx.log.warn({ err: error }, 'could not load sharp: no image previews'),
     );
+  }
+
+  /**
+   * Makes ahead the thumbnails a listing's first screen will ask for (`firstPictures`: the first
+   * WARMED_THUMBNAILS resizable images in the listing's order), while the listing is sent and
+   * drawn: in a folder of 10,000 photos the web app asks for its first tile's picture ~0.4 s after
+   * the listing starts, and the conversion is then done or under way (the request joins it). They
+   * run at prefetch priority, so pictures someone is looking at go first, and a thumbnail already
+   * cached costs one `access`. sharp is loaded (`prepare`) also when the first pictures come from
+   * a decoder; a listing without any picture loads nothing. Nothing happens for a user without
+   * download permission or when thumbnails are off (docs/previews.md, "The first screen").
+   * Settles once each of them is made or failed.
+   */
+  async warm(user: UserRecord, folder: string, pictures: FirstPictures): Promise<void> {
+    if (!this.ctx.config.enableThumbs || !canDownload(user) || !pictures.pictured) return;
+    this.prepare();
+    if (pictures.images.length === 0) return;
+    const fs = await ScopedFs.forUser(this.ctx, user);
+    const base = folder.endsWith('/') ? folder : `${folder}/`;
+    const made: Promise<unknown>[] = [];
+    for (const name of pictures.images) {
+      // A rule, a file gone or replaced by a folder since the listing: nothing to make.
+      const target = await fs.stat(`${base}${name}`).catch(() => undefined);
+      if (!target?.stat.isFile()) continue;
+      const format = outputFormat(target.name, 'thumb');
+      if (await this.cache.has(this.keyOf(target, 'thumb', format))) continue;
+      made.push(
+        this.cached(target, 'thumb', format, null, 'low', (job) =>
+          this.resized(fs, target, 'thumb', job),
+        ),
+      );
+    }
+    // Nobody waits for these: a failure is the preview's to report when someone asks for it.
+    await Promise.allSettled(made);
   }
 
   /** Stops listening to changes (the app is closing). */
@@ -196,10 +234,7 @@ export class PreviewService {
     }
     const format = outputFormat(target.name, size);
     const data = await this.cached(target, size, format, signal, priority, async (job) => {
-      if (family === undefined || family === 'image') {
-        const source = await fs.readAll(target, MAX_PREVIEW_SOURCE_BYTES);
-        return job.convert(source, target.name, size);
-      }
+      if (family === undefined || family === 'image') return this.resized(fs, target, size, job);
       const decoded = await this.decoded(target, family, job.signal);
       return job.convert(decoded.image, target.name, size, decoded.orientation);
     });
@@ -318,6 +353,17 @@ export class PreviewService {
     }
   }
 
+  /** An image read whole (up to MAX_PREVIEW_SOURCE_BYTES) and resized by sharp. */
+  private async resized(
+    fs: ScopedFs,
+    target: Target,
+    size: PreviewSize,
+    job: JobContext,
+  ): Promise<ConvertedImage> {
+    const source = await fs.readAll(target, MAX_PREVIEW_SOURCE_BYTES);
+    return job.convert(source, target.name, size);
+  }
+
   private send(data: Buffer, contentType: string, target: Target, inline: boolean): FileToSend {
     return {
       size: data.length,
@@ -397,13 +443,14 @@ export class PreviewService {
    * The cached bytes of one variant, or `make`'s, shared by concurrent requests and run in the
    * limiter. The clients are answered as soon as the picture is made, and the job's slot goes to
    * the next one once its cache write is queued (`queueWrite`); the job stays joinable until the
-   * picture is on disk. When every requester has left, the job's signal aborts (a decoder is killed).
+   * picture is on disk. When every requester has left, the job's signal aborts (a decoder is killed);
+   * a job made ahead (`signal` null: nobody asked yet) runs to its end.
    */
   private async cached(
     target: Target,
     variant: string,
     extension: string,
-    signal: AbortSignal,
+    signal: AbortSignal | null,
     priority: Priority,
     make: (job: JobContext) => Promise<ConvertedImage>,
   ): Promise<Buffer> {
@@ -456,7 +503,7 @@ export class PreviewService {
     }
     const shared = job;
     shared.waiters++;
-    signal.addEventListener(
+    signal?.addEventListener(
       'abort',
       () => {
         if (--shared.waiters > 0) return;
