@@ -18,7 +18,10 @@ async function thumbnailsOf(folder: string, name: string): Promise<string[]> {
   return names.filter((entry) => entry.startsWith('@thumb-'));
 }
 
-/** `count` small JPEGs named photo-00.jpg…, a folder, a text file and a GIF in `folder`. */
+/**
+ * `count` small JPEGs named photo-00.jpg…, a folder, a text file, a GIF and a broken JPEG (listed
+ * before the others) in `folder`.
+ */
 async function album(folder: string, count: number): Promise<string[]> {
   await mkdir(path.join(server.root, folder, 'a-subfolder'), { recursive: true });
   const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a6' } })
@@ -27,6 +30,8 @@ async function album(folder: string, count: number): Promise<string[]> {
   const names = Array.from({ length: count }, (_, i) => `photo-${String(i).padStart(2, '0')}.jpg`);
   for (const name of names) await writeFile(path.join(server.root, folder, name), jpeg);
   await writeFile(path.join(server.root, folder, 'notes.txt'), 'not a picture');
+  // Named like a photo, but no image: its failure is the preview's (415), never the server's.
+  await writeFile(path.join(server.root, folder, 'photo-0-broken.jpg'), 'not a JPEG');
   await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00f' } })
     .gif()
     .toFile(path.join(server.root, folder, 'a-sent-as-it-is.gif'));
@@ -47,13 +52,14 @@ describe("a listing's first screen of thumbnails", () => {
     const listing = await server.fetch('/api/resources/album/', { token: server.admin.token });
     expect(listing.status).toBe(200);
 
-    // Nobody asked for a picture: the first screen's thumbnails appear in the cache anyway.
-    const first = names.slice(0, WARMED_THUMBNAILS);
+    // Nobody asked for a picture: the first screen's thumbnails appear in the cache anyway (the
+    // broken JPEG listed first takes one of the places).
+    const first = names.slice(0, WARMED_THUMBNAILS - 1);
     for (const name of first) {
       await expect.poll(() => thumbnailsOf('album', name)).toHaveLength(1);
     }
     // Past the first screen nothing is made ahead (those are made once the mosaic scrolls there).
-    for (const name of names.slice(WARMED_THUMBNAILS)) {
+    for (const name of names.slice(WARMED_THUMBNAILS - 1)) {
       expect(await thumbnailsOf('album', name)).toEqual([]);
     }
 
@@ -75,6 +81,10 @@ describe("a listing's first screen of thumbnails", () => {
     });
     expect(response.status).toBe(200);
     expect(Buffer.from(await response.arrayBuffer()).equals(marked)).toBe(true);
+    const broken = await server.fetch('/api/preview/thumb/album/photo-0-broken.jpg', {
+      token: server.admin.token,
+    });
+    expect(broken.status).toBe(415);
   });
 
   it('is made for nobody who may not download, nor of a file a rule hides', async () => {

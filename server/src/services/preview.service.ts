@@ -186,14 +186,16 @@ export class PreviewService {
       if (!target?.stat.isFile()) continue;
       const format = outputFormat(target.name, 'thumb');
       if (await this.cache.has(this.keyOf(target, 'thumb', format))) continue;
+      // Nobody waits for these: a failure (a file that is no image) is the preview's to report
+      // when someone asks for it. Caught now, not when the loop ends: a rejection nobody handles
+      // for a moment ends the process.
       made.push(
         this.cached(target, 'thumb', format, null, 'low', (job) =>
           this.resized(fs, target, 'thumb', job),
-        ),
+        ).catch(() => undefined),
       );
     }
-    // Nobody waits for these: a failure is the preview's to report when someone asks for it.
-    await Promise.allSettled(made);
+    await Promise.all(made);
   }
 
   /** Stops listening to changes (the app is closing). */
