@@ -7,6 +7,9 @@ import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 let server: TestServer;
 
+/** What a browser sends with every request (and curl or a sync tool does not). */
+const BROWSER = { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' };
+
 /** The thumbnails stored for one source file (not a write still in its temp file). */
 async function thumbnailsOf(folder: string, name: string): Promise<string[]> {
   const mirror = path.join(
@@ -49,7 +52,10 @@ afterAll(async () => {
 describe("a listing's first screen of thumbnails", () => {
   it('is made while the listing is sent, in its order, and answered from the cache', async () => {
     const names = await album('album', WARMED_THUMBNAILS + 6);
-    const listing = await server.fetch('/api/resources/album/', { token: server.admin.token });
+    const listing = await server.fetch('/api/resources/album/', {
+      token: server.admin.token,
+      headers: BROWSER,
+    });
     expect(listing.status).toBe(200);
 
     // Nobody asked for a picture: the first screen's thumbnails appear in the cache anyway (the
@@ -85,6 +91,42 @@ describe("a listing's first screen of thumbnails", () => {
       token: server.admin.token,
     });
     expect(broken.status).toBe(415);
+  });
+
+  it('is not made for a script, which shows no pictures', async () => {
+    const names = await album('scripted', 2);
+    const scripted = await server.fetch('/api/resources/scripted/', { token: server.admin.token });
+    expect(scripted.status).toBe(200);
+    // A browser's listing of another folder, begun after the script's, is made ahead…
+    const other = await album('browsed', 1);
+    await server.fetch('/api/resources/browsed/', { token: server.admin.token, headers: BROWSER });
+    await expect.poll(() => thumbnailsOf('browsed', other[0]!)).toHaveLength(1);
+    // …while the script's folder still has none.
+    for (const name of names) expect(await thumbnailsOf('scripted', name)).toEqual([]);
+  });
+
+  it('remembers a file that is no image, so later listings do not read it again', async () => {
+    await album('broken', 1);
+    const preview = server.runtime.services.preview;
+    const pictures = { images: ['photo-0-broken.jpg'], pictured: true };
+    await preview.warm(server.admin.user, '/broken', pictures);
+    const mirror = path.join(
+      server.dataDir,
+      'cache/previews',
+      await realpath(path.join(server.root, 'broken/photo-0-broken.jpg')),
+    );
+    await expect
+      .poll(async () => (await readdir(mirror).catch(() => [])).join())
+      .toMatch(/^@failed-/);
+    // Made a JPEG in place (same name): a changed file is tried again.
+    const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#a00' } })
+      .jpeg()
+      .toBuffer();
+    await writeFile(path.join(server.root, 'broken/photo-0-broken.jpg'), jpeg);
+    const fixed = await server.fetch('/api/preview/thumb/broken/photo-0-broken.jpg', {
+      token: server.admin.token,
+    });
+    expect(fixed.status).toBe(200);
   });
 
   it('is made for nobody who may not download, nor of a file a rule hides', async () => {

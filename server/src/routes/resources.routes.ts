@@ -119,11 +119,19 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
       });
       if (result.kind === 'accepted') return sendStatus(reply, 202);
       if (result.kind === 'listing') {
-        // The web app asks for the first tiles' thumbnails next: they are made while this is sent.
         const { listing } = result;
-        services.preview
-          .warm(currentUser(request), listing.folderPath, firstPictures(listing, WARMED_THUMBNAILS))
-          .catch((error: unknown) => request.log.debug({ err: error }, 'no thumbnails made ahead'));
+        // A browser shows the first tiles' thumbnails next: they are made while this is sent.
+        // Browsers mark every request with Sec-Fetch-Site; scripts (curl, a sync tool, Node's
+        // fetch) show no pictures, and nothing is converted or loaded for them.
+        if (request.headers['sec-fetch-site'] !== undefined) {
+          services.preview
+            .warm(
+              currentUser(request),
+              listing.folderPath,
+              firstPictures(listing, WARMED_THUMBNAILS),
+            )
+            .catch((error: unknown) => request.log.debug({ err: error }, 'no thumbnails ahead'));
+        }
         return sendListing(reply, listing, chunkPool, request.query.format === 'compact');
       }
       if (result.kind === 'raw') {

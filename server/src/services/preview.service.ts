@@ -6,7 +6,7 @@ import type { SettingsRepo } from '../store/settings.repo.ts';
 import type { FileRoot } from '../fs/file-root.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { PreviewCache, type PreviewKey } from '../cache/preview-cache.ts';
-import { errors } from '../errors.ts';
+import { AppError, errors } from '../errors.ts';
 import { ScopedFs, type Resolved, type Stats } from '../fs/scoped-fs.ts';
 import { bufferFile } from '../streams/file-copy.ts';
 import { contentDisposition, type FileToSend } from './file-to-send.ts';
@@ -355,15 +355,29 @@ export class PreviewService {
     }
   }
 
-  /** An image read whole (up to MAX_PREVIEW_SOURCE_BYTES) and resized by sharp. */
+  /**
+   * An image read whole (up to MAX_PREVIEW_SOURCE_BYTES) and resized by sharp. Bytes sharp cannot
+   * decode (a file named like a photo that is none) answer 415 until the file changes, remembered
+   * like a decoder's failure: a broken file among a folder's first pictures is not read again at
+   * each listing (`warm`).
+   */
   private async resized(
     fs: ScopedFs,
     target: Target,
     size: PreviewSize,
     job: JobContext,
   ): Promise<ConvertedImage> {
+    const failed = this.keyOf(target, 'failed', 'txt');
+    if (await this.cache.has(failed)) throw errors.unsupportedMediaType();
     const source = await fs.readAll(target, MAX_PREVIEW_SOURCE_BYTES);
-    return job.convert(source, target.name, size);
+    try {
+      return await job.convert(source, target.name, size);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'unsupportedMediaType') {
+        await this.cache.put(failed, Buffer.from('not an image sharp decodes'));
+      }
+      throw error;
+    }
   }
 
   private send(data: Buffer, contentType: string, target: Target, inline: boolean): FileToSend {
