@@ -186,6 +186,7 @@ export class PreviewService {
       if (!target?.stat.isFile()) continue;
       const format = outputFormat(target.name, 'thumb');
       if (await this.cache.has(this.keyOf(target, 'thumb', format))) continue;
+      if (await this.cache.has(this.keyOf(target, 'failed', 'txt'))) continue;
       // Nobody waits for these: a failure (a file that is no image) is the preview's to report
       // when someone asks for it. Caught now, not when the loop ends: a rejection nobody handles
       // for a moment ends the process.
@@ -357,9 +358,11 @@ export class PreviewService {
 
   /**
    * An image read whole (up to MAX_PREVIEW_SOURCE_BYTES) and resized by sharp. Bytes sharp cannot
-   * decode (a file named like a photo that is none) answer 415 until the file changes, remembered
-   * like a decoder's failure: a broken file among a folder's first pictures is not read again at
-   * each listing (`warm`).
+   * decode (a file named like a photo that is none) are remembered as failed until the file
+   * changes, like a decoder's failure, so `warm` does not read a broken file among a folder's
+   * first pictures again at each listing. A request still tries it: checking the marker here, an
+   * extra trip to the thread pool per conversion, raised the peak RSS of thumbnailing 10,000
+   * photos by 18–25 MiB (docs/benchmarks.md, "Mosaic of 10,000 photos").
    */
   private async resized(
     fs: ScopedFs,
@@ -367,13 +370,12 @@ export class PreviewService {
     size: PreviewSize,
     job: JobContext,
   ): Promise<ConvertedImage> {
-    const failed = this.keyOf(target, 'failed', 'txt');
-    if (await this.cache.has(failed)) throw errors.unsupportedMediaType();
     const source = await fs.readAll(target, MAX_PREVIEW_SOURCE_BYTES);
     try {
       return await job.convert(source, target.name, size);
     } catch (error) {
       if (error instanceof AppError && error.code === 'unsupportedMediaType') {
+        const failed = this.keyOf(target, 'failed', 'txt');
         await this.cache.put(failed, Buffer.from('not an image sharp decodes'));
       }
       throw error;
