@@ -120,15 +120,17 @@ export async function resourcesRoutes(scope: FastifyInstance, runtime: Runtime):
       if (result.kind === 'accepted') return sendStatus(reply, 202);
       if (result.kind === 'listing') {
         const { listing } = result;
-        // A browser shows the first tiles' thumbnails next: they are made while this is sent.
+        // A browser shows the first tiles' thumbnails next: they are made once this is sent.
         // Browsers mark every request with Sec-Fetch-Site; scripts (curl, a sync tool, Node's
         // fetch) show no pictures, and nothing is converted or loaded for them.
         if (request.headers['sec-fetch-site'] !== undefined) {
+          const sent = new Promise<void>((resolve) => reply.raw.once('close', resolve));
           services.preview
             .warm(
               currentUser(request),
               listing.folderPath,
               firstPictures(listing, WARMED_THUMBNAILS),
+              sent,
             )
             .catch((error: unknown) => request.log.debug({ err: error }, 'no thumbnails ahead'));
         }

@@ -164,19 +164,26 @@ export class PreviewService {
 
   /**
    * Makes ahead the thumbnails a listing's first screen will ask for (`firstPictures`: the first
-   * WARMED_THUMBNAILS resizable images in the listing's order), while the listing is sent and
-   * drawn: in a folder of 10,000 photos the web app asks for its first tile's picture ~0.4 s after
-   * the listing starts, and the conversion is then done or under way (the request joins it). They
-   * run at prefetch priority, so pictures someone is looking at go first, and a thumbnail already
-   * cached costs one `access`. sharp is loaded (`prepare`) also when the first pictures come from
-   * a decoder; a listing without any picture loads nothing. Nothing happens for a user without
+   * WARMED_THUMBNAILS resizable images in the listing's order), once the listing is `sent` (so
+   * they do not compete with it) while the browser draws it: in a folder of 10,000 photos the web
+   * app asks for its first tile's picture a few hundred ms after the listing starts, and the
+   * conversion is then done or under way (the request joins it). They run at prefetch priority,
+   * so pictures someone is looking at go first, and a thumbnail already cached costs one
+   * `access`. sharp is loaded (`prepare`) at once, also when the first pictures come from a
+   * decoder; a listing without any picture loads nothing. Nothing happens for a user without
    * download permission or when thumbnails are off (docs/previews.md, "The first screen").
    * Settles once each of them is made or failed.
    */
-  async warm(user: UserRecord, folder: string, pictures: FirstPictures): Promise<void> {
+  async warm(
+    user: UserRecord,
+    folder: string,
+    pictures: FirstPictures,
+    sent: Promise<void> = Promise.resolve(),
+  ): Promise<void> {
     if (!this.ctx.config.enableThumbs || !canDownload(user) || !pictures.pictured) return;
     this.prepare();
     if (pictures.images.length === 0) return;
+    await sent;
     const fs = await ScopedFs.forUser(this.ctx, user);
     const base = folder.endsWith('/') ? folder : `${folder}/`;
     const made: Promise<unknown>[] = [];
