@@ -1,4 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
+import { generateSecret, generateURI, verify } from 'otplib';
 import {
   TWO_FACTOR_POLICIES,
   type TwoFactorPolicy,
@@ -14,12 +15,6 @@ import type { UserRecord } from '../../store/users.repo.ts';
 import { isAdmin } from '../permissions.ts';
 import { assertUnderLimit } from './rate-limit.ts';
 import { decryptSecret, encryptSecret } from './totp-secret.ts';
-
-/**
- * The one-time password library, loaded with the first two-factor setup or code rather than at
- * start: most servers never use it (~2.5 MiB of RSS, docs/benchmarks.md).
- */
-const otpLibrary = () => import('otplib');
 
 const POLICY_KEY = 'twoFactorPolicy';
 const RECOVERY_CODES = 10;
@@ -98,7 +93,6 @@ export class TwoFactorService {
    * second setup before confirming replaces it. A user who has two-factor sign-in gets a 409.
    */
   async setup(user: UserRecord): Promise<TwoFactorSetup> {
-    const { generateSecret, generateURI } = await otpLibrary();
     const secret = generateSecret();
     const stored = encryptSecret(this.ctx.signingKey, secret);
     if (!(await this.ctx.store.twoFactor.startEnrolment(user.id, stored))) {
@@ -187,7 +181,6 @@ export class TwoFactorService {
   private async acceptTotp(userId: number, storedSecret: string, code: string): Promise<boolean> {
     if (!/^\d{6}$/.test(code.trim())) return false;
     const secret = decryptSecret(this.ctx.signingKey, storedSecret);
-    const { verify } = await otpLibrary();
     const result = await verify({
       secret,
       token: code.trim(),

@@ -1,3 +1,5 @@
+import { Liquid } from 'liquidjs';
+import { Marked } from 'marked';
 import { parseFrontMatter } from './front-matter.ts';
 import { postTimes, visibility } from './post-dates.ts';
 import { splitPostPath } from './site-paths.ts';
@@ -67,8 +69,6 @@ export async function renderBuiltin(
   source: SiteSource,
   build: BuiltinBuild,
 ): Promise<Map<string, string>> {
-  // Loaded with the first build rather than at start: a server without sites never holds them.
-  const [{ Liquid }, { Marked }] = await Promise.all([import('liquidjs'), import('marked')]);
   const templates = Object.fromEntries(await source.layouts());
   const liquid = new Liquid({
     templates,

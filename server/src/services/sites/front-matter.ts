@@ -1,14 +1,6 @@
-import { createRequire } from 'node:module';
+import { parse as parseToml, stringify as stringifyToml, TomlDate } from 'smol-toml';
+import { parseDocument } from 'yaml';
 import { errors } from '../../errors.ts';
-
-/**
- * The TOML and YAML libraries, loaded at the first front matter read rather than at start (with
- * the sites generator's, ~5–9 MiB of RSS a server without sites never holds: docs/benchmarks.md);
- * through `require`, so these functions stay synchronous for their callers. Node caches them.
- */
-const load = createRequire(import.meta.url);
-const toml = (): typeof import('smol-toml') => load('smol-toml');
-const yaml = (): typeof import('yaml') => load('yaml');
 
 /** A Markdown file split into its front matter and body. */
 export interface FrontMatter {
@@ -49,10 +41,10 @@ export function parseFrontMatter(text: string): FrontMatter {
   if (!fence) return { format: 'none', data: {}, body };
   try {
     if (fence === '+++') {
-      const data = plain(toml().parse(head)) as Record<string, unknown>;
+      const data = plain(parseToml(head)) as Record<string, unknown>;
       return { format: 'toml', data, body };
     }
-    const doc = yaml().parseDocument(head);
+    const doc = parseDocument(head);
     if (doc.errors.length > 0) throw doc.errors[0]!;
     const data: unknown = doc.toJS();
     return { format: 'yaml', data: isRecord(data) ? data : {}, body };
@@ -73,16 +65,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function setFields(text: string, fields: Record<string, unknown>): string {
   const { fence, head, body } = split(text);
   if (fence === '+++') {
-    const { parse, stringify, TomlDate } = toml();
-    const data = parse(head) as Record<string, unknown>;
+    const data = parseToml(head) as Record<string, unknown>;
     for (const [key, value] of Object.entries(fields)) {
       if (value === undefined) delete data[key];
       else
         data[key] = /date$/i.test(key) && typeof value === 'string' ? new TomlDate(value) : value;
     }
-    return `+++\n${stringify(data).trimEnd()}\n+++\n${body}`;
+    return `+++\n${stringifyToml(data).trimEnd()}\n+++\n${body}`;
   }
-  const doc = yaml().parseDocument(fence ? head : '');
+  const doc = parseDocument(fence ? head : '');
   if (doc.errors.length > 0) throw errors.badRequest('invalid yaml front matter');
   if (!isRecord(doc.toJS())) doc.contents = doc.createNode({}) as typeof doc.contents;
   for (const [key, value] of Object.entries(fields)) {
