@@ -367,9 +367,8 @@ export class PreviewService {
    * An image read whole (up to MAX_PREVIEW_SOURCE_BYTES) and resized by sharp. Bytes sharp cannot
    * decode (a file named like a photo that is none) are remembered as failed until the file
    * changes, like a decoder's failure, so `warm` does not read a broken file among a folder's
-   * first pictures again at each listing. A request still tries it: checking the marker here, an
-   * extra trip to the thread pool per conversion, raised the peak RSS of thumbnailing 10,000
-   * photos by 18–25 MiB (docs/benchmarks.md, "Mosaic of 10,000 photos").
+   * first pictures again at each listing. A request still tries it: the marker is checked by
+   * `warm` only, not at the cost of a trip to the thread pool before every conversion.
    */
   private async resized(
     fs: ScopedFs,
