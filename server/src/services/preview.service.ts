@@ -7,6 +7,7 @@ import type { FileRoot } from '../fs/file-root.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { PreviewCache, type PreviewKey } from '../cache/preview-cache.ts';
 import { AppError, errors } from '../errors.ts';
+import { joinVirtual } from '../fs/canonical-path.ts';
 import { ScopedFs, type Resolved, type Stats } from '../fs/scoped-fs.ts';
 import { bufferFile } from '../streams/file-copy.ts';
 import { contentDisposition, type FileToSend } from './file-to-send.ts';
@@ -185,22 +186,22 @@ export class PreviewService {
     if (pictures.images.length === 0) return;
     await sent;
     const fs = await ScopedFs.forUser(this.ctx, user);
-    const base = folder.endsWith('/') ? folder : `${folder}/`;
     const made: Promise<unknown>[] = [];
     for (const name of pictures.images) {
       // A rule, a file gone or replaced by a folder since the listing: nothing to make.
-      const target = await fs.stat(`${base}${name}`).catch(() => undefined);
+      const target = await fs.stat(joinVirtual(folder, name)).catch(() => undefined);
       if (!target?.stat.isFile()) continue;
-      const format = outputFormat(target.name, 'thumb');
-      if (await this.cache.has(this.keyOf(target, 'thumb', format))) continue;
-      if (await this.cache.has(this.keyOf(target, 'failed', 'txt'))) continue;
+      const key = this.keyOf(target, 'thumb', outputFormat(target.name, 'thumb'));
+      // Probed, not read (`cached` would read a hit and refresh its place in the eviction order).
+      if (await this.cache.has(key)) continue;
+      if (await this.cache.has(this.failedKeyOf(target))) continue;
       // Nobody waits for these: a failure (a file that is no image) is the preview's to report
       // when someone asks for it. Caught now, not when the loop ends: a rejection nobody handles
       // for a moment ends the process.
       made.push(
-        this.cached(target, 'thumb', format, null, 'low', (job) =>
-          this.resized(fs, target, 'thumb', job),
-        ).catch(() => undefined),
+        this.joined(key, null, 'low', (job) => this.resized(fs, target, 'thumb', job)).catch(
+          () => undefined,
+        ),
       );
     }
     await Promise.all(made);
@@ -381,8 +382,7 @@ export class PreviewService {
       return await job.convert(source, target.name, size);
     } catch (error) {
       if (error instanceof AppError && error.code === 'unsupportedMediaType') {
-        const failed = this.keyOf(target, 'failed', 'txt');
-        await this.cache.put(failed, Buffer.from('not an image sharp decodes'));
+        await this.cache.put(this.failedKeyOf(target), Buffer.from('not an image sharp decodes'));
       }
       throw error;
     }
@@ -396,6 +396,14 @@ export class PreviewService {
       disposition: contentDisposition(inline ? 'inline' : 'attachment', target.name),
       open: async () => bufferFile(data),
     };
+  }
+
+  /**
+   * The marker of a file no picture could be made of, until it changes (its size and mtime are in
+   * the name): a decoder's failure, or bytes sharp cannot decode.
+   */
+  private failedKeyOf(target: Target): PreviewKey {
+    return this.keyOf(target, 'failed', 'txt');
   }
 
   private keyOf(target: Target, variant: string, extension: string): PreviewKey {
@@ -417,7 +425,7 @@ export class PreviewService {
     family: DecodedFamily,
     signal: AbortSignal,
   ): Promise<{ image: Buffer; orientation?: number; pdf?: Buffer }> {
-    const failed = this.keyOf(target, 'failed', 'txt');
+    const failed = this.failedKeyOf(target);
     if (await this.cache.get(failed)) throw errors.unsupportedMediaType();
     if (family === 'office') {
       const page = await this.cache.get(this.keyOf(target, 'page', 'png'));
@@ -467,20 +475,31 @@ export class PreviewService {
    * The cached bytes of one variant, or `make`'s, shared by concurrent requests and run in the
    * limiter. The clients are answered as soon as the picture is made, and the job's slot goes to
    * the next one once its cache write is queued (`queueWrite`); the job stays joinable until the
-   * picture is on disk. When every requester has left, the job's signal aborts (a decoder is killed);
-   * a job made ahead (`signal` null: nobody asked yet) runs to its end.
+   * picture is on disk. When every requester has left, the job's signal aborts (a decoder is killed).
    */
   private async cached(
     target: Target,
     variant: string,
     extension: string,
-    signal: AbortSignal | null,
+    signal: AbortSignal,
     priority: Priority,
     make: (job: JobContext) => Promise<ConvertedImage>,
   ): Promise<Buffer> {
     const key = this.keyOf(target, variant, extension);
     const hit = await this.cache.get(key);
-    if (hit) return hit;
+    return hit ?? this.joined(key, signal, priority, make);
+  }
+
+  /**
+   * The conversion in flight for `key`, joined, or a new one started: see `cached`. A job made
+   * ahead (`signal` null: nobody asked yet) runs to its end.
+   */
+  private joined(
+    key: PreviewKey,
+    signal: AbortSignal | null,
+    priority: Priority,
+    make: (job: JobContext) => Promise<ConvertedImage>,
+  ): Promise<Buffer> {
     const id = JSON.stringify(key);
     let job = this.inFlight.get(id);
     if (!job) {

@@ -33,8 +33,9 @@ export function firstPictures(listing: Listing, count: number): FirstPictures {
     files++;
     const name = columns.name(i);
     const family = familyOf(name);
-    const resizable = family === 'image' && isResizable(name);
-    if (family === undefined || (family === 'image' && !resizable)) continue;
+    // Every extension sharp resizes is of the image family; the rest of it is sent as it is.
+    const resizable = isResizable(name);
+    if (!resizable && (family === undefined || family === 'image')) continue;
     pictured = true;
     if (resizable) images.push(name);
   }
