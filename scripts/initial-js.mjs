@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
-import { SERVER_NODE_FLAGS } from '../server/scripts/node-flags.mjs';
+import { SERVER_NODE_FLAGS, serverEnvironment } from '../server/scripts/node-flags.mjs';
 import { ROOT } from './prepare.mjs';
 
 const args = process.argv.slice(2);
@@ -42,7 +42,7 @@ async function startServer(base) {
     {
       cwd: base,
       env: {
-        ...process.env,
+        ...serverEnvironment(),
         CABINET_ADDRESS: '127.0.0.1',
         CABINET_PORT: '0',
         CABINET_ROOT: root,

@@ -2,7 +2,7 @@
 // database in ./data (unless configured otherwise). Extra arguments go to `cabinet serve`.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { SERVER_NODE_FLAGS } from '../server/scripts/node-flags.mjs';
+import { SERVER_NODE_FLAGS, serverEnvironment } from '../server/scripts/node-flags.mjs';
 import { ROOT, ensureInstalled, ensureWebBuilt } from './prepare.mjs';
 
 ensureInstalled();
@@ -17,6 +17,7 @@ const child = spawn(
   ],
   {
     cwd: ROOT,
+    env: serverEnvironment(),
     stdio: 'inherit',
   },
 );

@@ -15,7 +15,7 @@ import {
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SERVER_NODE_FLAGS } from '../../server/scripts/node-flags.mjs';
+import { SERVER_NODE_FLAGS, serverEnvironment } from '../../server/scripts/node-flags.mjs';
 import { REPO_ROOT } from './layout.ts';
 import { now } from './stats.ts';
 
@@ -126,7 +126,8 @@ export async function startCabinet(options: CabinetOptions): Promise<RunningServ
     {
       cwd: dataDir,
       env: {
-        ...process.env,
+        // As `npm start` runs it: its V8 flags above, glibc's settings here.
+        ...serverEnvironment(),
         CABINET_ADDRESS: '127.0.0.1',
         CABINET_PORT: String(port),
         CABINET_ROOT: options.root,

@@ -1,7 +1,8 @@
 /**
- * V8 flags the server runs with: `npm start` and the benchmark pass them to `node`, and the
- * `cabinet` binary's shebang line carries the same list (server/test/cli.test.ts keeps the
- * two in step). Running `node server/bin/cabinet.js` by hand works without them, a little slower.
+ * How the server process is started: `npm start`, the benchmarks and the bundle check pass these
+ * to `node`, and the `cabinet` binary's shebang line carries the same (server/test/cli.test.ts
+ * keeps the two in step). Running `node server/bin/cabinet.js` by hand works without them, a
+ * little slower and with more memory.
  *
  * --min-semi-space-size=8 --max-semi-space-size=8 (MiB): a young generation of 2 × 8 MiB, always.
  * Kept at 16 MiB at first (the history below); 8 gives the same uploads (TUS 85% and POST 92% of
@@ -23,3 +24,26 @@
  * buffers, streamed replies (docs/architecture.md, "Memory").
  */
 export const SERVER_NODE_FLAGS = ['--min-semi-space-size=8', '--max-semi-space-size=8'];
+
+/**
+ * glibc's allocator settings for the server process, read by glibc when the process starts (so
+ * from its environment, never from inside). A value the operator's environment already holds wins
+ * (`serverEnvironment`), except under the binary's shebang, which sets them as listed.
+ *
+ * MALLOC_MMAP_THRESHOLD_=131072: blocks of 128 KiB and more (listing columns, read buffers,
+ * libvips' images) always get a mapping of their own and go back to the system when freed. By
+ * default glibc raises that threshold each time such a block is freed, up to 32 MiB, and from then
+ * on serves them from its heaps, which keep the pages once the block is gone. Fixed, it holds the
+ * million-file benchmark's peak 8–13 MiB lower (255.6 and 260.0 MiB against 266.7–268.6) and the
+ * 10,000-photo mosaic's a few MiB lower (docs/benchmarks.md, "The allocator's settings").
+ *
+ * Not MALLOC_ARENA_MAX=2: fewer arenas lowered most peaks further, but thumbnailing 10,000 photos
+ * then peaked at 305.5 MiB in one run of three (and 294 MiB in a run of the afternoon), the threads
+ * of libvips and libuv sharing arenas that grew.
+ */
+export const SERVER_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
+
+/** The server's environment: `base` with SERVER_MALLOC_ENV's settings where `base` has none. */
+export function serverEnvironment(base = process.env) {
+  return { ...SERVER_MALLOC_ENV, ...base };
+}

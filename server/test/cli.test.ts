@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_NODE_FLAGS } from '../scripts/node-flags.mjs';
+import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { verifyPassword } from '../src/credentials/password.ts';
 import { buildProgram } from '../src/cli/program.ts';
 import { testDatabaseFor, type TestDatabaseHandle } from '../testing/test-database.ts';
@@ -186,9 +186,12 @@ describe('cabinet administration commands', () => {
 describe('the cabinet binary', () => {
   const run = promisify(execFile);
 
-  it('runs as a program, with the V8 flags npm start passes', async () => {
+  it("runs as a program, with the V8 flags and glibc's settings npm start passes", async () => {
     const firstLine = (await readFile(BIN, 'utf8')).split('\n')[0];
-    expect(firstLine).toBe(`#!/usr/bin/env -S node ${SERVER_NODE_FLAGS.join(' ')}`);
+    const settings = Object.entries(SERVER_MALLOC_ENV).map(([name, value]) => `${name}=${value}`);
+    expect(firstLine).toBe(
+      `#!/usr/bin/env -S ${settings.join(' ')} node ${SERVER_NODE_FLAGS.join(' ')}`,
+    );
     const { stdout } = await run(BIN, ['--help']);
     expect(stdout).toContain('serve');
   });
