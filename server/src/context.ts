@@ -88,6 +88,8 @@ export async function createContext(
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
+  // Its stat worker too: a process exiting with the worker mid-run hung under --cpu-prof.
+  await ctx.files.statWorkers.stop();
   await ctx.search.close();
   await ctx.instance.close();
   await ctx.store.db.destroy();

@@ -2,7 +2,6 @@ import type { ServerConfig } from '../config/options.ts';
 import { buildApp } from '../app.ts';
 import { closeContext, createContext } from '../context.ts';
 import { createRuntime } from '../runtime.ts';
-import { stopStatWorker } from '../tree/read/child-stats.ts';
 import { createLogger } from '../logger.ts';
 import { reloadTls } from '../config/tls-files.ts';
 import type { Server as HttpsServer } from 'node:https';
@@ -43,8 +42,6 @@ export async function serve(config: ServerConfig): Promise<void> {
     void app
       .close()
       .then(() => closeContext(ctx))
-      // The listing stat worker is stopped first: exiting with it mid-run hung under --cpu-prof.
-      .then(() => stopStatWorker())
       .then(() => process.exit(0));
   };
   const servesTls = Boolean(config.cert && config.key);

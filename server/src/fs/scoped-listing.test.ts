@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { block, put, scope, status, useScopedTree, view } from './scoped-fs.fixture.ts';
+import { writeFile } from 'node:fs/promises';
+import { block, files, put, scope, status, useScopedTree, view } from './scoped-fs.fixture.ts';
 
 useScopedTree();
 
@@ -23,6 +24,19 @@ describe('ScopedFs.list and walk', () => {
     const { entries } = await fs.list('/dir', { wantHead: (name) => name === 'b.txt' });
     expect(entries.find((e) => e.name === 'b.txt')?.head?.toString()).toBe('bravo');
     expect(entries.find((e) => e.name === 'sub')?.head).toBeUndefined();
+  });
+
+  it("stats a big folder with its root's worker thread, which stops with the root", async () => {
+    await put(path.join(scope, 'big', 'f0.txt'));
+    for (let i = 1; i < 2_500; i++) await writeFile(path.join(scope, 'big', `f${i}.txt`), '');
+    const fs = await view();
+    expect(files.statWorkers.running).toBe(false);
+    const { entries } = await fs.list('/big');
+    expect(entries).toHaveLength(2_500);
+    expect(entries.every((entry) => entry.stat?.isFile())).toBe(true);
+    expect(files.statWorkers.running).toBe(true);
+    await files.statWorkers.stop();
+    expect(files.statWorkers.running).toBe(false);
   });
 
   it('refuses to list a file', async () => {

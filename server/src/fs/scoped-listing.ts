@@ -118,6 +118,7 @@ export class ScopedListing {
     // More than the caller could keep: null before anything is stat'ed.
     if (names.length > (options.maxCount ?? Infinity)) return null;
     const stats = await statChildren(dir.real === path.sep ? '' : dir.real, path.sep, names, {
+      workers: this.scope.root.statWorkers,
       wantHead: options.wantHead,
       headBytes: options.headBytes ?? 512,
       headMaxSize: options.headMaxSize ?? Number.MAX_SAFE_INTEGER,
@@ -187,6 +188,7 @@ export class ScopedListing {
     const headBytes = options.headBytes ?? 512;
     const headMaxSize = options.headMaxSize ?? Number.MAX_SAFE_INTEGER;
     const stats = await statChildren(dir.real === path.sep ? '' : dir.real, path.sep, allowed, {
+      workers: this.scope.root.statWorkers,
       wantHead: options.wantHead,
       headBytes,
       headMaxSize,

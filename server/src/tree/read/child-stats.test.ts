@@ -3,9 +3,10 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readNames, statChildren, stopStatWorker } from './child-stats.ts';
+import { readNames, statChildren, StatWorkers } from './child-stats.ts';
 
 let dir: string;
+const workers = new StatWorkers();
 /** More entries than the main thread stats alone, so the worker takes part. */
 const FILES = 5_000;
 
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await stopStatWorker();
+  await workers.stop();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -54,7 +55,7 @@ describe('readNames', () => {
 describe('statChildren', () => {
   it('gives every entry the numbers lstat gives, with the worker taking part', async () => {
     const names = [...readdirSync(dir), 'vanished-before-stat'];
-    const stats = await statChildren(dir, path.sep, names);
+    const stats = await statChildren(dir, path.sep, names, { workers });
     expectSameAsLstat(names, stats);
     // The link itself is reported, not its target.
     expect(stats.mode(names.indexOf('link')) & 0o170000).toBe(0o120000);
@@ -63,6 +64,7 @@ describe('statChildren', () => {
   it('reads the first bytes of wanted small files only', async () => {
     const names = readdirSync(dir);
     const stats = await statChildren(dir, path.sep, names, {
+      workers,
       wantHead: (name) => !name.includes('.') || name === 'f7.dat',
       headBytes: 8,
       headMaxSize: 50,
@@ -79,16 +81,18 @@ describe('statChildren', () => {
 
   it('finishes on the main thread when the worker stops half-way', async () => {
     const names = readdirSync(dir);
-    const pending = statChildren(dir, path.sep, names);
-    await stopStatWorker();
+    const pending = statChildren(dir, path.sep, names, { workers });
+    await workers.stop();
     expectSameAsLstat(names, await pending);
     // A new worker is started for the next big folder.
-    expectSameAsLstat(names, await statChildren(dir, path.sep, names));
+    expectSameAsLstat(names, await statChildren(dir, path.sep, names, { workers }));
   });
 
   it('serves several folders at once', async () => {
     const names = readdirSync(dir);
-    const all = await Promise.all([1, 2, 3].map(() => statChildren(dir, path.sep, names)));
+    const all = await Promise.all(
+      [1, 2, 3].map(() => statChildren(dir, path.sep, names, { workers })),
+    );
     for (const stats of all) expectSameAsLstat(names, stats);
   });
 });

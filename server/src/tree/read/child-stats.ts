@@ -42,6 +42,8 @@ const WORKER_URL = new URL('./child-stats-worker.mjs', import.meta.url);
 const DIR_BATCH = 4096;
 
 export interface ChildStatsOptions {
+  /** The worker that shares big folders' stats; without, the main thread stats them alone. */
+  workers?: StatWorkers;
   /** Names whose first bytes are wanted (regular files of at most `headMaxSize` bytes). */
   wantHead?: (name: string) => boolean;
   headBytes?: number;
@@ -91,33 +93,44 @@ interface StatWorker {
   idle?: NodeJS.Timeout;
 }
 
-let current: StatWorker | undefined;
+/**
+ * The stat worker of one file root (`FileRoot.statWorkers`, made and stopped with the runtime):
+ * started for the first big folder, stopped once idle for IDLE_MS, and at shutdown.
+ */
+export class StatWorkers {
+  private current: StatWorker | undefined;
 
-/** The running worker, started on first use; undefined when one cannot be started. */
-function statWorker(): StatWorker | undefined {
-  if (current?.alive) return current;
-  let worker: Worker;
-  try {
-    worker = new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS });
-  } catch {
-    return undefined;
+  /** The running worker, started on first use; undefined when one cannot be started. */
+  take(): StatWorker | undefined {
+    if (this.current?.alive) return this.current;
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS });
+    } catch {
+      return undefined;
+    }
+    const holder: StatWorker = { worker, alive: true, jobs: 0 };
+    const gone = () => {
+      holder.alive = false;
+      clearTimeout(holder.idle);
+      if (this.current === holder) this.current = undefined;
+    };
+    worker.on('error', gone);
+    worker.on('exit', gone);
+    worker.unref(); // never keeps the process alive
+    this.current = holder;
+    return holder;
   }
-  const holder: StatWorker = { worker, alive: true, jobs: 0 };
-  const gone = () => {
-    holder.alive = false;
-    clearTimeout(holder.idle);
-    if (current === holder) current = undefined;
-  };
-  worker.on('error', gone);
-  worker.on('exit', gone);
-  worker.unref(); // never keeps the process alive
-  current = holder;
-  return holder;
-}
 
-/** Stops the worker now (server shutdown); listings still under way finish on the main thread. */
-export async function stopStatWorker(): Promise<void> {
-  await current?.worker.terminate();
+  /** Whether a worker is running now. */
+  get running(): boolean {
+    return this.current?.alive ?? false;
+  }
+
+  /** Stops the worker now (server shutdown); listings still under way finish on the main thread. */
+  async stop(): Promise<void> {
+    await this.current?.worker.terminate();
+  }
 }
 
 /** Stops the worker once no listing has used it for IDLE_MS. */
@@ -207,7 +220,7 @@ export async function statChildren(
   if (options.wantHead) {
     for (let i = 0; i < count; i++) if (options.wantHead(names[i]!)) slotOf[i] = heads++;
   }
-  const helper = count >= SHARED_FROM ? statWorker() : undefined;
+  const helper = count >= SHARED_FROM ? options.workers?.take() : undefined;
   const job: StatJob = {
     dir,
     separator,
