@@ -1,4 +1,4 @@
 /** See node-flags.mjs. */
 export declare const SERVER_NODE_FLAGS: readonly string[];
 export declare const SERVER_MALLOC_ENV: Readonly<Record<string, string>>;
-export declare function serverEnvironment(base?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+export declare function serverEnvironment(): NodeJS.ProcessEnv;

@@ -43,7 +43,7 @@ export const SERVER_NODE_FLAGS = ['--min-semi-space-size=8', '--max-semi-space-s
  */
 export const SERVER_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
 
-/** The server's environment: `base` with SERVER_MALLOC_ENV's settings where `base` has none. */
-export function serverEnvironment(base = process.env) {
-  return { ...SERVER_MALLOC_ENV, ...base };
+/** The server's environment: this process's, with SERVER_MALLOC_ENV's settings where it has none. */
+export function serverEnvironment() {
+  return { ...SERVER_MALLOC_ENV, ...process.env };
 }

@@ -10,6 +10,7 @@ import {
   readSortedNames,
   readTypedNames,
   statChildren,
+  type ChildStats,
 } from '../tree/read/child-stats.ts';
 import { FolderChildren, type ListEntry } from '../tree/read/folder-children.ts';
 import { lstatOrNull, mapFsErrors } from './fs-errors.ts';
@@ -117,13 +118,7 @@ export class ScopedListing {
     ).filter((name) => !isTempName(name));
     // More than the caller could keep: null before anything is stat'ed.
     if (names.length > (options.maxCount ?? Infinity)) return null;
-    const stats = await statChildren(dir.real === path.sep ? '' : dir.real, path.sep, names, {
-      workers: this.scope.root.statWorkers,
-      wantHead: options.wantHead,
-      headBytes: options.headBytes ?? 512,
-      headMaxSize: options.headMaxSize ?? Number.MAX_SAFE_INTEGER,
-    });
-    return new FolderChildren(dir, names, stats);
+    return new FolderChildren(dir, names, await this.statNames(dir, names, options));
   }
 
   /**
@@ -175,6 +170,19 @@ export class ScopedListing {
     return this.statVisible(dir, names, options);
   }
 
+  /** `lstat`s of names in a folder, with the first bytes of the files `wantHead` names. */
+  private statNames(
+    dir: Resolved,
+    names: readonly string[],
+    options: ListOptions,
+  ): Promise<ChildStats> {
+    return statChildren(dir.real, names, {
+      workers: this.scope.root.statWorkers,
+      wantHead: options.wantHead,
+      ...headOptions(options),
+    });
+  }
+
   /**
    * Stats names already judged allowed (`readVisibleNames`), in the order given, as
    * `listChildren` does: symlinks resolved and judged, escaping or denied ones left out (not
@@ -185,14 +193,8 @@ export class ScopedListing {
     allowed: string[],
     options: ListOptions = {},
   ): Promise<FolderChildren> {
-    const headBytes = options.headBytes ?? 512;
-    const headMaxSize = options.headMaxSize ?? Number.MAX_SAFE_INTEGER;
-    const stats = await statChildren(dir.real === path.sep ? '' : dir.real, path.sep, allowed, {
-      workers: this.scope.root.statWorkers,
-      wantHead: options.wantHead,
-      headBytes,
-      headMaxSize,
-    });
+    const { headBytes, headMaxSize } = headOptions(options);
+    const stats = await this.statNames(dir, allowed, options);
     const children = new FolderChildren(dir, allowed, stats);
     for (let i = 0; i < allowed.length; i++) {
       if ((stats.mode(i) & S_IFMT) !== S_IFLNK) continue; // also skips left-out entries (-1)
@@ -333,4 +335,12 @@ export class ScopedListing {
       }
     }
   }
+}
+
+/** How many first bytes to read, of files up to which size: 512 of any size unless asked. */
+function headOptions(options: ListOptions): { headBytes: number; headMaxSize: number } {
+  return {
+    headBytes: options.headBytes ?? 512,
+    headMaxSize: options.headMaxSize ?? Number.MAX_SAFE_INTEGER,
+  };
 }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../file-kinds/file-type.ts';
 import { readSortedNames, statChildren, type StatWorkers } from '../read/child-stats.ts';
 import { FolderChildren } from '../read/folder-children.ts';
@@ -62,7 +61,7 @@ export async function patchFolder(
       ? new FolderChildren(
           dir,
           toStat,
-          await statChildren(dir.real === path.sep ? '' : dir.real, path.sep, toStat, {
+          await statChildren(dir.real, toStat, {
             workers,
             wantHead: sniffsByName,
             headBytes: SNIFF_BYTES,

@@ -55,7 +55,7 @@ describe('readNames', () => {
 describe('statChildren', () => {
   it('gives every entry the numbers lstat gives, with the worker taking part', async () => {
     const names = [...readdirSync(dir), 'vanished-before-stat'];
-    const stats = await statChildren(dir, path.sep, names, { workers });
+    const stats = await statChildren(dir, names, { workers });
     expectSameAsLstat(names, stats);
     // The link itself is reported, not its target.
     expect(stats.mode(names.indexOf('link')) & 0o170000).toBe(0o120000);
@@ -63,7 +63,7 @@ describe('statChildren', () => {
 
   it('reads the first bytes of wanted small files only', async () => {
     const names = readdirSync(dir);
-    const stats = await statChildren(dir, path.sep, names, {
+    const stats = await statChildren(dir, names, {
       workers,
       wantHead: (name) => !name.includes('.') || name === 'f7.dat',
       headBytes: 8,
@@ -81,18 +81,16 @@ describe('statChildren', () => {
 
   it('finishes on the main thread when the worker stops half-way', async () => {
     const names = readdirSync(dir);
-    const pending = statChildren(dir, path.sep, names, { workers });
+    const pending = statChildren(dir, names, { workers });
     await workers.stop();
     expectSameAsLstat(names, await pending);
     // A new worker is started for the next big folder.
-    expectSameAsLstat(names, await statChildren(dir, path.sep, names, { workers }));
+    expectSameAsLstat(names, await statChildren(dir, names, { workers }));
   });
 
   it('serves several folders at once', async () => {
     const names = readdirSync(dir);
-    const all = await Promise.all(
-      [1, 2, 3].map(() => statChildren(dir, path.sep, names, { workers })),
-    );
+    const all = await Promise.all([1, 2, 3].map(() => statChildren(dir, names, { workers })));
     for (const stats of all) expectSameAsLstat(names, stats);
   });
 });

@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { lstat, open, opendir, readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { EntryKind, ListedNames } from '../../fs/typed-names.ts';
 import {
@@ -206,10 +207,12 @@ export async function readNames(dir: string): Promise<string[]> {
   return (await readTypedNames(dir)).names();
 }
 
-/** Stats `names` inside `dir` (a real path), beside the worker for big folders. */
+/**
+ * Stats `names` inside `dir` (a real folder path, the root `/` too), beside the worker for big
+ * folders.
+ */
 export async function statChildren(
   dir: string,
-  separator: string,
   names: readonly string[],
   options: ChildStatsOptions = {},
 ): Promise<ChildStats> {
@@ -222,8 +225,9 @@ export async function statChildren(
   }
   const helper = count >= SHARED_FROM ? options.workers?.take() : undefined;
   const job: StatJob = {
-    dir,
-    separator,
+    // The job joins `dir` and `separator` before each name: nothing before the root's separator.
+    dir: dir === path.sep ? '' : dir,
+    separator: path.sep,
     count,
     heads,
     headBytes,
@@ -239,7 +243,7 @@ export async function statChildren(
     helper.worker.postMessage({ ...job, buffer, names: encoded }, [encoded]);
     if (helper.jobs++ === 0) helper.worker.ref();
   }
-  const prefix = dir + separator;
+  const prefix = job.dir + job.separator;
   const pathOf = (i: number) => prefix + names[i]!;
   for (let start = claimChunk(job, views); start >= 0; start = claimChunk(job, views)) {
     const end = Math.min(count, start + CHUNK);
