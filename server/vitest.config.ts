@@ -33,6 +33,9 @@ export default defineConfig({
       ? databaseFiles()
       : ['src/**/*.test.ts', 'test/**/*.test.ts'],
     pool: 'forks',
+    // The server's V8 flag that request bodies' early release needs (server/scripts/node-flags.mjs),
+    // so that tests run that path as the server does.
+    execArgv: ['--harmony-rab-gsab-transfer'],
     isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,

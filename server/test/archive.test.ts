@@ -30,7 +30,9 @@ let source: string;
 beforeAll(async () => {
   base = await mkdtemp(path.join(os.tmpdir(), 'cabinet-archive-'));
   source = path.join(base, 'source');
-  await makeSampleTree(source);
+  // 9 MiB of random data: more than twice the archive's four 1 MiB read buffers, so a buffer is
+  // used again while a compressor may still hold the bytes it had (write-archive.ts).
+  await makeSampleTree(source, 9 * 1024 * 1024);
   // A backslash is a separator to Windows unpackers: it must come out as `_`.
   await writeFile(path.join(source, 'back\\slash.txt'), 'sneaky\n');
 });

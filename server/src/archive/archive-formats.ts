@@ -19,6 +19,12 @@ export interface CompressorSpec {
    * need.
    */
   inProcess?: () => Promise<() => Duplex>;
+  /**
+   * The in-process compressor is one of zlib's: done with a chunk once its write called back, and
+   * an output chunk that fills its buffer is never written again (zlib takes a new buffer then).
+   * Framers that batch chunks are not: they get copies, and their output is left to the collector.
+   */
+  inProcessZlib?: boolean;
 }
 
 /** One downloadable archive format. */
@@ -50,6 +56,7 @@ const FORMATS: readonly ArchiveFormat[] = [
       // pigz compresses on every core in a separate process; zlib (thread pool) otherwise.
       programs: [{ command: 'pigz', args: [`-${GZIP_LEVEL}`, '-c'] }],
       inProcess: async () => () => zlib.createGzip({ level: GZIP_LEVEL }),
+      inProcessZlib: true,
     },
   },
   {
@@ -112,6 +119,7 @@ const FORMATS: readonly ArchiveFormat[] = [
             [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_GENERIC,
           },
         }),
+      inProcessZlib: true,
     },
   },
   {
@@ -144,8 +152,21 @@ export function archiveFormat(algo: string | undefined): ArchiveFormat {
   return format;
 }
 
-/** Makes a compressor: the first installed program of the spec, else its in-process one. */
-export type CompressorFactory = () => Duplex;
+/** Makes compressors: the first installed program of the spec, else its in-process one. */
+export interface CompressorFactory {
+  make(): Duplex;
+  /**
+   * Whether what `make` gives is done with a chunk once its write called back (a program, once
+   * the chunk is in its pipe; zlib), so a writer may use the buffer again.
+   */
+  releasesOnCallback: boolean;
+  /**
+   * Whether an output chunk that spans its buffer is the reader's alone (a program's output, read
+   * from its pipe into fresh memory; zlib's), so it can be given back once written
+   * (streams/chunk-release.ts).
+   */
+  ownOutput: boolean;
+}
 
 /**
  * Picks how the format's bytes will be compressed on this host (undefined: no compression).
@@ -158,10 +179,16 @@ export async function compressorFactory(
   const spec = format.compressor;
   if (!spec) return undefined;
   for (const program of spec.programs ?? []) {
-    if (await hasCommand(program.command))
-      return () => new ChildCompressor(program.command, program.args);
+    if (await hasCommand(program.command)) {
+      const make = () => new ChildCompressor(program.command, program.args);
+      return { make, releasesOnCallback: true, ownOutput: true };
+    }
   }
-  if (spec.inProcess) return spec.inProcess();
+  if (spec.inProcess) {
+    const make = await spec.inProcess();
+    const ofZlib = spec.inProcessZlib ?? false;
+    return { make, releasesOnCallback: ofZlib, ownOutput: ofZlib };
+  }
   const names = (spec.programs ?? []).map((program) => program.command).join(' or ');
   throw errors.notImplemented(`${format.extension} needs ${names}, which is not installed`);
 }

@@ -55,13 +55,17 @@ export class ChildCompressor extends Duplex {
     this.stdout.resume();
   }
 
+  /**
+   * Calls back once the chunk is in the pipe, so a writer may use its buffer again
+   * (`sinkReleasesOnCallback`). A failed write is not reported here: the program's exit status
+   * says why (see the constructor).
+   */
   override _write(
     chunk: Buffer,
     _encoding: BufferEncoding,
     callback: (error?: Error) => void,
   ): void {
-    if (this.stdin.write(chunk)) callback();
-    else this.stdin.once('drain', () => callback());
+    this.stdin.write(chunk, () => callback());
   }
 
   override _final(callback: (error?: Error) => void): void {

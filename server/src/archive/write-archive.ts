@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
+import { releasingWrites } from '../streams/chunk-release.ts';
 import { ChunkPool } from '../streams/file-copy.ts';
 import type { ArchiveEntry, ArchiveWarning } from './archive-entry.ts';
 import { compressorFactory, type ArchiveFormat } from './archive-formats.ts';
@@ -32,25 +33,26 @@ export async function writeArchive(
   options: WriteArchiveOptions = {},
 ): Promise<void> {
   const warn = options.warn ?? (() => undefined);
-  const makeCompressor = await compressorFactory(format);
+  const compressors = await compressorFactory(format);
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onOuterAbort();
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
 
-  const compressor = makeCompressor?.();
+  const compressor = compressors?.make();
   const sink = compressor ?? output;
   const writeContainer = format.container === 'zip' ? writeZip : writeTar;
   const copy = {
     pool: new ChunkPool(READ_BUFFERS, READ_BUFFER_BYTES),
     signal: controller.signal,
-    // Compressors may keep chunks after their callback (framers batch them, pipes to programs):
-    // they get copies.
-    sinkReleasesOnCallback: !compressor,
+    // Compressors that keep chunks after their callback (framers batch them) get copies.
+    sinkReleasesOnCallback: compressors?.releasesOnCallback ?? true,
   };
+  // Output chunks of the compressor's that are the reader's alone are given back once written.
+  const compressed = compressors?.ownOutput ? releasingWrites(output) : output;
   // pipeline() destroys every stage (killing a compressor child) when one fails or the signal fires.
   const piping = compressor
-    ? pipeline(compressor, output, { signal: controller.signal })
+    ? pipeline(compressor, compressed, { signal: controller.signal })
     : finished(output);
   const filling = writeContainer(entries, sink, copy, warn).then(() => {
     sink.end();

@@ -7,6 +7,7 @@ import { errors } from '../errors.ts';
 import { flushBehind } from './flush-behind.ts';
 import { errorCode, toAppError } from './fs-errors.ts';
 import { PositionalWriter } from './positional-writer.ts';
+import { ownsChunks, releaseChunk } from '../streams/chunk-release.ts';
 import { newTempName, type TempJournal, type TempKind } from './temp-files.ts';
 import type { WriteBuffers } from './write-buffers.ts';
 
@@ -98,8 +99,11 @@ export class AtomicWrite {
       await this.writer.add(source);
     } else {
       const chunks = isReadable(source) ? source.iterator({ destroyOnReturn: false }) : source;
+      const release = ownsChunks(source);
       for await (const chunk of chunks) {
-        if (!(await this.writer.add(chunk as Uint8Array))) break;
+        const added = await this.writer.add(chunk as Uint8Array);
+        if (release) releaseChunk(chunk as Uint8Array); // copied into the batches
+        if (!added) break;
       }
     }
     this.writer.check();

@@ -7,6 +7,7 @@ import { errors } from '../errors.ts';
 import { placeFile, syncFolder } from './atomic-write.ts';
 import { FlushBehindFiles } from './flush-behind.ts';
 import { PositionalWriter } from './positional-writer.ts';
+import { ownsChunks, releaseChunk } from '../streams/chunk-release.ts';
 import { isRealInside } from './canonical-path.ts';
 import type { FileRoot } from './file-root.ts';
 import { errorCode, toAppError } from './fs-errors.ts';
@@ -116,6 +117,7 @@ export class UploadStaging {
       let overflow = false;
       let interrupted = signal.aborted;
       const stop = () => source.destroy();
+      const release = ownsChunks(source);
       signal.addEventListener('abort', stop, { once: true });
       try {
         if (!interrupted) {
@@ -126,7 +128,9 @@ export class UploadStaging {
               overflow = true;
               break;
             }
-            if (!(await writer.add(buffer))) break;
+            const added = await writer.add(buffer);
+            if (release) releaseChunk(buffer); // copied into the batches
+            if (!added) break;
           }
         }
       } catch {

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { ownsChunks, releaseChunk } from '../../streams/chunk-release.ts';
 
 /**
  * Passes a body through until more than `allowed` bytes went by, then fails it with `refusal()`:
@@ -12,10 +13,13 @@ export async function* limitBytes(
   refusal: () => Error,
 ): AsyncGenerator<Uint8Array> {
   let seen = 0;
+  const release = ownsChunks(body);
   for await (const chunk of body.iterator({ destroyOnReturn: false })) {
     const bytes = chunk as Uint8Array;
     seen += bytes.length;
     if (seen > allowed) throw refusal();
     yield bytes;
+    // The write asks for the next chunk once it copied this one (streams/chunk-release.ts).
+    if (release) releaseChunk(bytes);
   }
 }
