@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { transferFlag } from './scripts/node-flags.mjs';
 
 // Budgets hold on a busy 2-core machine (the full suite runs beside other jobs): tests wait for
 // conditions, and a test that is slow only because the machine is must not fail on its clock.
@@ -33,9 +34,9 @@ export default defineConfig({
       ? databaseFiles()
       : ['src/**/*.test.ts', 'test/**/*.test.ts'],
     pool: 'forks',
-    // The server's V8 flag that request bodies' early release needs (server/scripts/node-flags.mjs),
+    // The V8 flag Node 20 needs for chunks to be given back early (server/scripts/node-flags.mjs),
     // so that tests run that path as the server does.
-    execArgv: ['--harmony-rab-gsab-transfer'],
+    execArgv: transferFlag(process.versions.node),
     isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,

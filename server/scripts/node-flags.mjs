@@ -18,10 +18,12 @@
  * not rise (196.5 MiB, set by the 100,000-entry listing as before). V8 reads the flag only at start,
  * so it cannot be set from inside the process.
  *
- * --harmony-rab-gsab-transfer: ES2024's `ArrayBuffer.prototype.transfer`, on by default from Node
- * 21, behind this flag in Node 20's V8. A request body's chunks are given back with it as soon as
- * a writer copied them, instead of piling up (~32 MiB) until V8's next collection
- * (src/streams/chunk-release.ts). Without the flag they are left to the collector.
+ * --harmony-rab-gsab-transfer, on Node 20 only: ES2024's `ArrayBuffer.prototype.transfer`, which
+ * Node 20's V8 has behind this flag and Node 21 and later have without it (a later V8 may not know
+ * the flag at all, so it is not passed there). Chunks of request bodies and compressors' output
+ * are given back with it as soon as they are copied or written, instead of piling up (~32 MiB)
+ * until V8's next collection (src/streams/chunk-release.ts). Without it they are left to the
+ * collector.
  *
  * No `--expose-gc`: the server never asks V8 to collect (issue #37; Node documents changing V8's
  * flags after start as unsafe, and a forced full collection trades tail latency for an RSS
@@ -31,13 +33,18 @@
 export const SERVER_NODE_FLAGS = [
   '--min-semi-space-size=8',
   '--max-semi-space-size=8',
-  '--harmony-rab-gsab-transfer',
+  ...transferFlag(process.versions.node),
 ];
 
+/** `--harmony-rab-gsab-transfer` where `ArrayBuffer.prototype.transfer` needs it (Node 20). */
+export function transferFlag(nodeVersion) {
+  return Number(nodeVersion.split('.')[0]) < 21 ? ['--harmony-rab-gsab-transfer'] : [];
+}
+
 /**
- * The flags the binary's `#!` line carries: all but the last. Linux before 5.1 cuts a `#!` line
- * after 127 bytes, and the whole list would make it 128; started through that line, the server
- * leaves request bodies' chunks to the collector.
+ * The flags the binary's `#!` line carries: the semi-space ones. Linux before 5.1 cuts a `#!` line
+ * after 127 bytes, which the transfer flag would pass, and the line cannot depend on the version
+ * of Node; started through it, the server on Node 20 leaves chunks to the collector.
  */
 export const SHEBANG_NODE_FLAGS = SERVER_NODE_FLAGS.slice(0, 2);
 

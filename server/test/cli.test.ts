@@ -6,7 +6,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_MALLOC_ENV, SHEBANG_NODE_FLAGS } from '../scripts/node-flags.mjs';
+import {
+  SERVER_MALLOC_ENV,
+  SERVER_NODE_FLAGS,
+  SHEBANG_NODE_FLAGS,
+  transferFlag,
+} from '../scripts/node-flags.mjs';
 import { verifyPassword } from '../src/credentials/password.ts';
 import { buildProgram } from '../src/cli/program.ts';
 import { testDatabaseFor, type TestDatabaseHandle } from '../testing/test-database.ts';
@@ -196,6 +201,17 @@ describe('the cabinet binary', () => {
     expect(Buffer.byteLength(firstLine!)).toBeLessThanOrEqual(127);
     const { stdout } = await run(BIN, ['--help']);
     expect(stdout).toContain('serve');
+  });
+
+  it('gets ArrayBuffer.prototype.transfer from the flags npm start passes, on any Node', async () => {
+    const { stdout } = await run(process.execPath, [
+      ...SERVER_NODE_FLAGS,
+      '-p',
+      'typeof ArrayBuffer.prototype.transfer',
+    ]);
+    expect(stdout.trim()).toBe('function');
+    expect(transferFlag('20.19.0')).toEqual(['--harmony-rab-gsab-transfer']);
+    expect(transferFlag('22.12.0')).toEqual([]);
   });
 
   it('documents every command and option in --help', async () => {
