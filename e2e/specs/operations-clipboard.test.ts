@@ -49,6 +49,25 @@ describe('clipboard', () => {
     expect(await ops.files.entryNames()).toEqual(['moving.txt']);
   });
 
+  it('pastes a cut once when Ctrl+V comes twice before the move has ended', async () => {
+    await cabinet.seed({ 'p5/from/twice.txt': 't', 'p5/to/': '' });
+    const ops = await cabinet.open('p5/from/');
+    await ops.select('twice.txt');
+    await ops.page.keyboard.press('ControlOrMeta+x');
+    await ops.goToSibling('to');
+    await ops.files.emptyMessage.waitFor();
+    await ops.page.keyboard.press('ControlOrMeta+v');
+    await ops.page.keyboard.press('ControlOrMeta+v');
+    await ops.files.entry('twice.txt').waitFor();
+    await expect.poll(() => existsSync(onDisk('p5/from/twice.txt'))).toBe(false);
+    // The second paste found the clipboard empty: no conflict question, no "not found".
+    await ops.page.keyboard.press('F1');
+    await ops.page.getByRole('dialog', { name: 'Help' }).waitFor();
+    expect(await ops.replaceRename.count()).toBe(0);
+    expect(await ops.notifications.getByRole('alert').count()).toBe(0);
+    expect(await ops.files.entryNames()).toEqual(['twice.txt']);
+  });
+
   it('asks replace, skip or keep both when a pasted name exists, and Cancel pastes nothing', async () => {
     await cabinet.seed({ 'p4/from/dup.txt': 'new', 'p4/to/dup.txt': 'old' });
     const ops = await cabinet.open('p4/from/');

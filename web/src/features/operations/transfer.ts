@@ -172,18 +172,22 @@ async function transferAsJob(
 
 /**
  * Ctrl+V: pastes the clipboard into a folder and reloads it. From the folder the entries were
- * copied in, copies take free names; cut entries are already there, so nothing moves. After a
- * cut-paste the clipboard is cleared (the entries are no longer where it says).
+ * copied in, copies take free names; cut entries are already there, so nothing moves. A cut is
+ * pasted once: its entries leave the clipboard as the move starts (the moved entries can show in
+ * the folder before the move's job has ended, and a second Ctrl+V then would move them again onto
+ * themselves), and come back to it if the move is cancelled (or the paste throws).
  */
 export async function pasteClipboard(folder: string): Promise<void> {
-  const { key, items, origin, clear } = useClipboardStore.getState();
+  const { key, items, origin, clear, set } = useClipboardStore.getState();
   if (!key || items.length === 0) return;
-  if (key === 'x' && isSamePath(origin, folder)) {
-    clear();
-    return;
+  if (key === 'x') clear();
+  if (key === 'x' && isSamePath(origin, folder)) return;
+  let outcome: TransferOutcome = 'cancelled';
+  try {
+    outcome = await transferItems(key === 'x' ? 'move' : 'copy', items, folder, {
+      followUp: 'reload',
+    });
+  } finally {
+    if (key === 'x' && outcome === 'cancelled') set(key, items, origin);
   }
-  const outcome = await transferItems(key === 'x' ? 'move' : 'copy', items, folder, {
-    followUp: 'reload',
-  });
-  if (key === 'x' && outcome !== 'cancelled') clear();
 }
