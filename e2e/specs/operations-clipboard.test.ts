@@ -7,6 +7,17 @@ const cabinet = withCabinet();
 const onDisk = (scopePath: string) => path.join(cabinet.server.root, scopePath);
 const sorted = async (names: Promise<string[]>) => (await names).sort();
 
+/** Seeds `base/from/name` and an empty `base/to/`, cuts the file and opens `to`, empty on screen. */
+async function cutIntoEmptySibling(base: string, name: string) {
+  await cabinet.seed({ [`${base}/from/${name}`]: name, [`${base}/to/`]: '' });
+  const ops = await cabinet.open(`${base}/from/`);
+  await ops.select(name);
+  await ops.page.keyboard.press('ControlOrMeta+x');
+  await ops.goToSibling('to');
+  await ops.files.emptyMessage.waitFor();
+  return ops;
+}
+
 describe('clipboard', () => {
   it('copies with Ctrl+C and pastes into another folder with Ctrl+V', async () => {
     await cabinet.seed({ 'p1/from/a.txt': 'a', 'p1/from/b.txt': 'b', 'p1/to/': '' });
@@ -32,12 +43,7 @@ describe('clipboard', () => {
   });
 
   it('moves with Ctrl+X and Ctrl+V, then forgets the clipboard', async () => {
-    await cabinet.seed({ 'p3/from/moving.txt': 'm', 'p3/to/': '' });
-    const ops = await cabinet.open('p3/from/');
-    await ops.select('moving.txt');
-    await ops.page.keyboard.press('ControlOrMeta+x');
-    await ops.goToSibling('to');
-    await ops.files.emptyMessage.waitFor();
+    const ops = await cutIntoEmptySibling('p3', 'moving.txt');
     await ops.page.keyboard.press('ControlOrMeta+v');
     await ops.files.entry('moving.txt').waitFor();
     expect(existsSync(onDisk('p3/from/moving.txt'))).toBe(false);
@@ -50,12 +56,7 @@ describe('clipboard', () => {
   });
 
   it('pastes a cut once when Ctrl+V comes twice before the move has ended', async () => {
-    await cabinet.seed({ 'p5/from/twice.txt': 't', 'p5/to/': '' });
-    const ops = await cabinet.open('p5/from/');
-    await ops.select('twice.txt');
-    await ops.page.keyboard.press('ControlOrMeta+x');
-    await ops.goToSibling('to');
-    await ops.files.emptyMessage.waitFor();
+    const ops = await cutIntoEmptySibling('p5', 'twice.txt');
     await ops.page.keyboard.press('ControlOrMeta+v');
     await ops.page.keyboard.press('ControlOrMeta+v');
     await ops.files.entry('twice.txt').waitFor();
