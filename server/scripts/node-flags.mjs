@@ -1,7 +1,15 @@
 /**
+ * The flags the binary's `#!` line carries, and the first of SERVER_NODE_FLAGS: the semi-space
+ * ones. Linux before 5.1 cuts a `#!` line after 127 bytes, which the transfer flag would pass, and
+ * the line cannot depend on the version of Node; started through it, the server on Node 20 leaves
+ * chunks to the collector.
+ */
+export const SHEBANG_NODE_FLAGS = ['--min-semi-space-size=8', '--max-semi-space-size=8'];
+
+/**
  * How the server process is started: `npm start`, the benchmarks and the bundle check pass these
- * to `node`, and the `cabinet` binary's shebang line carries the same (server/test/cli.test.ts
- * keeps the two in step). Running `node server/bin/cabinet.js` by hand works without them, a
+ * to `node`, and the `cabinet` binary's shebang line carries SHEBANG_NODE_FLAGS of them
+ * (server/test/cli.test.ts keeps the two in step). Running `node server/bin/cabinet.js` by hand works without them, a
  * little slower and with more memory.
  *
  * --min-semi-space-size=8 --max-semi-space-size=8 (MiB): a young generation of 2 × 8 MiB, always.
@@ -30,23 +38,12 @@
  * figure). Memory is bounded by design instead: caches sized in bytes, typed arrays, reused
  * buffers, streamed replies (docs/architecture.md, "Memory").
  */
-export const SERVER_NODE_FLAGS = [
-  '--min-semi-space-size=8',
-  '--max-semi-space-size=8',
-  ...transferFlag(process.versions.node),
-];
+export const SERVER_NODE_FLAGS = [...SHEBANG_NODE_FLAGS, ...transferFlag(process.versions.node)];
 
 /** `--harmony-rab-gsab-transfer` where `ArrayBuffer.prototype.transfer` needs it (Node 20). */
 export function transferFlag(nodeVersion) {
   return Number(nodeVersion.split('.')[0]) < 21 ? ['--harmony-rab-gsab-transfer'] : [];
 }
-
-/**
- * The flags the binary's `#!` line carries: the semi-space ones. Linux before 5.1 cuts a `#!` line
- * after 127 bytes, which the transfer flag would pass, and the line cannot depend on the version
- * of Node; started through it, the server on Node 20 leaves chunks to the collector.
- */
-export const SHEBANG_NODE_FLAGS = SERVER_NODE_FLAGS.slice(0, 2);
 
 /**
  * glibc's allocator settings for the server process, read by glibc when the process starts (so

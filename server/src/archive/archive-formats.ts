@@ -156,16 +156,12 @@ export function archiveFormat(algo: string | undefined): ArchiveFormat {
 export interface CompressorFactory {
   make(): Duplex;
   /**
-   * Whether what `make` gives is done with a chunk once its write called back (a program, once
-   * the chunk is in its pipe; zlib), so a writer may use the buffer again.
+   * Whether what `make` gives (a program, zlib) is done with a chunk once its write called back,
+   * so a writer may use the buffer again, and hands out output chunks that, when they span their
+   * buffer, are the reader's alone (a program's are read from its pipe into fresh memory), so they
+   * can be given back once written (streams/chunk-release.ts). Framers are neither.
    */
-  releasesOnCallback: boolean;
-  /**
-   * Whether an output chunk that spans its buffer is the reader's alone (a program's output, read
-   * from its pipe into fresh memory; zlib's), so it can be given back once written
-   * (streams/chunk-release.ts).
-   */
-  ownOutput: boolean;
+  releasesChunks: boolean;
 }
 
 /**
@@ -181,13 +177,11 @@ export async function compressorFactory(
   for (const program of spec.programs ?? []) {
     if (await hasCommand(program.command)) {
       const make = () => new ChildCompressor(program.command, program.args);
-      return { make, releasesOnCallback: true, ownOutput: true };
+      return { make, releasesChunks: true };
     }
   }
   if (spec.inProcess) {
-    const make = await spec.inProcess();
-    const ofZlib = spec.inProcessZlib ?? false;
-    return { make, releasesOnCallback: ofZlib, ownOutput: ofZlib };
+    return { make: await spec.inProcess(), releasesChunks: spec.inProcessZlib ?? false };
   }
   const names = (spec.programs ?? []).map((program) => program.command).join(' or ');
   throw errors.notImplemented(`${format.extension} needs ${names}, which is not installed`);

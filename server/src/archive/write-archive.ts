@@ -46,10 +46,10 @@ export async function writeArchive(
     pool: new ChunkPool(READ_BUFFERS, READ_BUFFER_BYTES),
     signal: controller.signal,
     // Compressors that keep chunks after their callback (framers batch them) get copies.
-    sinkReleasesOnCallback: compressors?.releasesOnCallback ?? true,
+    sinkReleasesOnCallback: compressors?.releasesChunks ?? true,
   };
   // Output chunks of the compressor's that are the reader's alone are given back once written.
-  const compressed = compressors?.ownOutput ? releasingWrites(output) : output;
+  const compressed = compressors?.releasesChunks ? releasingWrites(output) : output;
   // pipeline() destroys every stage (killing a compressor child) when one fails or the signal fires.
   const piping = compressor
     ? pipeline(compressor, compressed, { signal: controller.signal })

@@ -7,7 +7,7 @@ import { errors } from '../errors.ts';
 import { flushBehind } from './flush-behind.ts';
 import { errorCode, toAppError } from './fs-errors.ts';
 import { PositionalWriter } from './positional-writer.ts';
-import { ownsChunks, releaseChunk } from '../streams/chunk-release.ts';
+import { readChunks } from '../streams/chunk-release.ts';
 import { newTempName, type TempJournal, type TempKind } from './temp-files.ts';
 import type { WriteBuffers } from './write-buffers.ts';
 
@@ -98,12 +98,9 @@ export class AtomicWrite {
     if (source instanceof Uint8Array) {
       await this.writer.add(source);
     } else {
-      const chunks = isReadable(source) ? source.iterator({ destroyOnReturn: false }) : source;
-      const release = ownsChunks(source);
+      const chunks = isReadable(source) ? readChunks(source) : source;
       for await (const chunk of chunks) {
-        const added = await this.writer.add(chunk as Uint8Array);
-        if (release) releaseChunk(chunk as Uint8Array); // copied into the batches
-        if (!added) break;
+        if (!(await this.writer.add(chunk))) break;
       }
     }
     this.writer.check();

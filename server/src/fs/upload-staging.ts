@@ -7,7 +7,7 @@ import { errors } from '../errors.ts';
 import { placeFile, syncFolder } from './atomic-write.ts';
 import { FlushBehindFiles } from './flush-behind.ts';
 import { PositionalWriter } from './positional-writer.ts';
-import { ownsChunks, releaseChunk } from '../streams/chunk-release.ts';
+import { readChunks } from '../streams/chunk-release.ts';
 import { isRealInside } from './canonical-path.ts';
 import type { FileRoot } from './file-root.ts';
 import { errorCode, toAppError } from './fs-errors.ts';
@@ -117,20 +117,16 @@ export class UploadStaging {
       let overflow = false;
       let interrupted = signal.aborted;
       const stop = () => source.destroy();
-      const release = ownsChunks(source);
       signal.addEventListener('abort', stop, { once: true });
       try {
         if (!interrupted) {
-          for await (const chunk of source.iterator({ destroyOnReturn: false })) {
-            const buffer = chunk as Buffer;
-            received += buffer.length;
+          for await (const chunk of readChunks(source)) {
+            received += chunk.length;
             if (received > limit) {
               overflow = true;
               break;
             }
-            const added = await writer.add(buffer);
-            if (release) releaseChunk(buffer); // copied into the batches
-            if (!added) break;
+            if (!(await writer.add(chunk))) break;
           }
         }
       } catch {

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import http, { type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createWriteStream } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { limitBytes } from '../services/quota/byte-limit.ts';
 import { ownsChunks, releaseChunk, releasingWrites } from './chunk-release.ts';

@@ -1,5 +1,5 @@
 import { IncomingMessage } from 'node:http';
-import { Writable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
 
 /**
  * Node's HTTP parser copies each chunk of a request body (up to 64 KiB) into fresh memory outside
@@ -37,6 +37,23 @@ export function releaseChunk(chunk: Uint8Array): void {
   if (!transfer || !(buffer instanceof ArrayBuffer)) return;
   if (chunk.byteOffset !== 0 || chunk.byteLength !== buffer.byteLength) return;
   transfer.call(buffer, 0);
+}
+
+/**
+ * The chunks of `source`, read without destroying it when the reader stops early (a refused or
+ * failed write still answers the client). When they are its reader's alone (`ownsChunks`), each is
+ * given back as soon as the reader is done with it: when it asks for the next one, or stops. A
+ * reader must copy a chunk before asking for the next (PositionalWriter does).
+ */
+export async function* readChunks(source: Readable): AsyncGenerator<Uint8Array> {
+  const release = ownsChunks(source);
+  for await (const chunk of source.iterator({ destroyOnReturn: false })) {
+    try {
+      yield chunk as Uint8Array;
+    } finally {
+      if (release) releaseChunk(chunk as Uint8Array);
+    }
+  }
 }
 
 /**

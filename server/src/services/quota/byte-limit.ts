@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { ownsChunks, releaseChunk } from '../../streams/chunk-release.ts';
+import { readChunks } from '../../streams/chunk-release.ts';
 
 /**
  * Passes a body through until more than `allowed` bytes went by, then fails it with `refusal()`:
@@ -13,13 +13,9 @@ export async function* limitBytes(
   refusal: () => Error,
 ): AsyncGenerator<Uint8Array> {
   let seen = 0;
-  const release = ownsChunks(body);
-  for await (const chunk of body.iterator({ destroyOnReturn: false })) {
-    const bytes = chunk as Uint8Array;
+  for await (const bytes of readChunks(body)) {
     seen += bytes.length;
     if (seen > allowed) throw refusal();
     yield bytes;
-    // The write asks for the next chunk once it copied this one (streams/chunk-release.ts).
-    if (release) releaseChunk(bytes);
   }
 }

@@ -180,8 +180,10 @@ async function transferAsJob(
 export async function pasteClipboard(folder: string): Promise<void> {
   const { key, items, origin, clear, set } = useClipboardStore.getState();
   if (!key || items.length === 0) return;
-  if (key === 'x') clear();
-  if (key === 'x' && isSamePath(origin, folder)) return;
+  if (key === 'x') {
+    clear();
+    if (isSamePath(origin, folder)) return;
+  }
   let outcome: TransferOutcome = 'cancelled';
   try {
     outcome = await transferItems(key === 'x' ? 'move' : 'copy', items, folder, {
