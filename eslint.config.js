@@ -52,7 +52,7 @@ const noFocusedTests = {
 const SYNC_NAMES =
   '/^(access|appendFile|chmod|chown|close|copyFile|cp|exists|fchmod|fchown|fdatasync|fstat|fsync|ftruncate|futimes|lchown|link|lstat|lutimes|mkdir|mkdtemp|open|opendir|read|readdir|readFile|readlink|readv|realpath|rename|rm|rmdir|stat|statfs|symlink|truncate|unlink|utimes|write|writeFile|writev|exec|execFile|spawn)Sync$/';
 const syncMessage =
-  'No synchronous file-system call on the main thread once the server runs: use node:fs/promises (or the stat worker); start-up modules are listed in eslint.config.js.';
+  'No synchronous file-system call on the main thread once the server runs: use node:fs/promises; start-up modules are listed in eslint.config.js.';
 const noSyncCalls = [
   { selector: `CallExpression[callee.name=${SYNC_NAMES}]`, message: syncMessage },
   { selector: `CallExpression[callee.property.name=${SYNC_NAMES}]`, message: syncMessage },
@@ -201,8 +201,7 @@ export default tseslint.config(
   {
     // No synchronous file-system or child-process call on the main thread once the server runs
     // (issue #37): one slow network file system would stop every request of the process. Start-up,
-    // the CLI and importers may block; the stat worker (tree/read/child-stats-core.mjs) is JavaScript and
-    // runs in its own thread.
+    // the CLI and importers may block.
     files: ['server/src/**/*.ts'],
     ignores: [
       'server/src/bootstrap.ts',
@@ -318,7 +317,7 @@ export default tseslint.config(
   }),
   // The file tree (docs/architecture.md): reads, watches, the name index, the listing cache and
   // the change feed. Built by the runtime, used by services; never the HTTP layer's.
-  serverLayer('tree', ['http', 'routes', 'services', 'process', 'cli'], { fsAllowed: true }),
+  serverLayer('tree', ['http', 'routes', 'services', 'cli'], { fsAllowed: true }),
   serverLayer('store', ['http', 'routes', 'services', 'fs', 'coordination'], {
     fsAllowed: true,
   }),

@@ -109,7 +109,7 @@ async function main(): Promise<void> {
     for (const folder of FOLDERS) {
       for (const changed of [false, true]) {
         const times = new Map<Target, number[]>(targets.map((t) => [t, []]));
-        // Warm-up: the index has the folder and its watch, the stat worker is up.
+        // Warm-up: the index has the folder and its watch.
         for (let i = 0; i < 3; i++) {
           for (const target of targets)
             await timedGet(target.url(folder.name), target.headers, agent);

@@ -93,19 +93,13 @@ export async function buildBundle() {
     // A linked map for `node --enable-source-maps`; it costs nothing unless asked for.
     sourcemap: 'linked',
   });
-  // The stat worker (src/tree/read/child-stats.ts) is loaded by URL beside the bundle: its own file.
-  const worker = await build({
-    ...common,
-    entryPoints: [path.join(SERVER, 'src/tree/read/child-stats-worker.mjs')],
-    outfile: path.join(path.dirname(BUNDLE), 'child-stats-worker.mjs'),
-  });
-  // The worker and the map first, the bundle last: a fresh bundle always has both beside it.
-  writeOutputs([...worker.outputFiles, ...result.outputFiles], BUNDLE);
+  // The map first, the bundle last: a fresh bundle always has its map beside it.
+  writeOutputs(result.outputFiles, BUNDLE);
 }
 
 /**
- * Builds the test kit's bundle (and the server's, whose stat worker it loads from the same
- * folder); returns its path, or null when it cannot be built here (then the sources are used).
+ * Builds the test kit's bundle (and the server's, which the tests start); returns its path, or
+ * null when it cannot be built here (then the sources are used).
  */
 export async function ensureTestingBundle() {
   try {

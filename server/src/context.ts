@@ -88,8 +88,8 @@ export async function createContext(
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
-  // Its stat worker too: a process exiting with the worker mid-run hung under --cpu-prof.
-  await ctx.files.statWorkers.stop();
+  // A big folder's find under way is stopped: its listing finishes through the thread pool.
+  ctx.files.findStats.stop();
   await ctx.search.close();
   await ctx.instance.close();
   await ctx.store.db.destroy();

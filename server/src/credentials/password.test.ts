@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hash as argon2Hash } from '@node-rs/argon2';
 import { hashPassword, isBcryptHash, needsRehash, verifyPassword } from './password.ts';
 import { bcryptHash } from '../import/filebrowser-db.fixture.ts';
 
@@ -43,5 +44,15 @@ describe('password hashes', () => {
     expect(isBcryptHash(hash)).toBe(false);
     expect(needsRehash(hash)).toBe(false);
     expect(needsRehash(FILEBROWSER_ADMIN)).toBe(true);
+  });
+
+  it('hash at 7 MiB and 5 passes, and make hashes of other settings again at the next login', async () => {
+    const hash = await hashPassword('new password');
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
+    // Cabinet's earlier hashes (the library's default, 19 MiB and 2 passes) still verify.
+    const earlier = await argon2Hash('old password');
+    expect(earlier).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await verifyPassword(earlier, 'old password')).toBe(true);
+    expect(needsRehash(earlier)).toBe(true);
   });
 });

@@ -1,8 +1,20 @@
 import { hash, verify } from '@node-rs/argon2';
 
+/**
+ * argon2id at 7 MiB, 5 passes, one lane: one of the settings OWASP's password storage cheat sheet
+ * lists as equal in strength (19 MiB and 2 passes, 12 MiB and 3, 9 MiB and 4, 7 MiB and 5), the
+ * one that holds least memory while a hash is made. Every login and every password set holds it
+ * for the ~40 ms of the hash; at the library's default of 19 MiB a login lifted the server's RSS
+ * by ~21 MiB, beyond the 200 MiB budget of issue #37 (docs/security.md, "Password hashes"). The
+ * algorithm is the library's default, argon2id (its `Algorithm` is a const enum, not importable).
+ */
+const ARGON2 = { memoryCost: 7168, timeCost: 5, parallelism: 1 };
+/** How hashes made with ARGON2 begin: any other argon2 hash is made again at the next login. */
+const ARGON2_PREFIX = '$argon2id$v=19$m=7168,t=5,p=1$';
+
 /** Hashes a password with argon2id (salted, slow). Plain passwords are never stored or logged. */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password);
+  return hash(password, ARGON2);
 }
 
 /**
@@ -37,10 +49,11 @@ export async function verifyPassword(storedHash: string, password: string): Prom
 
 /**
  * Whether a hash that just verified should be replaced by an argon2id hash of the same password:
- * true for anything not made by hashPassword (bcrypt hashes imported from filebrowser).
+ * true for anything not made by hashPassword as it is now (bcrypt hashes imported from
+ * filebrowser, argon2 hashes of other settings such as Cabinet's earlier 19 MiB ones).
  */
 export function needsRehash(storedHash: string): boolean {
-  return !storedHash.startsWith('$argon2id$');
+  return !storedHash.startsWith(ARGON2_PREFIX);
 }
 
 /** A fixed hash compared against when the username is unknown, so timing does not reveal users. */

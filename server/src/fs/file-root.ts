@@ -3,7 +3,7 @@ import { mkdir, realpath, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { FileChanges } from '../tree/changes.ts';
-import { StatWorkers } from '../tree/read/child-stats.ts';
+import { FindStats } from '../tree/read/find-stats.ts';
 import { TempJournal, type TempJournalOptions } from './temp-files.ts';
 import { UploadStaging } from './upload-staging.ts';
 import { WriteBuffers } from './write-buffers.ts';
@@ -51,8 +51,8 @@ export class FileRoot {
 
   private staging: UploadStaging | undefined;
 
-  /** The worker thread that shares big folders' stats with the main thread (started on use). */
-  readonly statWorkers = new StatWorkers();
+  /** Big folders' stats by GNU find in a process of its own (tree/read/find-stats.ts). */
+  readonly findStats = new FindStats();
 
   /**
    * The staging writer of resumable uploads (created on first use): its flush-behind state spans

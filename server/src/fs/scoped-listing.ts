@@ -177,7 +177,7 @@ export class ScopedListing {
     options: ListOptions,
   ): Promise<ChildStats> {
     return statChildren(dir.real, names, {
-      workers: this.scope.root.statWorkers,
+      finder: this.scope.root.findStats,
       wantHead: options.wantHead,
       ...headOptions(options),
     });

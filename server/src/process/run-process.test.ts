@@ -37,6 +37,28 @@ describe('runProcess', () => {
     expect((result as Extract<RunResult, { kind: 'failed' }>).stderr).toContain('broken file');
   });
 
+  it('feeds the input to the program, which sees its end', async () => {
+    async function* input() {
+      yield Buffer.from('b\n');
+      yield Buffer.from('a\nc\n');
+    }
+    const result = await runProcess('sort', [], { ...LIMITS, input: input() });
+    expect(result).toEqual({ kind: 'ok', stdout: Buffer.from('a\nb\nc\n') });
+    // A program that stops reading early does not fail the run: its exit says how it went.
+    const early = await runProcess('head', ['-c', '1'], {
+      ...LIMITS,
+      input: Array.from({ length: 64 }, () => Buffer.alloc(64 * 1024, 0x61)),
+    });
+    expect(early).toEqual({ kind: 'ok', stdout: Buffer.from('a') });
+  });
+
+  it('counts the exit codes it is told mean success as success', async () => {
+    const run = (successCodes?: number[]) =>
+      runProcess('sh', ['-c', 'printf partly; exit 1'], { ...LIMITS, successCodes });
+    expect(await run([1])).toEqual({ kind: 'ok', stdout: Buffer.from('partly') });
+    expect(await run()).toMatchObject({ kind: 'failed', code: 1 });
+  });
+
   it('runs with an empty environment and a throw-away HOME', async () => {
     process.env.CABINET_SECRET_FOR_TEST = 'leak';
     try {

@@ -1,7 +1,7 @@
 import { access, constants, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import {
   findGroupLeader,
   isNotInstalled,
@@ -38,6 +38,10 @@ export interface RunOptions extends RunLimits {
   env?: Record<string, string>;
   /** Aborting kills the process group (`cancelled`). */
   signal?: AbortSignal;
+  /** Written to the child's stdin, which is closed after it; without, stdin is /dev/null. */
+  input?: Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
+  /** Exit codes besides 0 that mean success (`find` exits 1 when a file it was given is gone). */
+  successCodes?: readonly number[];
 }
 
 /** What became of a run. */
@@ -180,7 +184,12 @@ function launch(
 ): { result: Promise<RunResult>; stdout?: Readable } {
   const program = argv[0] ?? '';
   // Its own process group, so a timeout kills what the program started too (soffice forks).
-  const child = spawnInGroup(argv, { cwd: options.cwd, env, stdin: 'ignore', leader });
+  const stdin = options.input ? 'pipe' : 'ignore';
+  const child = spawnInGroup(argv, { cwd: options.cwd, env, stdin, leader });
+  if (options.input) {
+    // A child that exits before reading all of it closes the pipe: its exit says what happened.
+    pipeline(Readable.from(options.input, { objectMode: false }), child.stdin!, () => undefined);
+  }
   const childOut = child.stdout!;
   const childErr = child.stderr!;
   let ending: 'timed-out' | 'output-too-large' | 'cancelled' | undefined;
@@ -247,7 +256,8 @@ function launch(
       if (ending === 'cancelled') return resolve({ kind: 'cancelled' });
       if (ending === 'timed-out') return resolve({ kind: 'timed-out', stderr });
       if (ending === 'output-too-large') return resolve({ kind: 'output-too-large', stderr });
-      if (code === 0 && !spawnError) return resolve({ kind: 'ok', stdout: Buffer.concat(chunks) });
+      const succeeded = code === 0 || (code !== null && options.successCodes?.includes(code));
+      if (succeeded && !spawnError) return resolve({ kind: 'ok', stdout: Buffer.concat(chunks) });
       resolve({ kind: 'failed', code, signal, stderr: spawnError ? spawnError.message : stderr });
     });
   });

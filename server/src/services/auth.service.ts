@@ -144,7 +144,8 @@ export class AuthService {
 
   /**
    * An account imported from filebrowser keeps its bcrypt hash until its first successful login,
-   * when the password just typed is stored again as an argon2id hash (docs/migrate.md). A failed
+   * when the password just typed is stored again as an argon2id hash (docs/migrate.md); so does a
+   * hash of Cabinet's earlier argon2 settings (credentials/password.ts). A failed
    * write keeps the old hash, which still verifies; the login goes on either way.
    */
   private async rehash(user: UserRecord, password: string): Promise<UserRecord> {
@@ -157,7 +158,7 @@ export class AuthService {
       await this.ctx.store.users.update(rehashed);
       return rehashed;
     } catch (error) {
-      this.ctx.log.warn({ err: error, user: user.id }, 'could not rehash an imported password');
+      this.ctx.log.warn({ err: error, user: user.id }, 'could not rehash a password');
       return user;
     }
   }

@@ -61,10 +61,11 @@ export async function* readChunks(source: Readable): AsyncGenerator<Uint8Array> 
  * write called back. For a stream whose chunks that span their buffer are nobody else's (a
  * compressor program's output, zlib's: archive/archive-formats.ts); `output` must be done with a
  * chunk at its callback (a socket, an HTTP response, a file). Ending it ends `output`; destroying
- * it with an error destroys `output`.
+ * it with an error destroys `output`, and an error of `output` destroys it: `output` is not a stage
+ * of the pipeline this is one of, so its 'error' is heard here, never left unhandled.
  */
 export function releasingWrites(output: Writable): Writable {
-  return new Writable({
+  const writes: Writable = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       output.write(chunk, (error) => {
         if (!error) releaseChunk(chunk);
@@ -79,4 +80,6 @@ export function releasingWrites(output: Writable): Writable {
       callback(error);
     },
   });
+  output.on('error', (error) => writes.destroy(error));
+  return writes;
 }

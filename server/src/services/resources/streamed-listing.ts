@@ -26,7 +26,7 @@ import { mapFsErrors } from '../../fs/fs-errors.ts';
 
 /** Entries read before the reply starts: the compact form's first batch. */
 export const FIRST_PART = 256;
-/** Entries per later part: enough for the stat worker to pay off, few enough to keep bytes flowing. */
+/** Entries per later part: enough for find to pay off, few enough to keep bytes flowing. */
 const PART = 65_536;
 /** Symlinks are resolved twice here (to sort, then to list); past this many, read the folder whole. */
 const MAX_LINKS = 256;

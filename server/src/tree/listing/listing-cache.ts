@@ -15,7 +15,7 @@ import {
   type FolderIdentity,
   type FolderStamp,
 } from '../read/folder-stamp.ts';
-import type { StatWorkers } from '../read/child-stats.ts';
+import type { FindStats } from '../read/find-stats.ts';
 import { typeCode } from './listed-types.ts';
 import { patchFolder, type Patched } from './listing-patch.ts';
 import { sortOrder } from './sort-items.ts';
@@ -223,7 +223,7 @@ export class ListingCache {
       if (!same || slot.recheck || slot.dirty.size > 0) {
         // Changed since it was read (whether or not an event said so), or some children did:
         // brought up to date from one directory read and the stats of what changed.
-        const patched = await this.patch(dir, slot, stamp, fs.root.statWorkers, options.orderFor);
+        const patched = await this.patch(dir, slot, stamp, fs.root.findStats, options.orderFor);
         if (patched) this.hits++;
         else this.misses++;
         return patched && (await this.linksUnchanged(patched)) ? patched : null;
@@ -301,7 +301,7 @@ export class ListingCache {
     dir: Resolved,
     old: CachedFolder,
     stamp: FolderStamp,
-    workers: StatWorkers,
+    finder: FindStats,
     orderFor?: Sorting,
   ): Promise<CachedFolder | null> {
     // Changes reported from now on make the result stale; those before are in `dirty`.
@@ -311,7 +311,7 @@ export class ListingCache {
     const maxCount = Math.floor(this.capacity / 2 / MIN_CHILD_BYTES);
     let result: Patched | null = null;
     try {
-      result = await patchFolder(dir, old, stamp, dirty, maxCount, workers);
+      result = await patchFolder(dir, old, stamp, dirty, maxCount, finder);
     } finally {
       this.followed.delete(followed);
     }

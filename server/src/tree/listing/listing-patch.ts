@@ -1,5 +1,6 @@
 import { sniffsByName, SNIFF_BYTES, TEXT_LIMIT_BYTES } from '../../file-kinds/file-type.ts';
-import { readSortedNames, statChildren, type StatWorkers } from '../read/child-stats.ts';
+import { readSortedNames, statChildren } from '../read/child-stats.ts';
+import type { FindStats } from '../read/find-stats.ts';
 import { FolderChildren } from '../read/folder-children.ts';
 import type { FolderStamp } from '../read/folder-stamp.ts';
 import type { Resolved } from '../../fs/scoped-fs.ts';
@@ -21,7 +22,7 @@ export async function patchFolder(
   stamp: FolderStamp,
   dirty: ReadonlySet<string>,
   maxCount: number,
-  workers: StatWorkers,
+  finder: FindStats,
 ): Promise<Patched | null> {
   let names: string[];
   try {
@@ -62,7 +63,7 @@ export async function patchFolder(
           dir,
           toStat,
           await statChildren(dir.real, toStat, {
-            workers,
+            finder,
             wantHead: sniffsByName,
             headBytes: SNIFF_BYTES,
             headMaxSize: TEXT_LIMIT_BYTES,

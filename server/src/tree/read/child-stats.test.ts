@@ -3,11 +3,12 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readNames, statChildren, StatWorkers } from './child-stats.ts';
+import { readNames, statChildren } from './child-stats.ts';
+import { FindStats } from './find-stats.ts';
 
 let dir: string;
-const workers = new StatWorkers();
-/** More entries than the main thread stats alone, so the worker takes part. */
+const finder = new FindStats();
+/** More entries than the thread pool stats alone, so find takes part. */
 const FILES = 5_000;
 
 beforeAll(async () => {
@@ -23,7 +24,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await workers.stop();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -52,10 +52,14 @@ describe('readNames', () => {
   });
 });
 
-describe('statChildren', () => {
-  it('gives every entry the numbers lstat gives, with the worker taking part', async () => {
+describe.each([
+  ['find', finder],
+  ['the thread pool alone', undefined],
+  ['the thread pool, find missing', new FindStats('cabinet-no-such-find')],
+])('statChildren through %s', (_through, finder) => {
+  it('gives every entry the numbers lstat gives', async () => {
     const names = [...readdirSync(dir), 'vanished-before-stat'];
-    const stats = await statChildren(dir, names, { workers });
+    const stats = await statChildren(dir, names, { finder });
     expectSameAsLstat(names, stats);
     // The link itself is reported, not its target.
     expect(stats.mode(names.indexOf('link')) & 0o170000).toBe(0o120000);
@@ -64,8 +68,8 @@ describe('statChildren', () => {
   it('reads the first bytes of wanted small files only', async () => {
     const names = readdirSync(dir);
     const stats = await statChildren(dir, names, {
-      workers,
-      wantHead: (name) => !name.includes('.') || name === 'f7.dat',
+      finder,
+      wantHead: (name) => !name.includes('.') || name === 'f7.dat' || name === 'f90.dat',
       headBytes: 8,
       headMaxSize: 50,
     });
@@ -73,24 +77,16 @@ describe('statChildren', () => {
     expect(head('notes')).toBe('plain te');
     expect(head('bin')).toBe('\x00\x01\x02\x03');
     expect(head('f7.dat')).toBe('xxxxxxx');
+    expect(head('f90.dat')).toBeUndefined(); // wanted, but 90 bytes is past headMaxSize
     expect(head('f1.dat')).toBeUndefined(); // not wanted
     expect(head('sub')).toBeUndefined(); // a folder
     expect(head('link')).toBeUndefined(); // links are followed by ScopedFs, not here
     expect(head('ünïcødé 名前')).toBe('named in');
   });
 
-  it('finishes on the main thread when the worker stops half-way', async () => {
-    const names = readdirSync(dir);
-    const pending = statChildren(dir, names, { workers });
-    await workers.stop();
-    expectSameAsLstat(names, await pending);
-    // A new worker is started for the next big folder.
-    expectSameAsLstat(names, await statChildren(dir, names, { workers }));
-  });
-
   it('serves several folders at once', async () => {
     const names = readdirSync(dir);
-    const all = await Promise.all([1, 2, 3].map(() => statChildren(dir, names, { workers })));
+    const all = await Promise.all([1, 2, 3].map(() => statChildren(dir, names, { finder })));
     for (const stats of all) expectSameAsLstat(names, stats);
   });
 });

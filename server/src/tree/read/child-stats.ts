@@ -1,60 +1,67 @@
 import { constants } from 'node:fs';
 import { lstat, open, opendir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { EntryKind, ListedNames } from '../../fs/typed-names.ts';
-import {
-  bufferBytes,
-  CHUNK,
-  claimChunk,
-  finishChunk,
-  finishedCount,
-  FINISHED,
-  jobViews,
-  type JobViews,
-  type StatJob,
-} from './child-stats-core.mjs';
+import type { FindStats } from './find-stats.ts';
 
 const { S_IFMT, S_IFREG, O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 /**
  * Stats the children of a folder for a listing. One `lstat` costs ~5 µs on a small VM, most of a
- * big listing's time, so folders of more than a few thousand entries are stat'ed by a worker
- * thread and the main thread together: both claim chunks of entries from a shared counter
- * (child-stats-core.mjs). Small folders are done from the main thread alone; a worker round trip
- * would cost more. The main thread never calls the file system synchronously (issue #37): its
- * chunks go through libuv's thread pool, so a slow network file system stalls the listing that
- * asked, not every request of the process. The results are packed numbers: no `fs.Stats` object
- * outlives its `lstat`, and the worker's stay in its own small heap.
+ * big listing's time. Folders of a few thousand entries and more are stat'ed by GNU find in a
+ * process of its own (find-stats.ts), which costs the main thread one parsed record per entry
+ * and this process no memory beyond the results; smaller ones, and every folder where find cannot
+ * help, go through libuv's thread pool, so a slow network file system stalls the listing that
+ * asked, not every request of the process (issue #37: no synchronous file-system call on the main
+ * thread). The results are packed numbers: no `fs.Stats` object outlives its `lstat`.
  */
 
-/** Folders with fewer entries are stat'ed from the main thread alone. */
-const SHARED_FROM = 2_000;
-/**
- * An idle worker is stopped after this long, giving its memory back (10 to 25 MiB of RSS): long
- * enough for a person opening big folders one after another, short enough that a folder served
- * from the listing cache afterwards does not keep it.
- */
-const IDLE_MS = 5_000;
-/** The worker only holds short-lived `fs.Stats`; a small heap keeps its memory small. */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 16 };
-const WORKER_URL = new URL('./child-stats-worker.mjs', import.meta.url);
+/** Folders with fewer entries are stat'ed through the pool: starting find costs a few ms. */
+const FIND_FROM = 2_000;
+/** Entries stat'ed through the pool at a time. */
+const CHUNK = 256;
 /** Directory entries read per trip to the thread pool. */
 const DIR_BATCH = 4096;
 
 export interface ChildStatsOptions {
-  /** The worker that shares big folders' stats; without, the main thread stats them alone. */
-  workers?: StatWorkers;
+  /** find for big folders' stats (the file root's); without, every stat goes through the pool. */
+  finder?: FindStats;
   /** Names whose first bytes are wanted (regular files of at most `headMaxSize` bytes). */
   wantHead?: (name: string) => boolean;
   headBytes?: number;
   headMaxSize?: number;
 }
 
+/**
+ * A stat job's results, in one buffer:
+ *   Float64 per entry: size, mtimeMs, mode (NaN until stat'ed, -1 when gone or unreadable), nlink
+ *   Int32   per entry: its head slot, or -1 when its first bytes are not wanted
+ *   Int32   per head slot: bytes read (0 when unreadable), or -1 when not a file or too big
+ *   Uint8   per head slot: headBytes bytes
+ */
+interface StatViews {
+  values: Float64Array;
+  slots: Int32Array;
+  lengths: Int32Array;
+  bytes: Uint8Array;
+}
+
+function statViews(count: number, heads: number, headBytes: number): StatViews {
+  const buffer = new ArrayBuffer(count * 36 + heads * (4 + headBytes));
+  let offset = 0;
+  const values = new Float64Array(buffer, offset, count * 4).fill(Number.NaN);
+  offset += count * 32;
+  const slots = new Int32Array(buffer, offset, count);
+  offset += count * 4;
+  const lengths = new Int32Array(buffer, offset, heads);
+  offset += heads * 4;
+  return { values, slots, lengths, bytes: new Uint8Array(buffer, offset, heads * headBytes) };
+}
+
 /** The lstat of each name, by index. */
 export class ChildStats {
   constructor(
-    private readonly views: JobViews,
+    private readonly views: StatViews,
     private readonly headBytes: number,
   ) {}
 
@@ -85,73 +92,6 @@ export class ChildStats {
     return Buffer.from(this.views.bytes.subarray(at, at + length));
   }
 }
-
-interface StatWorker {
-  worker: Worker;
-  alive: boolean;
-  /** Jobs waiting for it: while any is, the worker keeps the process alive. */
-  jobs: number;
-  idle?: NodeJS.Timeout;
-}
-
-/**
- * The stat worker of one file root (`FileRoot.statWorkers`, made and stopped with the runtime):
- * started for the first big folder, stopped once idle for IDLE_MS, and at shutdown.
- */
-export class StatWorkers {
-  private current: StatWorker | undefined;
-
-  /** The running worker, started on first use; undefined when one cannot be started. */
-  take(): StatWorker | undefined {
-    if (this.current?.alive) return this.current;
-    let worker: Worker;
-    try {
-      worker = new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS });
-    } catch {
-      return undefined;
-    }
-    const holder: StatWorker = { worker, alive: true, jobs: 0 };
-    const gone = () => {
-      holder.alive = false;
-      clearTimeout(holder.idle);
-      if (this.current === holder) this.current = undefined;
-    };
-    worker.on('error', gone);
-    worker.on('exit', gone);
-    worker.unref(); // never keeps the process alive
-    this.current = holder;
-    return holder;
-  }
-
-  /** Whether a worker is running now. */
-  get running(): boolean {
-    return this.current?.alive ?? false;
-  }
-
-  /** Stops the worker now (server shutdown); listings still under way finish on the main thread. */
-  async stop(): Promise<void> {
-    await this.current?.worker.terminate();
-  }
-}
-
-/** Stops the worker once no listing has used it for IDLE_MS. */
-function stopWhenIdle(holder: StatWorker): void {
-  clearTimeout(holder.idle);
-  holder.idle = setTimeout(() => void holder.worker.terminate(), IDLE_MS);
-  holder.idle.unref();
-}
-
-/** `Atomics.waitAsync` (ES2024; in Node since 16): resolves when the value changes or on timeout. */
-const waitAsync = (
-  Atomics as unknown as {
-    waitAsync(
-      array: Int32Array,
-      index: number,
-      value: number,
-      timeoutMs: number,
-    ): { async: boolean; value: Promise<string> | string };
-  }
-).waitAsync;
 
 /**
  * The names in a folder (a real path) with what their directory entries say they are, in
@@ -208,8 +148,8 @@ export async function readNames(dir: string): Promise<string[]> {
 }
 
 /**
- * Stats `names` inside `dir` (a real folder path, the root `/` too), beside the worker for big
- * folders.
+ * Stats `names` inside `dir` (a real folder path, the root `/` too): by find for big folders,
+ * through the pool otherwise or when find cannot.
  */
 export async function statChildren(
   dir: string,
@@ -218,123 +158,75 @@ export async function statChildren(
 ): Promise<ChildStats> {
   const count = names.length;
   const headBytes = options.headBytes ?? 512;
+  const headMaxSize = options.headMaxSize ?? Number.MAX_SAFE_INTEGER;
   const slotOf = new Int32Array(count).fill(-1);
   let heads = 0;
   if (options.wantHead) {
     for (let i = 0; i < count; i++) if (options.wantHead(names[i]!)) slotOf[i] = heads++;
   }
-  const helper = count >= SHARED_FROM ? options.workers?.take() : undefined;
-  const job: StatJob = {
-    // The job joins `dir` and `separator` before each name: nothing before the root's separator.
-    dir: dir === path.sep ? '' : dir,
-    separator: path.sep,
-    count,
-    heads,
-    headBytes,
-    headMaxSize: options.headMaxSize ?? Number.MAX_SAFE_INTEGER,
-  };
-  const size = bufferBytes(job);
-  const buffer = helper ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
-  const views = jobViews(buffer, job);
-  views.values.fill(Number.NaN);
+  const views = statViews(count, heads, headBytes);
   views.slots.set(slotOf);
-  if (helper) {
-    const encoded = encodeNames(names);
-    helper.worker.postMessage({ ...job, buffer, names: encoded }, [encoded]);
-    if (helper.jobs++ === 0) helper.worker.ref();
-  }
-  const prefix = job.dir + job.separator;
-  const pathOf = (i: number) => prefix + names[i]!;
-  for (let start = claimChunk(job, views); start >= 0; start = claimChunk(job, views)) {
+  const found = count >= FIND_FROM && (await options.finder?.statInto(dir, names, views.values));
+  const prefix = (dir === path.sep ? '' : dir) + path.sep;
+  const job: StatJob = { views, headBytes, headMaxSize, pathOf: (i) => prefix + names[i]! };
+  for (let start = 0; start < count; start += CHUNK) {
     const end = Math.min(count, start + CHUNK);
-    await statRange(job, views, pathOf, start, end);
-    finishChunk(views, end - start);
-  }
-  if (helper) {
-    try {
-      await workerFinished(helper, job, views, pathOf);
-    } finally {
-      if (--helper.jobs === 0) {
-        helper.worker.unref();
-        stopWhenIdle(helper);
-      }
-    }
+    if (found) await readHeads(job, start, end);
+    else await statRange(job, start, end);
   }
   return new ChildStats(views, headBytes);
 }
 
-/** The names in UTF-8 with a NUL after each, for the worker. */
-function encodeNames(names: readonly string[]): ArrayBuffer {
-  let length = 0;
-  for (const name of names) length += Buffer.byteLength(name) + 1;
-  const bytes = Buffer.from(new ArrayBuffer(length)); // zeroed: the NULs are already there
-  let at = 0;
-  for (const name of names) at += bytes.write(name, at) + 1;
-  return bytes.buffer as ArrayBuffer;
-}
-
-/** Waits for the chunks the worker claimed; stats them here if the worker stopped. */
-async function workerFinished(
-  helper: StatWorker,
-  job: StatJob,
-  views: JobViews,
-  pathOf: (i: number) => string,
-): Promise<void> {
-  for (;;) {
-    const seen = finishedCount(views);
-    if (seen >= job.count) return;
-    if (!helper.alive) {
-      // A set mode means the entry is complete; the rest are stat'ed again here.
-      for (let start = 0; start < job.count; start += CHUNK) {
-        const end = Math.min(job.count, start + CHUNK);
-        await statRange(job, views, pathOf, start, end, true);
-      }
-      return;
-    }
-    const waiting = waitAsync(views.counters, FINISHED, seen, 100);
-    if (waiting.async) await waiting.value;
-  }
+interface StatJob {
+  views: StatViews;
+  headBytes: number;
+  headMaxSize: number;
+  pathOf: (i: number) => string;
 }
 
 /**
  * Stats entries `start` to `end` (exclusive) through the thread pool, all at once (the pool runs
- * a few at a time), into the job's numbers and heads; `onlyMissing` skips entries that have a mode.
+ * a few at a time), into the job's numbers and heads.
  */
-async function statRange(
-  job: StatJob,
-  views: JobViews,
-  pathOf: (i: number) => string,
-  start: number,
-  end: number,
-  onlyMissing = false,
-): Promise<void> {
+async function statRange(job: StatJob, start: number, end: number): Promise<void> {
   const pending: Promise<void>[] = [];
-  for (let i = start; i < end; i++) {
-    if (onlyMissing && !Number.isNaN(views.values[i * 4 + 2])) continue;
-    pending.push(statEntry(job, views, i, pathOf(i)));
-  }
+  for (let i = start; i < end; i++) pending.push(statEntry(job, i));
   await Promise.all(pending);
 }
 
-/** One entry, as child-stats-core.mjs's statEntry does it in the worker; never rejects. */
-async function statEntry(job: StatJob, views: JobViews, i: number, real: string): Promise<void> {
-  const info = await lstat(real).catch(() => undefined);
+/** One entry's numbers and, when wanted, first bytes; never rejects. */
+async function statEntry(job: StatJob, i: number): Promise<void> {
+  const { values } = job.views;
+  const info = await lstat(job.pathOf(i)).catch(() => undefined);
   if (!info) {
-    views.values[i * 4 + 2] = -1; // gone or unreadable: left out, as a directory read would
+    values[i * 4 + 2] = -1; // gone or unreadable: left out, as a directory read would
     return;
   }
-  const slot = views.slots[i]!;
-  if (slot >= 0) {
-    const wanted = (info.mode & S_IFMT) === S_IFREG && info.size <= job.headMaxSize;
-    const at = slot * job.headBytes;
-    views.lengths[slot] = wanted
-      ? await readHeadInto(real, views.bytes.subarray(at, at + job.headBytes))
-      : -1;
-  }
-  views.values[i * 4] = info.size;
-  views.values[i * 4 + 1] = info.mtimeMs;
-  views.values[i * 4 + 3] = info.nlink;
-  views.values[i * 4 + 2] = info.mode; // last: a set mode means the entry is complete
+  values[i * 4] = info.size;
+  values[i * 4 + 1] = info.mtimeMs;
+  values[i * 4 + 2] = info.mode;
+  values[i * 4 + 3] = info.nlink;
+  await readHead(job, i);
+}
+
+/** The first bytes of the entries `start` to `end` that want them, once their stats are in. */
+async function readHeads(job: StatJob, start: number, end: number): Promise<void> {
+  const pending: Promise<void>[] = [];
+  for (let i = start; i < end; i++) if (job.views.slots[i]! >= 0) pending.push(readHead(job, i));
+  await Promise.all(pending);
+}
+
+/** An entry's first bytes when it wants them and is a regular file small enough; never rejects. */
+async function readHead(job: StatJob, i: number): Promise<void> {
+  const { values, slots, lengths, bytes } = job.views;
+  const slot = slots[i]!;
+  if (slot < 0) return;
+  const mode = values[i * 4 + 2]!;
+  const wanted = mode >= 0 && (mode & S_IFMT) === S_IFREG && values[i * 4]! <= job.headMaxSize;
+  const at = slot * job.headBytes;
+  lengths[slot] = wanted
+    ? await readHeadInto(job.pathOf(i), bytes.subarray(at, at + job.headBytes))
+    : -1;
 }
 
 /** Reads up to `into.length` first bytes of a file without following a link; 0 on failure. */
