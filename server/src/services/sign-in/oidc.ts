@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
 import type { OidcFailureCode } from '@cabinet/protocol';
 import { decodeJwt } from 'jose';
 import type { Store } from '../../store/store.ts';
@@ -12,6 +12,9 @@ import type { UserRecord } from '../../store/users.repo.ts';
 import type { AuthService, SessionClient } from '../auth.service.ts';
 import type { UsersService } from '../users.service.ts';
 import { normalisePerm } from '../users/user-records.ts';
+
+/** openid-client, loaded at the first sign-in, not with the server: most servers have no OIDC. */
+const openidClient = () => import('openid-client');
 
 /** How long a sign-in may stay at the provider before its state is refused. */
 const LOGIN_TTL_MS = 10 * 60 * 1000;
@@ -107,6 +110,7 @@ export class OidcService {
   }
 
   private async serverMetadata(): Promise<client.ServerMetadata> {
+    const client = await openidClient();
     if (!this.discovered) {
       const issuer = this.issuer;
       this.discovered = client
@@ -130,6 +134,7 @@ export class OidcService {
    * service's clock, and the authentication method is one the provider supports.
    */
   private async configuration(): Promise<client.Configuration> {
+    const client = await openidClient();
     const server = await this.serverMetadata();
     const { oidcClientId, oidcClientSecret } = this.ctx.config;
     const methods = server.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
@@ -163,6 +168,7 @@ export class OidcService {
    * provider's authorization URL to redirect to.
    */
   async begin(redirectUri: string, returnTo: unknown): Promise<URL> {
+    const client = await openidClient();
     if (!this.enabled) throw errors.notFound();
     const config = await this.configuration();
     const state = client.randomState();
@@ -186,6 +192,7 @@ export class OidcService {
    * the ID token, maps the claims to a user and returns a one-time code for the web app.
    */
   async complete(query: URLSearchParams): Promise<{ code: string; returnTo: string }> {
+    const client = await openidClient();
     if (!this.enabled) throw errors.notFound();
     const state = query.get('state') ?? '';
     const login = (await this.ctx.store.oidc.take(state, 'login', this.now())) as
@@ -231,6 +238,7 @@ export class OidcService {
     accessToken: string,
   ): Promise<Record<string, unknown>> {
     const { oidcUsernameClaim, oidcGroupsClaim, oidcAdminGroup } = this.ctx.config;
+    const client = await openidClient();
     const missing =
       idClaims[oidcUsernameClaim] === undefined ||
       (oidcAdminGroup !== '' && idClaims[oidcGroupsClaim] === undefined);
@@ -351,6 +359,7 @@ export class OidcService {
    * one, otherwise "" (the login page).
    */
   async logout(sessionId: string | null, postLogoutRedirectUri: string): Promise<string> {
+    const client = await openidClient();
     if (!sessionId) return '';
     const idToken = this.enabled ? await this.ctx.store.oidc.takeSession(sessionId) : undefined;
     await this.auth.logout(sessionId);

@@ -1,5 +1,3 @@
-import { Liquid } from 'liquidjs';
-import { Marked } from 'marked';
 import { parseFrontMatter } from './front-matter.ts';
 import { postTimes, visibility } from './post-dates.ts';
 import { splitPostPath } from './site-paths.ts';
@@ -69,6 +67,8 @@ export async function renderBuiltin(
   source: SiteSource,
   build: BuiltinBuild,
 ): Promise<Map<string, string>> {
+  // Loaded with the first build, not with the server: most servers host no site (~1.4 MiB of heap).
+  const [{ Liquid }, { Marked }] = await Promise.all([import('liquidjs'), import('marked')]);
   const templates = Object.fromEntries(await source.layouts());
   const liquid = new Liquid({
     templates,

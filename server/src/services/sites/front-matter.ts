@@ -1,6 +1,13 @@
-import { parse as parseToml, stringify as stringifyToml, TomlDate } from 'smol-toml';
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
 import { errors } from '../../errors.ts';
+
+// Loaded with the first front matter read, not with the server: most servers host no site, and
+// the two parsers hold ~1 MiB of heap (issue #37's memory budget).
+const load = createRequire(import.meta.url);
+let toml: typeof import('smol-toml') | undefined;
+let yaml: typeof import('yaml') | undefined;
+const tomlParser = () => (toml ??= load('smol-toml') as typeof import('smol-toml'));
+const yamlParser = () => (yaml ??= load('yaml') as typeof import('yaml'));
 
 /** A Markdown file split into its front matter and body. */
 export interface FrontMatter {
@@ -41,10 +48,10 @@ export function parseFrontMatter(text: string): FrontMatter {
   if (!fence) return { format: 'none', data: {}, body };
   try {
     if (fence === '+++') {
-      const data = plain(parseToml(head)) as Record<string, unknown>;
+      const data = plain(tomlParser().parse(head)) as Record<string, unknown>;
       return { format: 'toml', data, body };
     }
-    const doc = parseDocument(head);
+    const doc = yamlParser().parseDocument(head);
     if (doc.errors.length > 0) throw doc.errors[0]!;
     const data: unknown = doc.toJS();
     return { format: 'yaml', data: isRecord(data) ? data : {}, body };
@@ -65,15 +72,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function setFields(text: string, fields: Record<string, unknown>): string {
   const { fence, head, body } = split(text);
   if (fence === '+++') {
-    const data = parseToml(head) as Record<string, unknown>;
+    const data = tomlParser().parse(head) as Record<string, unknown>;
     for (const [key, value] of Object.entries(fields)) {
       if (value === undefined) delete data[key];
       else
-        data[key] = /date$/i.test(key) && typeof value === 'string' ? new TomlDate(value) : value;
+        data[key] =
+          /date$/i.test(key) && typeof value === 'string'
+            ? new (tomlParser().TomlDate)(value)
+            : value;
     }
-    return `+++\n${stringifyToml(data).trimEnd()}\n+++\n${body}`;
+    return `+++\n${tomlParser().stringify(data).trimEnd()}\n+++\n${body}`;
   }
-  const doc = parseDocument(fence ? head : '');
+  const doc = yamlParser().parseDocument(fence ? head : '');
   if (doc.errors.length > 0) throw errors.badRequest('invalid yaml front matter');
   if (!isRecord(doc.toJS())) doc.contents = doc.createNode({}) as typeof doc.contents;
   for (const [key, value] of Object.entries(fields)) {
