@@ -69,6 +69,60 @@ describe('NameTable', () => {
     expect(table.findChild(docs, 'ünïcödé.md')).toBe(table.lookup(docs, 'ünïcödé.md'));
   });
 
+  it('finds a walked table’s entries without hashing them, and later ones through a small hash', () => {
+    // As a walk adds them: a level's folders in order, each one's children together, in name
+    // order (byte order, which code-unit order is for these names).
+    const table = new NameTable();
+    const entries: { id: number; parent: number; name: string }[] = [];
+    const level = ['Alpha', 'beta', 'Été', 'ΩMEGA'].map((name) => {
+      const id = table.add(0, name, true, false);
+      entries.push({ id, parent: 0, name });
+      return id;
+    });
+    for (const folder of level) {
+      for (let i = 0; i < 3_000; i++) {
+        const name = `IMG_${String(i).padStart(5, '0')}${i % 9 === 0 ? ' ü' : ''}.JPG`;
+        entries.push({ id: table.add(folder, name, false, false), parent: folder, name });
+      }
+    }
+    table.settle();
+    const walkedBytes = table.memoryBytes;
+    for (const { id, parent, name } of entries) expect(table.lookup(parent, name)).toBe(id);
+    // No hash of 12,004 entries was made to find them.
+    expect(table.memoryBytes).toBe(walkedBytes);
+    expect(table.lookup(level[0]!, 'img_00001.jpg')).toBe(-1); // the name differs in case
+    expect(table.lookup(level[1]!, 'IMG_00001.JPG ')).toBe(-1);
+    expect(table.lookup(999_999, 'IMG_00001.JPG')).toBe(-1);
+    // Removed, then added again: the new entry is found, in the hash of later additions.
+    const gone = entries[10]!;
+    table.remove(gone.id);
+    expect(table.lookup(gone.parent, gone.name)).toBe(-1);
+    const again = table.add(gone.parent, gone.name, false, false);
+    const added = table.add(level[2]!, 'AAA first by name, added last', false, false);
+    expect(table.lookup(gone.parent, gone.name)).toBe(again);
+    expect(table.lookup(level[2]!, 'AAA first by name, added last')).toBe(added);
+    expect(table.memoryBytes - walkedBytes).toBeLessThan(64 * 1024);
+    // The same after a round trip through the parts (the order is checked again on loading).
+    const loaded = new NameTable(table.parts());
+    for (const { id, parent, name } of entries) {
+      expect(loaded.lookup(parent, name)).toBe(id === gone.id ? again : id);
+      expect(loaded.findChild(parent, name)).toBe(id === gone.id ? again : id);
+    }
+  });
+
+  it('finds every entry of a table added out of name order, settled or loaded', () => {
+    const table = new NameTable();
+    const names = ['zeta', 'alpha', 'Mid', 'alpha2', 'Ärger', 'b'];
+    const ids = names.map((name) => table.add(0, name, false, false));
+    table.settle();
+    const loaded = new NameTable(table.parts());
+    names.forEach((name, i) => {
+      expect(table.lookup(0, name)).toBe(ids[i]);
+      expect(loaded.lookup(0, name)).toBe(ids[i]);
+      expect(loaded.findChild(0, name)).toBe(ids[i]);
+    });
+  });
+
   it('maps blob offsets back to entries and survives a round trip through its parts', () => {
     const table = new NameTable();
     const a = table.add(0, 'alpha', true, false);

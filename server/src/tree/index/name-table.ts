@@ -55,10 +55,12 @@ function hashOf(bytes: Buffer, start: number, end: number, parentId: number): nu
  *   appended), indexes into parallel typed arrays: `start` (of the name in the blobs), `parent`
  *   (the tree) and `flags` (folder, link, removed, media kind); no object per entry, and a blob
  *   offset maps back to its entry by binary search over `start`;
- * - an open-addressing hash of (parent, name) → id finds entries by path for watcher events. It
- *   is built on the first lookup, not with the table: a loaded or freshly walked table answers
- *   searches without it, so a restart does not wait for hashing a million names, and a build that
- *   never looks anything up neither pays for nor holds a hash grown step by step.
+ * - entries are found by (parent, name) for watcher events and paths without a hash of them all:
+ *   a walk adds a folder's children together, in name order, and the folders of a level in the
+ *   order they were added, so a built table's ids are in (parent, name) order up to `sortedEnd`
+ *   and a lookup there is a binary search (a hash of a million entries was 8 MiB, a fifth of the
+ *   index). Entries added later (ids from `sortedEnd` on) are found through an open-addressing
+ *   hash of those alone, built at the first lookup that needs it.
  *
  * Renaming is removing and adding (the watcher reports it so). Removing a folder marks only the folder dead: its descendants are unreachable (every query
  * walks each hit's ancestors) and disappear at the next rebuild.
@@ -89,7 +91,12 @@ export class NameTable {
    * true for them; later ids are scanned), or null until one is built for this table.
    */
   grams: GramIndex | null = null;
-  /** Null until the first lookup needs it (see above). */
+  /**
+   * Ids below this are in (parent, original name's UTF-8 bytes) order (see above); 0 until a
+   * built or loaded table is checked (`sortedEnd` is then as far as the order holds).
+   */
+  private sortedEnd = 0;
+  /** The entries added after `sortedEnd`: null until the first lookup needs it (see above). */
   private hash: Int32Array | null = null;
   private hashed = 0;
 
@@ -153,6 +160,7 @@ export class NameTable {
       this.size = 1;
     }
     for (let id = 1; id < this.size; id++) if (this.isAlive(id)) this.live++;
+    if (parts) this.sortedEnd = this.orderedPrefix();
   }
 
   /** The parts to persist, trimmed to what is used. */
@@ -268,8 +276,11 @@ export class NameTable {
 
   /** The live child of a folder with this name, or -1. */
   lookup(parentId: number, name: string): number {
-    const hash = this.hash ?? this.rehash();
     const bytes = Buffer.from(name);
+    const sorted = this.sortedIndexOf(parentId, bytes);
+    if (sorted >= 0 && this.isAlive(sorted)) return sorted;
+    if (this.size <= Math.max(1, this.sortedEnd)) return -1; // nothing added since
+    const hash = this.hash ?? this.rehash();
     const folded = Buffer.from(foldName(name));
     const mask = hash.length - 1;
     for (let i = hashOf(folded, 0, folded.length, parentId) & mask; ; i = (i + 1) & mask) {
@@ -289,12 +300,70 @@ export class NameTable {
   findChild(parentId: number, name: string): number {
     if (this.hash) return this.lookup(parentId, name);
     const bytes = Buffer.from(name);
+    const sorted = this.sortedIndexOf(parentId, bytes);
+    if (sorted >= 0 && this.isAlive(sorted)) return sorted;
     const folded = Buffer.from(foldName(name));
     const { parent } = this;
-    for (let id = 1; id < this.size; id++) {
+    for (let id = Math.max(1, this.sortedEnd); id < this.size; id++) {
       if (parent[id] === parentId && this.isAlive(id) && this.nameIs(id, bytes, folded)) return id;
     }
     return -1;
+  }
+
+  /** The id below `sortedEnd` of this parent and name (alive or not), or -1 (binary search). */
+  private sortedIndexOf(parentId: number, bytes: Buffer): number {
+    let low = 1;
+    let high = this.sortedEnd;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const parent = this.parent[mid]!;
+      const order = parent !== parentId ? parent - parentId : this.compareName(mid, bytes);
+      if (order === 0) return mid;
+      if (order < 0) low = mid + 1;
+      else high = mid;
+    }
+    return -1;
+  }
+
+  /** An entry's original name against UTF-8 bytes, in byte order: <0, 0 or >0. */
+  private compareName(id: number, bytes: Uint8Array): number {
+    const start = this.start[id]!;
+    const length = this.nameEnd(id) - start;
+    const common = Math.min(length, bytes.length);
+    for (let i = 0; i < common; i++) {
+      const difference = this.rawByteAt(start + i) - bytes[i]!;
+      if (difference !== 0) return difference;
+    }
+    return length - bytes.length;
+  }
+
+  /**
+   * How far the ids are in (parent, name) order: a walk adds them so (see the class), and this
+   * checks it, one comparison of neighbours per entry, stopping where it first fails.
+   */
+  private orderedPrefix(): number {
+    const { parent } = this;
+    for (let id = 2; id < this.size; id++) {
+      const before = parent[id - 1]!;
+      const now = parent[id]!;
+      if (now < before) return id;
+      if (now === before && this.compareNames(id - 1, id) >= 0) return id;
+    }
+    return this.size;
+  }
+
+  /** Two entries' original names in byte order. */
+  private compareNames(a: number, b: number): number {
+    const startA = this.start[a]!;
+    const startB = this.start[b]!;
+    const lengthA = this.nameEnd(a) - startA;
+    const lengthB = this.nameEnd(b) - startB;
+    const common = Math.min(lengthA, lengthB);
+    for (let i = 0; i < common; i++) {
+      const difference = this.rawByteAt(startA + i) - this.rawByteAt(startB + i);
+      if (difference !== 0) return difference;
+    }
+    return lengthA - lengthB;
   }
 
   /** Whether an entry's name is these UTF-8 bytes (`folded`: the same folded). */
@@ -403,7 +472,7 @@ export class NameTable {
   /** Linear probing with backward-shift deletion: no tombstones to slow later lookups. */
   private removeHash(id: number): void {
     const hash = this.hash;
-    if (!hash) return;
+    if (!hash || id < this.sortedEnd) return;
     const mask = hash.length - 1;
     let i = this.homeOf(id) & mask;
     while (hash[i] !== id + 1) {
@@ -427,25 +496,27 @@ export class NameTable {
   }
 
   /**
-   * (Re)builds the hash from the live entries, at most three quarters full with room for one
-   * more, sized for them at once (the first lookup, or when additions fill it). Half full at most
-   * made it 16 MiB for 1.1 million entries, a sixth of the index; lookups serve watcher events
-   * and paths, where the longer probe runs of a fuller table (2.5 slots on average) cost nothing
-   * one notices.
+   * (Re)builds the hash from the live entries added after `sortedEnd`, at most three quarters
+   * full with room for one more, sized for them at once (the first lookup, or when additions fill
+   * it); lookups serve watcher events and paths, where the longer probe runs of a fuller table
+   * (2.5 slots on average) cost nothing one notices.
    */
   private rehash(): Int32Array {
+    const first = Math.max(1, this.sortedEnd);
+    let added = 0;
+    for (let id = first; id < this.size; id++) if (this.isAlive(id)) added++;
     let capacity = 1024;
-    while ((this.live + 1) * 4 > capacity * 3) capacity *= 2;
+    while ((added + 1) * 4 > capacity * 3) capacity *= 2;
     const hash = new Int32Array(capacity);
     this.hash = null; // The old one (if any) can go before the new one fills.
     const mask = capacity - 1;
-    for (let id = 1; id < this.size; id++) {
+    for (let id = first; id < this.size; id++) {
       if (!this.isAlive(id)) continue;
       let i = this.homeOf(id) & mask;
       while (hash[i] !== 0) i = (i + 1) & mask;
       hash[i] = id + 1;
     }
-    this.hashed = this.live;
+    this.hashed = added;
     this.hash = hash;
     return hash;
   }
@@ -485,5 +556,8 @@ export class NameTable {
     this.start = settledArray(this.start, this.size, entries);
     this.parent = settledArray(this.parent, this.size, entries);
     this.flags = settledArray(this.flags, this.size, entries);
+    // A walked table is in (parent, name) order: checked once, its lookups need no hash of it.
+    this.sortedEnd = this.orderedPrefix();
+    this.hash = null;
   }
 }
