@@ -10,7 +10,7 @@ export interface TypedChildren {
   /** Subtitles of the videos that have some, by index. */
   subtitles: Map<number, string[]>;
   /** Indices of the children present, in their order. */
-  shown: number[];
+  shown: Uint32Array;
   numDirs: number;
 }
 
@@ -24,11 +24,14 @@ export async function typeChildren(
 ): Promise<TypedChildren> {
   const types = new Uint8Array(children.count);
   const subtitles = new Map<number, string[]>();
-  const shown: number[] = [];
+  // Typed, not an array grown entry by entry: its grown copies of a big folder's indices sat in
+  // V8's large-object space until its next full collection (issue #37).
+  const present = new Uint32Array(children.count);
+  let count = 0;
   let numDirs = 0;
   for (let i = 0; i < children.count; i++) {
     if (!children.present(i)) continue;
-    shown.push(i);
+    present[count++] = i;
     if (children.isBroken(i)) {
       types[i] = typeCode.get('invalid_link')!;
     } else if (children.isDir(i)) {
@@ -43,5 +46,5 @@ export async function typeChildren(
       }
     }
   }
-  return { types, subtitles, shown, numDirs };
+  return { types, subtitles, shown: present.subarray(0, count), numDirs };
 }

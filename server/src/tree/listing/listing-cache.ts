@@ -18,7 +18,7 @@ import {
 import type { FindStats } from '../read/find-stats.ts';
 import { typeCode } from './listed-types.ts';
 import { patchFolder, type Patched } from './listing-patch.ts';
-import { sortOrder } from './sort-items.ts';
+import { identity, sortOrder } from './sort-items.ts';
 
 /**
  * The stat'ed children of one folder, as every user's listing of it starts: all names but temp
@@ -409,16 +409,12 @@ export class ListingCache {
     const key = `${sorting.by}:${sorting.asc}`;
     let order = folder.orders.get(key);
     if (!order) {
-      const present: number[] = [];
-      for (let i = 0; i < folder.names.length; i++) present.push(i);
-      order = Uint32Array.from(
-        sortOrder(present, sorting, {
-          name: (i) => folder.names[i]!,
-          isDir: (i) => folder.isDir[i] === 1,
-          size: (i) => folder.sizes[i]!,
-          modifiedMs: (i) => folder.mtimes[i]!,
-        }),
-      );
+      order = sortOrder(identity(folder.names.length), sorting, {
+        name: (i) => folder.names[i]!,
+        isDir: (i) => folder.isDir[i] === 1,
+        size: (i) => folder.sizes[i]!,
+        modifiedMs: (i) => folder.mtimes[i]!,
+      });
       folder.orders.set(key, order);
       folder.bytes += order.byteLength;
       if (this.slots.get(folder.key) === folder) {
@@ -598,7 +594,9 @@ export function build(
 ): CachedFolder | null {
   let total = 0;
   for (const { children, order } of parts) total += order ? order.length : children.count;
-  const names: string[] = [];
+  // At its final size too (V8 keeps a million-entry array fast): `count` of it are used.
+  const names = new Array<string>(total);
+  let count = 0;
   const isDir = new Uint8Array(total);
   const sizes = new Float64Array(total);
   const mtimes = new Float64Array(total);
@@ -614,9 +612,9 @@ export function build(
       if ((mode & S_IFMT) === S_IFLNK) return null;
       const name = children.name(i);
       const dir = children.isDir(i);
-      const at = names.length;
+      const at = count++;
       if (!dir && children.nlink(i) > 1) linked.push(at);
-      names.push(name);
+      names[at] = name;
       isDir[at] = dir ? 1 : 0;
       sizes[at] = children.size(i);
       mtimes[at] = children.mtimeMs(i);
@@ -625,7 +623,7 @@ export function build(
       types[at] = typeCode.get(type)!;
     }
   }
-  const count = names.length;
+  names.length = count;
   // Children that vanished while read leave the columns a little long: cut to the count.
   const fit = <T extends Uint8Array | Float64Array | Uint32Array>(column: T): T =>
     count === total ? column : (column.slice(0, count) as T);

@@ -160,38 +160,43 @@ export function sortBy<T>(items: readonly T[], sorting: Sorting, fields: SortFie
     size: (i) => fields.size(items[i]!),
     modifiedMs: (i) => fields.modifiedMs(items[i]!),
   };
-  const indices = Array.from(items, (_, i) => i);
-  return sortOrder(indices, sorting, byIndex).map((i) => items[i]!);
+  return Array.from(sortOrder(identity(items.length), sorting, byIndex), (i) => items[i]!);
 }
 
 /**
  * sortBy for items known by number (a packed folder listing): returns `indices` in the user's
- * order, in a new array.
+ * order, in a new typed array.
  */
 export function sortOrder(
-  indices: readonly number[],
+  indices: ArrayLike<number>,
   sorting: Sorting,
   fields: SortFields<number>,
-): number[] {
-  const known = sorting.by === 'name' || sorting.by === 'size' || sorting.by === 'modified';
-  if (!known && !sorting.asc) return [...indices];
+): Uint32Array {
   const count = indices.length;
-  const names = new Array<string>(count);
-  // Keys only of names past ASCII, made when first compared.
-  const keys = new Array<string | undefined>(count);
-  const dirs = new Array<boolean>(count);
-  const order = new Array<number>(count);
+  const known = sorting.by === 'name' || sorting.by === 'size' || sorting.by === 'modified';
+  if (!known && !sorting.asc) return Uint32Array.from(indices);
+  // Typed arrays, not arrays of 100,000 values: those sit in V8's large-object space until its
+  // next full collection, several per sort (issue #37's memory budget).
+  const dirs = new Uint8Array(count);
+  const order = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
-    const item = indices[i]!;
-    names[i] = fields.name(item);
-    dirs[i] = fields.isDir(item);
+    dirs[i] = fields.isDir(indices[i]!) ? 1 : 0;
     order[i] = i;
   }
-  const keyOf = (i: number) => (keys[i] ??= naturalKey(names[i]!));
+  const nameOf = (i: number) => fields.name(indices[i]!);
+  // Keys only of names past ASCII, made when first compared.
+  const keys = new Map<number, string>();
+  const keyOf = (i: number) => {
+    let key = keys.get(i);
+    if (key === undefined) keys.set(i, (key = naturalKey(nameOf(i))));
+    return key;
+  };
   const compareNames = (a: number, b: number) => {
-    const quick = quickNaturalCompare(names[a]!, names[b]!);
+    const nameA = nameOf(a);
+    const nameB = nameOf(b);
+    const quick = quickNaturalCompare(nameA, nameB);
     if (!Number.isNaN(quick)) return quick;
-    return byCodeUnits(keyOf(a), keyOf(b)) || byCodeUnits(names[a]!, names[b]!);
+    return byCodeUnits(keyOf(a), keyOf(b)) || byCodeUnits(nameA, nameB);
   };
   const folderFirst = (a: number, b: number) => (dirs[a] ? -1 : 1) * (dirs[a] !== dirs[b] ? 1 : 0);
   const byName = (a: number, b: number) => folderFirst(a, b) || compareNames(a, b);
@@ -210,7 +215,8 @@ export function sortOrder(
     compare = sorting.asc ? (a, b) => folderFirst(a, b) || compareNames(b, a) : byName;
   }
   order.sort(compare);
-  return order.map((i) => indices[i]!);
+  for (let i = 0; i < count; i++) order[i] = indices[order[i]!]!;
+  return order;
 }
 
 /**
@@ -301,4 +307,11 @@ const itemFields: SortFields<ResourceItem> = {
 /** sortBy for wire items (the reply of a listing already built as objects). */
 export function sortItems(items: ResourceItem[], sorting: Sorting): ResourceItem[] {
   return sortBy(items, sorting, itemFields);
+}
+
+/** 0, 1, … `count - 1`: the indices of every item, for sortOrder. */
+export function identity(count: number): Uint32Array {
+  const indices = new Uint32Array(count);
+  for (let i = 0; i < count; i++) indices[i] = i;
+  return indices;
 }
