@@ -1,10 +1,14 @@
 /**
  * The flags the binary's `#!` line carries, and the first of SERVER_NODE_FLAGS: the semi-space
- * ones. Linux before 5.1 cuts a `#!` line after 127 bytes, which the transfer flag would pass, and
+ * and heap-growing ones. Linux before 5.1 cuts a `#!` line after 127 bytes, which the transfer flag would pass, and
  * the line cannot depend on the version of Node; started through it, the server on Node 20 leaves
  * chunks to the collector.
  */
-export const SHEBANG_NODE_FLAGS = ['--min-semi-space-size=8', '--max-semi-space-size=8'];
+export const SHEBANG_NODE_FLAGS = [
+  '--min-semi-space-size=8',
+  '--max-semi-space-size=8',
+  '--heap-growing-percent=20',
+];
 
 /**
  * How the server process is started: `npm start`, the benchmarks and the bundle check pass these
@@ -25,6 +29,16 @@ export const SHEBANG_NODE_FLAGS = ['--min-semi-space-size=8', '--max-semi-space-
  * die young: in the same full run TUS went from 204 to 376 MB/s (3 of 3 rounds), and peak RSS did
  * not rise (196.5 MiB, set by the 100,000-entry listing as before). V8 reads the flag only at start,
  * so it cannot be set from inside the process.
+ *
+ * --heap-growing-percent=20: the old generation may grow by a fifth between full collections, not
+ * by V8's own factor, which reaches 4 when collections are quick next to the program's work. On a
+ * heap of ~45 MiB (a million-file index's tree and the listing cache are outside it) that let the
+ * garbage of a 100,000-entry folder's first read and of its concurrent listings pile up until the
+ * old generation had nearly doubled, and it stayed resident through the download and upload
+ * phases after: with the flag they peaked at 197.5 and 195.1 MiB against 206.7 and 209.5, and
+ * settled after the listings at 190.2 against 199.5, with listings, downloads and uploads at their
+ * speeds (docs/benchmarks.md, "Big folders by find"). A full collection then comes more often;
+ * V8 marks concurrently, so requests wait for it little.
  *
  * --harmony-rab-gsab-transfer, on Node 20 only: ES2024's `ArrayBuffer.prototype.transfer`, which
  * Node 20's V8 has behind this flag and Node 21 and later have without it (a later V8 may not know

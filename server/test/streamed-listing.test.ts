@@ -355,4 +355,47 @@ describe('streamed listings of a watched folder', () => {
     expect(await bytesOf(listingJson(second))).toBe(streamed);
     second.done();
   });
+
+  it('keeps what the first listing of a folder its watch knows read, instead of reading it again', async () => {
+    const cache = server.runtime.listingCache;
+    cache.clear();
+    const real = path.join(server.ctx.files.realRoot, 'watched');
+    // The index knows the folder's names: a listing could take them instead of reading the disk.
+    const known = await eventually(
+      async () => {
+        await server.ctx.search.settled();
+        return server.ctx.search.childrenOf(real);
+      },
+      (children) => (children?.count ?? 0) > 0,
+    );
+    expect(cache.canKeep(known!.count)).toBe(true);
+    const fs = await server.runtime.services.resources.view(server.admin.user);
+    const dir = await fs.stat('/watched');
+    const sorting: Sorting = { by: 'name', asc: true };
+    const first = await readListing(
+      fs,
+      dir,
+      dir.path,
+      sorting,
+      new EntryBudget(10_000_000, 1_000),
+      cache,
+    );
+    expect(first.items.kind).toBe('streamed');
+    const streamed = await bytesOf(listingJson(first));
+    first.done();
+    // Kept as the reply was written: no second read of the folder is started or waited for.
+    const kept = await cache.folder(fs, dir, { startFill: false, waitForFill: false });
+    expect(kept?.names).toHaveLength(known!.count);
+    const second = await readListing(
+      fs,
+      dir,
+      dir.path,
+      sorting,
+      new EntryBudget(10_000_000, 1_000),
+      cache,
+    );
+    expect(second.items.kind).toBe('cached');
+    expect(await bytesOf(listingJson(second))).toBe(streamed);
+    second.done();
+  });
 });

@@ -150,7 +150,10 @@ export async function startStreamedListing(
       modifiedMs: () => 0,
     });
     for (let start = FIRST_PART; start < count; start += PART) {
-      const part = Array.from(order.subarray(start, start + PART), (i) => sorted[i]!);
+      const end = Math.min(count, start + PART);
+      // Made at its size: an array grown to 65,536 names left grown copies to V8's collector.
+      const part = new Array<string>(end - start);
+      for (let k = start; k < end; k++) part[k - start] = sorted[order[k]!]!;
       const items = await readPart(fs, dir, part);
       kept?.push(items);
       yield items;

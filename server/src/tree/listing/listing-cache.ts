@@ -248,7 +248,7 @@ export class ListingCache {
       }
       if (!fill && options.startFill === false) return null;
       if (!fill) {
-        const maxCount = Math.floor(this.capacity / 2 / MIN_CHILD_BYTES);
+        const maxCount = this.maxChildren;
         const started: Fill = {
           // A folder that could not fit is known by its names, before any stat.
           result:
@@ -308,7 +308,7 @@ export class ListingCache {
     const followed: Followed = { key: old.key, stamp, stale: false };
     this.followed.add(followed);
     const dirty = new Set(old.dirty);
-    const maxCount = Math.floor(this.capacity / 2 / MIN_CHILD_BYTES);
+    const maxCount = this.maxChildren;
     let result: Patched | null = null;
     try {
       result = await patchFolder(dir, old, stamp, dirty, maxCount, finder);
@@ -368,6 +368,16 @@ export class ListingCache {
     return this.source.childrenOf(real, stamp);
   }
 
+  /** Whether a folder of `count` children could be kept (`keep`, `folder`): not too big for it. */
+  canKeep(count: number): boolean {
+    return this.capacity > 0 && count <= this.maxChildren;
+  }
+
+  /** The most children a kept folder may have: half the cache at the fewest bytes a child takes. */
+  private get maxChildren(): number {
+    return Math.floor(this.capacity / 2 / MIN_CHILD_BYTES);
+  }
+
   /**
    * Starts following a folder that a listing reads whole itself (a streamed listing), so that
    * what it stat'ed can be kept (`keep`) instead of the folder being read again for the cache;
@@ -397,7 +407,7 @@ export class ListingCache {
     if (!parts || followed.stale || !this.source.isWatched(followed.key, followed.stamp)) return;
     let count = 0;
     for (const part of parts) count += part.order.length;
-    if (count > Math.floor(this.capacity / 2 / MIN_CHILD_BYTES)) return;
+    if (count > this.maxChildren) return;
     const folder = build(followed.key, followed.stamp, parts);
     if (!folder) return;
     this.store(followed.key, folder);
