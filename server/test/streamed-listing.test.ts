@@ -372,28 +372,16 @@ describe('streamed listings of a watched folder', () => {
     const fs = await server.runtime.services.resources.view(server.admin.user);
     const dir = await fs.stat('/watched');
     const sorting: Sorting = { by: 'name', asc: true };
-    const first = await readListing(
-      fs,
-      dir,
-      dir.path,
-      sorting,
-      new EntryBudget(10_000_000, 1_000),
-      cache,
-    );
+    const read = () =>
+      readListing(fs, dir, dir.path, sorting, new EntryBudget(10_000_000, 1_000), cache);
+    const first = await read();
     expect(first.items.kind).toBe('streamed');
     const streamed = await bytesOf(listingJson(first));
     first.done();
     // Kept as the reply was written: no second read of the folder is started or waited for.
     const kept = await cache.folder(fs, dir, { startFill: false, waitForFill: false });
     expect(kept?.names).toHaveLength(known!.count);
-    const second = await readListing(
-      fs,
-      dir,
-      dir.path,
-      sorting,
-      new EntryBudget(10_000_000, 1_000),
-      cache,
-    );
+    const second = await read();
     expect(second.items.kind).toBe('cached');
     expect(await bytesOf(listingJson(second))).toBe(streamed);
     second.done();
