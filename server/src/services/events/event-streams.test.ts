@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { BusEvent } from '../../coordination/event-bus.ts';
 import { MemoryEventBus } from '../../coordination/memory-event-bus.ts';
 import type { EventStreamsDeps } from './event-streams.ts';
 import { EventStreams } from './event-streams.ts';
@@ -14,6 +15,25 @@ class BusyWhileOpening extends MemoryEventBus {
       await this.publish(7, 'shared', {});
     }
     return id;
+  }
+}
+
+/** A bus that hears of its events late, as the database-backed one may: after a replay read them. */
+class LateBus extends MemoryEventBus {
+  private listener: ((event: BusEvent) => void) | undefined;
+  private pending: BusEvent[] = [];
+  override subscribe(listener: (event: BusEvent) => void): () => void {
+    this.listener = listener;
+    return () => (this.listener = undefined);
+  }
+  override async publish(userId: number, type: string, data: unknown): Promise<number> {
+    const id = await super.publish(userId, type, data);
+    this.pending.push({ id, userId, type, data });
+    return id;
+  }
+  /** Delivers what was published since the last call, as its notifications arrive. */
+  arrive(): void {
+    for (const event of this.pending.splice(0)) this.listener?.(event);
   }
 }
 
@@ -54,6 +74,28 @@ describe('EventStreams.open', () => {
       end: () => undefined,
     });
     expect(written.join('')).not.toContain('event: shared');
+    close();
+    await events.stop();
+  });
+
+  it('sends an event once when the bus delivers it after the replay that sent it', async () => {
+    const bus = new LateBus();
+    const events = streams(bus);
+    await events.start();
+    const before = await bus.publish(9, 'job', { step: 'seen' });
+    await bus.publish(9, 'job', { step: 'a' });
+    await bus.publish(9, 'job', { step: 'b' });
+    const written: string[] = [];
+    const close = await events.open({ id: 9 } as SessionUser, 'token', before, {
+      write: (chunk) => written.push(chunk),
+      end: () => undefined,
+    });
+    // The notifications of all three arrive now, after the replay sent 'a' and 'b'.
+    bus.arrive();
+    await bus.publish(9, 'job', { step: 'c' });
+    bus.arrive();
+    const steps = [...written.join('').matchAll(/"step":"(\w+)"/g)].map((match) => match[1]);
+    expect(steps).toEqual(['a', 'b', 'c']);
     close();
     await events.stop();
   });

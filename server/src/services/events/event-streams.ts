@@ -50,6 +50,12 @@ interface Connection {
   sink: StreamSink;
   /** Bus events that arrived while the replay was read, sent after it; null once live. */
   held: BusEvent[] | null;
+  /**
+   * The last id its replay sent: an event the bus delivers later with an id no greater was in
+   * the replay already. Database mode hears of events after they are stored, so one published
+   * just before a reconnect can come both from the replay and, a moment later, live.
+   */
+  replayedUpTo: number;
 }
 
 /** What this uses of the runtime's context, by name (runtime.ts passes it; docs/architecture.md). */
@@ -133,7 +139,13 @@ export class EventStreams {
     lastEventId: number | null,
     sink: StreamSink,
   ): Promise<() => void> {
-    const connection: Connection = { token, userId: user.id, sink, held: [] };
+    const connection: Connection = {
+      token,
+      userId: user.id,
+      sink,
+      held: [],
+      replayedUpTo: -Infinity,
+    };
     // Registered before the replay is read, so nothing published meanwhile falls in between.
     this.connections.add(connection);
     sink.write(`retry: ${SSE_RETRY_MS}\n\n`);
@@ -156,6 +168,7 @@ export class EventStreams {
           for (const event of missed) sink.write(sseEvent(event.type, event.data, event.id));
         }
         const sent = missed?.at(-1)?.id ?? lastEventId;
+        if (!Number.isNaN(sent)) connection.replayedUpTo = sent;
         for (const event of connection.held ?? []) {
           if (Number.isNaN(sent) || event.id > sent) {
             sink.write(sseEvent(event.type, event.data, event.id));
@@ -192,7 +205,7 @@ export class EventStreams {
 
   private deliver(event: BusEvent): void {
     for (const connection of this.connections) {
-      if (connection.userId !== event.userId) continue;
+      if (connection.userId !== event.userId || event.id <= connection.replayedUpTo) continue;
       if (connection.held) connection.held.push(event);
       else connection.sink.write(sseEvent(event.type, event.data, event.id));
     }
