@@ -10,7 +10,7 @@ import { hash, verify } from '@node-rs/argon2';
  */
 const ARGON2 = { memoryCost: 7168, timeCost: 5, parallelism: 1 };
 /** How hashes made with ARGON2 begin: any other argon2 hash is made again at the next login. */
-const ARGON2_PREFIX = '$argon2id$v=19$m=7168,t=5,p=1$';
+const ARGON2_PREFIX = `$argon2id$v=19$m=${ARGON2.memoryCost},t=${ARGON2.timeCost},p=${ARGON2.parallelism}$`;
 
 /** Hashes a password with argon2id (salted, slow). Plain passwords are never stored or logged. */
 export function hashPassword(password: string): Promise<string> {

@@ -56,7 +56,7 @@ export type RunResult =
 /** Last bytes of stderr kept for a failure's message. */
 const STDERR_TAIL = 4096;
 /** PATH the children search; the server's own PATH is not passed on. */
-const CHILD_PATH = '/usr/local/bin:/usr/bin:/bin';
+export const CHILD_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 /** Absolute path of `command` on PATH, or undefined when it is not installed. */
 export async function findCommand(

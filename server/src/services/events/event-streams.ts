@@ -170,7 +170,7 @@ export class EventStreams {
         const sent = missed?.at(-1)?.id ?? lastEventId;
         if (!Number.isNaN(sent)) connection.replayedUpTo = sent;
         for (const event of connection.held ?? []) {
-          if (Number.isNaN(sent) || event.id > sent) {
+          if (event.id > connection.replayedUpTo) {
             sink.write(sseEvent(event.type, event.data, event.id));
           }
         }

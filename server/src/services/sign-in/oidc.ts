@@ -110,8 +110,8 @@ export class OidcService {
   }
 
   private async serverMetadata(): Promise<client.ServerMetadata> {
-    const client = await openidClient();
     if (!this.discovered) {
+      const client = await openidClient();
       const issuer = this.issuer;
       this.discovered = client
         .discovery(issuer, this.ctx.config.oidcClientId, undefined, undefined, {
@@ -168,8 +168,8 @@ export class OidcService {
    * provider's authorization URL to redirect to.
    */
   async begin(redirectUri: string, returnTo: unknown): Promise<URL> {
-    const client = await openidClient();
     if (!this.enabled) throw errors.notFound();
+    const client = await openidClient();
     const config = await this.configuration();
     const state = client.randomState();
     const nonce = client.randomNonce();
@@ -192,8 +192,8 @@ export class OidcService {
    * the ID token, maps the claims to a user and returns a one-time code for the web app.
    */
   async complete(query: URLSearchParams): Promise<{ code: string; returnTo: string }> {
-    const client = await openidClient();
     if (!this.enabled) throw errors.notFound();
+    const client = await openidClient();
     const state = query.get('state') ?? '';
     const login = (await this.ctx.store.oidc.take(state, 'login', this.now())) as
       LoginState | undefined;
@@ -238,11 +238,11 @@ export class OidcService {
     accessToken: string,
   ): Promise<Record<string, unknown>> {
     const { oidcUsernameClaim, oidcGroupsClaim, oidcAdminGroup } = this.ctx.config;
-    const client = await openidClient();
     const missing =
       idClaims[oidcUsernameClaim] === undefined ||
       (oidcAdminGroup !== '' && idClaims[oidcGroupsClaim] === undefined);
     if (!missing || !config.serverMetadata().userinfo_endpoint) return idClaims;
+    const client = await openidClient();
     try {
       const info = await client.fetchUserInfo(config, accessToken, idClaims.sub);
       // The ID token was verified: where both carry a claim, its value wins.
@@ -359,7 +359,6 @@ export class OidcService {
    * one, otherwise "" (the login page).
    */
   async logout(sessionId: string | null, postLogoutRedirectUri: string): Promise<string> {
-    const client = await openidClient();
     if (!sessionId) return '';
     const idToken = this.enabled ? await this.ctx.store.oidc.takeSession(sessionId) : undefined;
     await this.auth.logout(sessionId);
@@ -367,6 +366,7 @@ export class OidcService {
     try {
       const config = await this.configuration();
       if (!config.serverMetadata().end_session_endpoint) return '';
+      const client = await openidClient();
       return client
         .buildEndSessionUrl(config, {
           id_token_hint: idToken,

@@ -276,12 +276,35 @@ export class NameTable {
 
   /** The live child of a folder with this name, or -1. */
   lookup(parentId: number, name: string): number {
+    return this.childNamed(parentId, name, true);
+  }
+
+  /**
+   * `lookup` that does not build the hash of additions when there is none yet, but scans the
+   * entries added since the walk: a table that is only listed never needs it.
+   */
+  findChild(parentId: number, name: string): number {
+    return this.childNamed(parentId, name, this.hash !== null);
+  }
+
+  /** The live child of a folder with this name: the walked ones by binary search, then the rest. */
+  private childNamed(parentId: number, name: string, hashed: boolean): number {
     const bytes = Buffer.from(name);
     const sorted = this.sortedIndexOf(parentId, bytes);
     if (sorted >= 0 && this.isAlive(sorted)) return sorted;
-    if (this.size <= Math.max(1, this.sortedEnd)) return -1; // nothing added since
-    const hash = this.hash ?? this.rehash();
+    const first = Math.max(1, this.sortedEnd);
+    if (this.size <= first) return -1; // nothing added since
     const folded = Buffer.from(foldName(name));
+    if (!hashed) {
+      const { parent } = this;
+      for (let id = first; id < this.size; id++) {
+        if (parent[id] === parentId && this.isAlive(id) && this.nameIs(id, bytes, folded)) {
+          return id;
+        }
+      }
+      return -1;
+    }
+    const hash = this.hash ?? this.rehash();
     const mask = hash.length - 1;
     for (let i = hashOf(folded, 0, folded.length, parentId) & mask; ; i = (i + 1) & mask) {
       const stored = hash[i]!;
@@ -290,24 +313,6 @@ export class NameTable {
       if (this.parent[id] !== parentId) continue;
       if (this.nameIs(id, bytes, folded)) return id;
     }
-  }
-
-  /**
-   * `lookup` that does not build the hash when there is none yet, but scans the parent array: a
-   * fraction of a millisecond per 100,000 entries, where building the hash takes tens of
-   * milliseconds (and memory a table that is only listed never needs).
-   */
-  findChild(parentId: number, name: string): number {
-    if (this.hash) return this.lookup(parentId, name);
-    const bytes = Buffer.from(name);
-    const sorted = this.sortedIndexOf(parentId, bytes);
-    if (sorted >= 0 && this.isAlive(sorted)) return sorted;
-    const folded = Buffer.from(foldName(name));
-    const { parent } = this;
-    for (let id = Math.max(1, this.sortedEnd); id < this.size; id++) {
-      if (parent[id] === parentId && this.isAlive(id) && this.nameIs(id, bytes, folded)) return id;
-    }
-    return -1;
   }
 
   /** The id below `sortedEnd` of this parent and name (alive or not), or -1 (binary search). */

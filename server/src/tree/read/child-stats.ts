@@ -169,7 +169,9 @@ export async function statChildren(
   const found = count >= FIND_FROM && (await options.finder?.statInto(dir, names, views.values));
   const prefix = (dir === path.sep ? '' : dir) + path.sep;
   const job: StatJob = { views, headBytes, headMaxSize, pathOf: (i) => prefix + names[i]! };
-  for (let start = 0; start < count; start += CHUNK) {
+  // When find answered, only the heads wanted are left to read.
+  const steps = found && heads === 0 ? 0 : count;
+  for (let start = 0; start < steps; start += CHUNK) {
     const end = Math.min(count, start + CHUNK);
     if (found) await readHeads(job, start, end);
     else await statRange(job, start, end);

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { constants } from 'node:fs';
-import { runProcess, streamProcess } from '../../process/run-process.ts';
+import { CHILD_PATH, runProcess, streamProcess } from '../../process/run-process.ts';
 import { releaseChunk } from '../../streams/chunk-release.ts';
 
 const { S_IFREG, S_IFDIR, S_IFLNK, S_IFBLK, S_IFCHR, S_IFIFO, S_IFSOCK } = constants;
@@ -90,7 +90,7 @@ export class FindStats {
 const FORMAT = '%s/%T@/%m/%n/%y/%p\\0';
 const FIND_ARGS = ['-files0-from', '-', '-maxdepth', '0', '-printf', FORMAT];
 /** C locale: messages (unread) and no multibyte handling of names, which pass through as bytes. */
-const FIND_ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C', LC_ALL: 'C' };
+const FIND_ENV = { PATH: CHILD_PATH, LANG: 'C', LC_ALL: 'C' };
 /** A folder whose stats take longer is on a stalled file system; the pool then tries it again. */
 const TIMEOUT_MS = 10 * 60_000;
 /** Bytes of names written to find at a time. */
