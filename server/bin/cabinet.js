@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --min-semi-space-size=8 --max-semi-space-size=8 --heap-growing-percent=20
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --min-semi-space-size=4 --max-semi-space-size=4 --heap-growing-percent=20
 // Runs the server from its esbuild bundle, built on the first start and again whenever a source
 // changed (server/scripts/bundle.mjs); from the TypeScript sources through tsx's loader when the
 // bundle cannot be written (a read-only install) or CABINET_FROM_SOURCES=1 is set.

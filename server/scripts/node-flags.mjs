@@ -5,8 +5,8 @@
  * chunks to the collector.
  */
 export const SHEBANG_NODE_FLAGS = [
-  '--min-semi-space-size=8',
-  '--max-semi-space-size=8',
+  '--min-semi-space-size=4',
+  '--max-semi-space-size=4',
   '--heap-growing-percent=20',
 ];
 
@@ -16,19 +16,20 @@ export const SHEBANG_NODE_FLAGS = [
  * (server/test/cli.test.ts keeps the two in step). Running `node server/bin/cabinet.js` by hand works without them, a
  * little slower and with more memory.
  *
- * --min-semi-space-size=8 --max-semi-space-size=8 (MiB): a young generation of 2 × 8 MiB, always.
- * Kept at 16 MiB at first (the history below); 8 gives the same uploads (TUS 85% and POST 92% of
- * the local write in the 2026-11-27 21:55 run) and keeps 16 MiB less resident at all times, which
- * the 200 MiB budget of issue #30 needs (docs/benchmarks.md, "Memory (issue #30)").
+ * --min-semi-space-size=4 --max-semi-space-size=4 (MiB): a young generation of 2 × 4 MiB, always.
+ * Kept at 16 MiB at first, then at 8 (the history below); 4 keeps 8 MiB less resident at all
+ * times, which the 200 MiB budget of issue #37 needs: over full runs of the million-file benchmark
+ * the peak went from 209.4 to 197.4 and 199.1 MiB, the empty server's settled RSS from 110 to
+ * 96–99. Uploads pay a little: upload-only runs gave TUS 96% and 112% of the local write against 100–101%
+ * with 8 MiB, full runs 78–87% against 97% (docs/benchmarks.md, "Semi-spaces of 4 MiB").
  *
  * Why not V8's default: after an idle spell V8 shrinks the young generation to 1 MiB and
  * keeps old-generation headroom small. A resumable upload then promotes a little of every PATCH (its
  * request objects outlive a scavenge every ~40 ms) until V8 falls into a full mark-compact every
  * ~50 ms; the benchmark saw ~15 a second and TUS at half the speed of the plain upload after the
- * listing and download phases. A young generation that cannot shrink below 16 MiB lets those objects
- * die young: in the same full run TUS went from 204 to 376 MB/s (3 of 3 rounds), and peak RSS did
- * not rise (196.5 MiB, set by the 100,000-entry listing as before). V8 reads the flag only at start,
- * so it cannot be set from inside the process.
+ * listing and download phases. A young generation that cannot shrink below a few MiB lets those
+ * objects die young: with 16 MiB, in the same full run TUS went from 204 to 376 MB/s (3 of 3
+ * rounds). V8 reads the flag only at start, so it cannot be set from inside the process.
  *
  * --heap-growing-percent=20: the old generation may grow by a fifth between full collections, not
  * by V8's own factor, which reaches 4 when collections are quick next to the program's work. On a

@@ -11,7 +11,7 @@ const { S_IFREG, S_IFDIR, S_IFLNK, S_IFBLK, S_IFCHR, S_IFIFO, S_IFSOCK } = const
  * A folder of 100,000 entries costs 100,000 `lstat`s. Through libuv's pool each is a request the
  * main thread makes and answers (~10 µs of its time on a small VM: the first read of such a folder
  * took twice as long as with help); a worker thread stat'ing beside it was fast but cost a V8
- * isolate (~8.5 MiB) and its young generation, which the process's semi-space flags make 16 MiB,
+ * isolate (~8.5 MiB) and its young generation, which the process's semi-space flags then made 16 MiB,
  * filled by 100,000 `fs.Stats` objects: +30 MiB of RSS at the first read of a big folder, the
  * peak of the memory budget. `find` stats in C and writes packed records (~50 bytes an entry) that
  * the main thread parses into the listing's numbers as they come, allocating one string per name;
