@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-// @ts-expect-error: a plain ES module of the server's scripts, without type declarations.
 import { ensureTestingBundle } from '../server/scripts/bundle.mjs';
 
 // The server's test kit as one JavaScript file, built here once per run (rebuilt when a source

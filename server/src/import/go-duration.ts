@@ -17,7 +17,8 @@ const UNIT_SECONDS: Record<string, number> = {
 export function parseGoDuration(raw: string): number | undefined {
   const textValue = raw.trim();
   if (textValue === '0') return 0;
-  const part = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
+  // µs: the micro sign (U+00B5) and the Greek mu (U+03BC), both of which Go accepts.
+  const part = /(\d+(?:\.\d*)?|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/y;
   let seconds = 0;
   let at = 0;
   while (at < textValue.length) {
