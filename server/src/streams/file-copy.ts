@@ -75,7 +75,8 @@ interface ReadResult {
 
 /**
  * Copies bytes `start` to `start + length` of `file` into `sink` through pooled buffers, the next
- * read running while the previous chunk is written, and honouring the sink's backpressure.
+ * read running while the previous chunks are written: no more in flight than the pool holds (or,
+ * for a sink that keeps chunks, than its high-water mark).
  * Returns the bytes copied (fewer when the file turned out shorter) and whether it holds more.
  */
 export async function copyFileRange(
@@ -119,14 +120,22 @@ export async function copyFileRange(
       if (position < end) next = readAt(position);
       const chunk = buffer.subarray(0, bytesRead);
       options.onData?.(chunk);
-      let accepted: boolean;
+      // Nothing waits on the sink's 'close' below: a reader gone ends the copy here.
+      if (sink.destroyed) {
+        pool.release(buffer);
+        throw new Error('stream closed before the copy ended');
+      }
       if (options.sinkReleasesOnCallback) {
-        accepted = sink.write(chunk, () => pool.release(buffer));
+        // The pool bounds what is in flight: a chunk's buffer comes back once the sink is done
+        // with it, and the next read waits for a free one. Waiting for 'drain' as well emptied
+        // the sink after every file of an archive before the next file was read.
+        sink.write(chunk, () => pool.release(buffer));
+      } else if (!sink.write(Buffer.from(chunk))) {
+        pool.release(buffer);
+        await waitForDrain(sink, signal);
       } else {
-        accepted = sink.write(Buffer.from(chunk));
         pool.release(buffer);
       }
-      if (!accepted) await waitForDrain(sink, signal);
     }
   } finally {
     // A read still running when the copy failed gives its buffer back when it ends.
@@ -138,12 +147,22 @@ export async function copyFileRange(
   return { copied: position - start, more };
 }
 
-/** Writes a small buffer (headers, padding) and waits while the sink is full. */
+/**
+ * Bytes a sink may hold of small writes (headers, padding) before `writeChunk` waits: more than a
+ * sink's own high-water mark (16 KiB), so that an archive's next header and file are read while
+ * the last file's chunks are still going out.
+ */
+const SMALL_WRITES_AHEAD = 1024 * 1024;
+
+/** Writes a small buffer (headers, padding) and waits while the sink holds too much. */
 export async function writeChunk(
   sink: Writable,
   chunk: Buffer,
   signal: AbortSignal,
 ): Promise<void> {
   signal.throwIfAborted();
-  if (!sink.write(chunk)) await waitForDrain(sink, signal);
+  // Above its high-water mark a sink owes a 'drain' (`writableNeedDrain`): waiting cannot hang.
+  if (!sink.write(chunk) && sink.writableLength > SMALL_WRITES_AHEAD) {
+    await waitForDrain(sink, signal);
+  }
 }
