@@ -653,8 +653,9 @@ const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * A CachedFolder of the given children's columns, put in code-unit order of their names (what
- * `patchFolder` merges by) if they are not; null for a video beside subtitles or too many
- * hard-linked files (`linked`: indices of the files with other links).
+ * `patchFolder` merges by) if they are not, in place: the folder takes `names` and `columns` as
+ * they are. Null for a video beside subtitles or too many hard-linked files (`linked`: indices of
+ * the files with other links).
  */
 export function folderFromColumns(
   key: string,
