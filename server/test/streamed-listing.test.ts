@@ -260,6 +260,22 @@ describe('streamed listings of a watched folder', () => {
     return (await readListingBytes(server, user, '/mixed', sorting, { stream: false })).bytes;
   }
 
+  /** The admin's listings of /watched, each through the server's listing cache. */
+  async function watchedListings(sorting: Sorting) {
+    const fs = await server.runtime.services.resources.view(server.admin.user);
+    const dir = await fs.stat('/watched');
+    const read = () =>
+      readListing(
+        fs,
+        dir,
+        dir.path,
+        sorting,
+        new EntryBudget(10_000_000, 1_000),
+        server.runtime.listingCache,
+      );
+    return { fs, dir, read };
+  }
+
   it('takes the names from the watches without reading the folder, and gives a whole read’s bytes per user', async () => {
     // Once the watch's reports of the writes above are applied, the index vouches for the names.
     const known = await eventually(
@@ -335,11 +351,7 @@ describe('streamed listings of a watched folder', () => {
 
   it('streams the first listing, then fills the cache for the next ones', async () => {
     const cache = server.runtime.listingCache;
-    const fs = await server.runtime.services.resources.view(server.admin.user);
-    const dir = await fs.stat('/watched');
-    const sorting: Sorting = { by: 'name', asc: false };
-    const read = () =>
-      readListing(fs, dir, dir.path, sorting, new EntryBudget(10_000_000, 1_000), cache);
+    const { fs, dir, read } = await watchedListings({ by: 'name', asc: false });
     const first = await read();
     expect(first.items.kind).toBe('streamed');
     // Nothing is read for the cache while the streamed reply is being written.
@@ -369,11 +381,7 @@ describe('streamed listings of a watched folder', () => {
       (children) => (children?.count ?? 0) > 0,
     );
     expect(cache.canKeep(known!.count)).toBe(true);
-    const fs = await server.runtime.services.resources.view(server.admin.user);
-    const dir = await fs.stat('/watched');
-    const sorting: Sorting = { by: 'name', asc: true };
-    const read = () =>
-      readListing(fs, dir, dir.path, sorting, new EntryBudget(10_000_000, 1_000), cache);
+    const { fs, dir, read } = await watchedListings({ by: 'name', asc: true });
     const first = await read();
     expect(first.items.kind).toBe('streamed');
     const streamed = await bytesOf(listingJson(first));

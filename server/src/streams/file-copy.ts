@@ -130,12 +130,11 @@ export async function copyFileRange(
         // with it, and the next read waits for a free one. Waiting for 'drain' as well emptied
         // the sink after every file of an archive before the next file was read.
         sink.write(chunk, () => pool.release(buffer));
-      } else if (!sink.write(Buffer.from(chunk))) {
-        pool.release(buffer);
-        await waitForDrain(sink, signal);
-      } else {
-        pool.release(buffer);
+        continue;
       }
+      const accepted = sink.write(Buffer.from(chunk));
+      pool.release(buffer);
+      if (!accepted) await waitForDrain(sink, signal);
     }
   } finally {
     // A read still running when the copy failed gives its buffer back when it ends.

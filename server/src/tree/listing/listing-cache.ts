@@ -407,7 +407,7 @@ export class ListingCache {
     if (!parts || followed.stale || !this.source.isWatched(followed.key, followed.stamp)) return;
     let count = 0;
     for (const part of parts) count += part.order.length;
-    if (count > this.maxChildren) return;
+    if (!this.canKeep(count)) return;
     const folder = build(followed.key, followed.stamp, parts);
     if (!folder) return;
     this.store(followed.key, folder);

@@ -35,13 +35,12 @@ function compact(value: bigint): number | bigint {
   return value <= MAX_EXACT ? Number(value) : value;
 }
 
-/** Whether a watch is on this folder (false while its identity is not known). */
+/**
+ * Whether a watch is on this folder; false while its identity is not known (no inode is UNKNOWN).
+ */
 function isOn(watch: Watch | undefined, folder: FolderIdentity): boolean {
   return (
-    watch !== undefined &&
-    watch.ino !== UNKNOWN &&
-    watch.ino === compact(folder.ino) &&
-    watch.dev === compact(folder.dev)
+    watch !== undefined && watch.ino === compact(folder.ino) && watch.dev === compact(folder.dev)
   );
 }
 
