@@ -54,9 +54,12 @@ export function useLiveFolders(): void {
         {
           onOpen: (resumed) => {
             if (resumed) refresh(queryClient, 'all');
-            // Background jobs and sites went on while the stream was away (docs/jobs.md).
+            // Background jobs went on while the stream was away (docs/jobs.md).
             if (resumed) void reloadJobs();
-            if (resumed) void queryClient.invalidateQueries({ queryKey: siteKeys.all });
+            // So did sites, and on a first open too: a publication between the page's first read
+            // of a site and the stream's start reaches no stream (the server re-sends recent disk
+            // changes to a new stream, not sites' events), so what is shown of sites is read again.
+            void queryClient.invalidateQueries({ queryKey: siteKeys.all });
           },
           onResync: () => {
             refresh(queryClient, 'all');
